@@ -1,0 +1,76 @@
+"""YAML with line numbers: every mapping value and list item knows the line it is on."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from ..errors import Source, fail
+
+
+def relative_name(path: Path, root: Path | None) -> str:
+    """The path as errors show it: relative to the project folder, with forward slashes."""
+    path = Path(path)
+    if root is not None:
+        try:
+            return path.resolve().relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def read_yaml(path: Path, root: Path | None = None) -> Any:
+    """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line."""
+    name = relative_name(path, root)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise fail("file not found", Source(name)) from None
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+    try:
+        return YAML(typ="rt", pure=True).load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        reason = exc.problem or exc.context or "invalid YAML"
+        raise fail(f"invalid YAML: {reason}", Source(name, line)) from None
+    except YAMLError as exc:
+        raise fail(f"invalid YAML: {exc}", Source(name)) from None
+
+
+def line_of(container: Any, key: Any = None) -> int | None:
+    """1-based line of a mapping key / list index inside ``container`` (or of the container)."""
+    lc = getattr(container, "lc", None)
+    if lc is None:
+        return None
+    if key is None:
+        return lc.line + 1
+    try:
+        if isinstance(container, CommentedMap):
+            return lc.key(key)[0] + 1
+        if isinstance(container, CommentedSeq):
+            return lc.item(key)[0] + 1
+    except (KeyError, IndexError, TypeError):
+        return lc.line + 1
+    return lc.line + 1
+
+
+def plain(value: Any) -> Any:
+    """Convert ruamel's commented containers and scalars to plain Python values."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    return value

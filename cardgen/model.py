@@ -1,0 +1,139 @@
+"""The plain data passed between pipeline stages. Every class is frozen.
+
+load -> validate -> render markup -> lay out -> draw -> impose -> write
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import Source
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class CardSize:
+    """A card's trim size in millimetres; ``shape`` is "rect" or "circle"."""
+
+    w: float
+    h: float
+    name: str = "custom"
+    shape: str = "rect"
+
+
+@dataclass(frozen=True)
+class CardType:
+    """How one kind of card is drawn: its template, its back, its size and margins."""
+
+    name: str
+    template: str  # path below templates/
+    back: str | None  # name of an entry in the set's ``backs`` (None: no back printed)
+    size: CardSize
+    bleed: float  # mm drawn beyond the trim on every side
+    safe: float  # mm inside the trim that text must keep clear of
+    defaults: Mapping[str, Any] = EMPTY
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Back:
+    """A card back: a template drawn once and placed behind every face that names it."""
+
+    name: str
+    template: str
+    source: Source | None = None
+    fields: Mapping[str, Any] = EMPTY
+
+
+@dataclass(frozen=True)
+class Icon:
+    """An inline icon: an image file or a glyph of one of the project's fonts."""
+
+    name: str
+    image: Path | None = None
+    glyph: str | None = None
+    font: str | None = None  # family name, for glyph icons
+    color: str | None = None  # glyph colour; None follows the text colour
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """One row of card data (before its ``count`` is expanded into copies)."""
+
+    name: str
+    type: str
+    count: int
+    fields: Mapping[str, Any]  # every column, including name, type and count
+    source: Source  # the row or the mapping's first line
+    field_sources: Mapping[str, Source] = EMPTY
+
+    def source_of(self, field_name: str) -> Source:
+        return self.field_sources.get(field_name, self.source)
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A loaded set: ``data/<name>/set.yaml`` with its card rows, icons and rules."""
+
+    name: str
+    title: str
+    version: str
+    root: Path  # the project folder (holds data/, templates/, fonts/)
+    directory: Path  # data/<name>
+    types: Mapping[str, CardType]
+    backs: Mapping[str, Back]
+    cards: tuple[Card, ...]
+    icons: Mapping[str, Icon] = EMPTY
+    variables: Mapping[str, Any] = EMPTY  # free set-level data, visible to templates as ``set.<key>``
+    rules: tuple[Path, ...] = ()  # rules files read by the validator
+    sheet: Mapping[str, Any] = EMPTY  # sheet settings (paper, template, spacing...)
+    source: Source | None = None
+
+    def copies(self) -> int:
+        return sum(card.count for card in self.cards)
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face to print: a copy of a card's front, or its back."""
+
+    card: Card
+    card_type: CardType
+    copy: int  # 1-based copy number
+    side: str  # "front" or "back"
+    markup_key: str  # hash of the rendered markup: identical faces share it
+    content_hash: str  # hash of everything that decides how the face looks
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a face goes on a page: its trim box in mm from the page's bottom-left."""
+
+    page: int  # 1-based
+    x: float
+    y: float
+    w: float
+    h: float
+    shape: str = "rect"
+    rotation: int = 0  # degrees, 0 or 180 (gutter-fold backs)
+    clip: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 of the art clip, mm
+
+
+@dataclass(frozen=True)
+class Placement:
+    face: Face
+    slot: Slot
+
+
+@dataclass(frozen=True)
+class Page:
+    number: int
+    w: float  # mm
+    h: float
+    trim_box: tuple[float, float, float, float] | None = None  # per-card pages
+    bleed_box: tuple[float, float, float, float] | None = None
+    marks: tuple[Any, ...] = field(default_factory=tuple)  # drawing ops from sheets/marks
