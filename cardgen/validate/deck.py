@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..load.yamlfile import line_of, read_yaml, relative_name
 from ..model import Card, CardSet
+from .fields import as_text
 
 PARTS = ("main", "bench")
 
@@ -96,7 +97,7 @@ def _read_part(data: Mapping, part: str, file: str, by_name: Mapping[str, list[C
             problems.append(Problem(f"the set has several cards of this name ({rows})", source, name))
             continue
         if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
-            shown = "nothing" if copies is None else f'"{copies}"'
+            shown = "nothing" if copies is None else f'"{as_text(copies)}"'
             problems.append(Problem(f"copies must be a whole number of at least 1, got {shown}", source, name))
             continue
         result.append(DeckEntry(cards[0], int(copies), source))
