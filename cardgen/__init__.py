@@ -1,0 +1,15 @@
+"""cardgen: printable cards from data, through Jinja layouts, to print-ready PDFs.
+
+The Python API behind the command line::
+
+    import cardgen
+    card_set = cardgen.load_set("death-mesa", root=".")
+    result = cardgen.build(["death-mesa"], root=".", out="output")
+    problems = cardgen.check(["death-mesa"], root=".")
+"""
+from .build import BuildOptions, BuildResult, SetResult, build, check
+from .errors import CardgenError, Problem, Source, UsageError
+from .load.setfile import load_set, set_names
+
+__all__ = ["BuildOptions", "BuildResult", "SetResult", "build", "check", "load_set", "set_names",
+           "CardgenError", "Problem", "Source", "UsageError"]

@@ -14,6 +14,10 @@ from .errors import Source
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
+def _empty() -> Mapping[str, Any]:
+    return EMPTY
+
+
 @dataclass(frozen=True)
 class CardSize:
     """A card's trim size in millimetres; ``shape`` is "rect" or "circle"."""
@@ -34,7 +38,7 @@ class CardType:
     size: CardSize
     bleed: float  # mm drawn beyond the trim on every side
     safe: float  # mm inside the trim that text must keep clear of
-    defaults: Mapping[str, Any] = EMPTY
+    defaults: Mapping[str, Any] = field(default_factory=_empty)
     source: Source | None = None
 
 
@@ -45,7 +49,7 @@ class Back:
     name: str
     template: str
     source: Source | None = None
-    fields: Mapping[str, Any] = EMPTY
+    fields: Mapping[str, Any] = field(default_factory=_empty)
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ class Card:
     count: int
     fields: Mapping[str, Any]  # every column, including name, type and count
     source: Source  # the row or the mapping's first line
-    field_sources: Mapping[str, Source] = EMPTY
+    field_sources: Mapping[str, Source] = field(default_factory=_empty)
 
     def source_of(self, field_name: str) -> Source:
         return self.field_sources.get(field_name, self.source)
@@ -87,10 +91,10 @@ class CardSet:
     types: Mapping[str, CardType]
     backs: Mapping[str, Back]
     cards: tuple[Card, ...]
-    icons: Mapping[str, Icon] = EMPTY
-    variables: Mapping[str, Any] = EMPTY  # free set-level data, visible to templates as ``set.<key>``
+    icons: Mapping[str, Icon] = field(default_factory=_empty)
+    variables: Mapping[str, Any] = field(default_factory=_empty)  # free set-level data, visible to templates as ``set.<key>``
     rules: tuple[Path, ...] = ()  # rules files read by the validator
-    sheet: Mapping[str, Any] = EMPTY  # sheet settings (paper, template, spacing...)
+    sheet: Mapping[str, Any] = field(default_factory=_empty)  # sheet settings (paper, template, spacing...)
     source: Source | None = None
 
     def copies(self) -> int:

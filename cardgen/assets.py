@@ -1,0 +1,51 @@
+"""Content hashes of what a face depends on beyond its markup: fonts, images, icons."""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from .layout import Resources
+from .render.markup import Element
+
+_ICON = re.compile(r":([a-z][a-z0-9_-]*):")
+
+
+class Fingerprints:
+    def __init__(self, resources: Resources):
+        self.resources = resources
+        self._files: dict[Path, str] = {}
+        fonts = resources.fonts
+        paths = sorted({p for styles in fonts.families.values() for p in styles.values()})
+        self._fonts = self._combine([self.file(fonts.root / "fonts" / "fonts.yaml")] + [self.file(p) for p in paths])
+
+    def file(self, path: Path) -> str:
+        digest = self._files.get(path)
+        if digest is None:
+            try:
+                digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            except OSError:
+                digest = "missing"
+            self._files[path] = digest
+        return digest
+
+    @staticmethod
+    def _combine(parts) -> str:
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+    def __call__(self, markup_key: str, elements: tuple[Element, ...]) -> str:
+        parts = [markup_key, self._fonts]
+        icons = self.resources.card_set.icons
+        for element in elements:
+            if element.tag == "image":
+                try:
+                    parts.append(self.file(self.resources.find_image(element.attrs["src"])))
+                except ValueError:
+                    parts.append("missing")  # layout reports it
+            elif element.tag == "text":
+                for name in sorted(set(_ICON.findall(element.content or ""))):
+                    icon = icons.get(name)
+                    if icon is not None:
+                        parts.append(f"{name}:{icon.glyph}:{icon.font}:{icon.color}:"
+                                     + (self.file(icon.image) if icon.image else ""))
+        return self._combine(parts)

@@ -1,0 +1,193 @@
+"""The pipeline, end to end: load -> validate -> render -> lay out -> impose -> draw and write."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import sheets, validate
+from .assets import Fingerprints
+from .draw.images import ImageStore
+from .errors import CardgenError, Problem, UsageError
+from .faces import RenderedSet, render_faces
+from .layout import LaidFace, Resources, lay_out
+from .load.setfile import load_set, set_names
+from .model import CardSet
+from .render.environment import Templates
+from .text.fonts import FontBook
+from .write.atomic import staged
+from .write.manifest import manifest, write_manifest
+from .write.pdf import write_pdf
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
+
+    paper: str | tuple[float, float] = "letter"
+    orientation: str | None = None
+    layout: str = "sheets"  # sheets | per-card | gutter-fold
+    duplex: str = "long"
+    spacing: str | None = None
+    crop_marks: bool | None = None
+    cut_lines: bool | None = None
+    sheet: str | None = None  # a sheet template name or file, overriding the set's
+    proof_boxes: bool = False
+    stamp: bool = False  # print the set's version and the build date in each face's bleed
+    stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
+    deck: Path | None = None
+
+
+@dataclass(frozen=True)
+class SetResult:
+    name: str
+    pdf: Path
+    manifest: Path
+    faces: int
+    cards: int
+    pages: int
+    warnings: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    sets: tuple[SetResult, ...]
+    seconds: float
+
+    @property
+    def summary(self) -> str:
+        cards = sum(s.cards for s in self.sets)
+        pages = sum(s.pages for s in self.sets)
+        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages "
+                f"in {self.seconds:.2f} s")
+
+
+@dataclass
+class Session:
+    """What one build or check reads once and shares across its sets: templates and fonts."""
+
+    root: Path
+    templates: Templates = field(init=False)
+    fonts: FontBook = field(init=False)
+    images: ImageStore = field(init=False)
+
+    def __post_init__(self):
+        self.root = Path(self.root).resolve()
+        self.templates = Templates(self.root)
+        self.fonts = FontBook(self.root)
+        self.images = ImageStore()
+
+
+def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
+    known = set_names(root)
+    if not names:
+        if not known:
+            raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
+        return known
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise UsageError(f'unknown set "{unknown[0]}" (sets: {", ".join(known) or "none"})')
+    return list(names)
+
+
+def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
+    """All rule problems of a set (and of a deck list): errors and warnings."""
+    problems = validate.check_set(card_set) if deck is None else []
+    if deck is not None:
+        problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)))
+    return problems
+
+
+def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptions:
+    settings = dict(card_set.sheet)
+    template = options.sheet or settings.get("template")
+    if isinstance(template, dict):
+        template = template.get(options.paper if isinstance(options.paper, str) else "custom")
+    chosen = {"orientation": options.orientation, "spacing": options.spacing,
+              "crop_marks": options.crop_marks, "cut_lines": options.cut_lines}
+    values = {key: (value if value is not None else settings.get(key.replace("_", "-"), settings.get(key)))
+              for key, value in chosen.items()}
+    values = {k: v for k, v in values.items() if v is not None}
+    if "margin" in settings:
+        values["margin"] = float(settings["margin"])
+    return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
+                               template=template, root=card_set.directory, source=card_set.source, **values)
+
+
+def render_set(card_set: CardSet, session: Session, cards=None,
+               progress: Callable[[int], None] | None = None) -> tuple[RenderedSet, dict[str, LaidFace], Resources]:
+    """Render and lay out every face of ``cards`` (default: the whole set)."""
+    resources = Resources(card_set, session.fonts, session.images)
+    rendered = render_faces(card_set, session.templates, cards, Fingerprints(resources), progress)
+    problems: list[Problem] = []
+    laid: dict[str, LaidFace] = {}
+    for key, markup in rendered.markups.items():
+        try:
+            laid[key] = lay_out(markup.elements, resources, markup.card_type, markup.card_name)
+        except CardgenError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise CardgenError(problems)
+    return rendered, laid, resources
+
+
+def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
+              progress: Callable[[int], None] | None = None) -> SetResult:
+    card_set = load_set(name, session.root)
+    problems = check_problems(card_set, options.deck)
+    errors = [p for p in problems if p.is_error]
+    if errors:
+        raise CardgenError(errors)
+    cards = None
+    if options.deck is not None:
+        cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
+    rendered, laid, resources = render_set(card_set, session, cards, progress)
+    imposition = sheets.impose(rendered.pairs, sheet_options(card_set, options))
+    stamp = None
+    if options.stamp:
+        date = options.stamp_date or time.strftime("%Y-%m-%d")
+        stamp = (f"{card_set.title} v{card_set.version} · {date}", session.fonts.face(None).pdf_name)
+    pdf_path, json_path = Path(out) / f"{name}.pdf", Path(out) / f"{name}.json"
+    document = manifest(card_set, imposition.placements, len(imposition.pages))
+    with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
+        write_pdf(pdf_tmp, imposition.pages, imposition.placements, laid, card_set.title, sheets.draw_marks,
+                  options.proof_boxes, stamp)
+        write_manifest(json_tmp, document)
+    return SetResult(name, pdf_path, json_path, faces=len(imposition.placements), cards=len(rendered.pairs),
+                     pages=len(imposition.pages), warnings=tuple(p for p in problems if not p.is_error))
+
+
+def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
+          options: BuildOptions = BuildOptions(), progress: Callable[[str, int], None] | None = None) -> BuildResult:
+    """Build sets into ``out`` (default ``<root>/output``): ``<set>.pdf`` and ``<set>.json`` each.
+
+    Raises CardgenError (bad input) or UsageError (unknown set). A failing set leaves its earlier
+    output untouched.
+    """
+    started = time.perf_counter()
+    root = Path(root).resolve()
+    session = Session(root)
+    out = Path(out) if out is not None else root / "output"
+    results = []
+    for name in resolve_names(names, root):
+        report = (lambda done, _name=name: progress(_name, done)) if progress else None
+        results.append(build_set(name, session, out, options, report))
+    return BuildResult(tuple(results), time.perf_counter() - started)
+
+
+def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None) -> list[Problem]:
+    """Load, validate and lay out sets without writing anything; return errors and warnings."""
+    root = Path(root).resolve()
+    session = Session(root)
+    problems: list[Problem] = []
+    for name in resolve_names(names, root):
+        try:
+            card_set = load_set(name, root)
+            problems += check_problems(card_set, deck)
+            render_set(card_set, session)
+        except CardgenError as error:
+            problems += error.problems
+    return problems
+
+

@@ -1,0 +1,107 @@
+"""Attribute kinds of card markup: each parses a string and says what it accepts."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+from reportlab.lib import colors
+
+from ..units import parse_length
+
+
+@dataclass(frozen=True)
+class Attr:
+    parse: Callable[[str], Any]
+    doc: str
+    default: Any = None
+    required: bool = False
+
+
+def length(value: str) -> float:
+    return parse_length(value)
+
+
+def positive_length(value: str) -> float:
+    number = parse_length(value)
+    if number <= 0:
+        raise ValueError(f"must be greater than 0, got {value}")
+    return number
+
+
+def number(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f'expected a number, got "{value}"') from None
+
+
+def positive_number(value: str) -> float:
+    result = number(value)
+    if result <= 0:
+        raise ValueError(f"must be greater than 0, got {value}")
+    return result
+
+
+def fraction(value: str) -> float:
+    result = number(value)
+    if not 0 <= result <= 1:
+        raise ValueError(f"must be between 0 and 1, got {value}")
+    return result
+
+
+@lru_cache(maxsize=512)
+def color(value: str):
+    """``#rrggbb``, ``#rgb``, a CSS colour name, or ``none`` (None)."""
+    text = value.strip()
+    if text.lower() == "none":
+        return None
+    if re.fullmatch(r"#[0-9a-fA-F]{3}", text):
+        text = "#" + "".join(c * 2 for c in text[1:])
+    if re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        return colors.HexColor(text)
+    named = getattr(colors, text.lower(), None)
+    if isinstance(named, colors.Color):
+        return named
+    raise ValueError(f'expected a colour such as "#c8102e", "#fff", "black" or "none", got "{value}"')
+
+
+def choice(*options: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        if value not in options:
+            raise ValueError(f'expected one of {", ".join(options)}, got "{value}"')
+        return value
+    parse.options = options  # type: ignore[attr-defined]
+    return parse
+
+
+def text(value: str) -> str:
+    return value
+
+
+def points(value: str) -> tuple[tuple[float, float], ...]:
+    pairs = []
+    for pair in value.split():
+        parts = pair.split(",")
+        if len(parts) != 2:
+            raise ValueError(f'points are "x,y x,y ...", got "{pair}"')
+        pairs.append((parse_length(parts[0]), parse_length(parts[1])))
+    if len(pairs) < 3:
+        raise ValueError("a polygon needs at least 3 points")
+    return tuple(pairs)
+
+
+def dash(value: str) -> tuple[float, ...]:
+    parts = tuple(parse_length(p) for p in value.replace(",", " ").split())
+    if not parts or any(p <= 0 for p in parts):
+        raise ValueError(f'a dash pattern is lengths such as "1 0.5", got "{value}"')
+    return parts
+
+
+# Attributes shared by the shapes.
+FILL = Attr(color, "fill colour (`none` for no fill)", None)
+STROKE = Attr(color, "outline colour (`none` for no outline)", None)
+STROKE_WIDTH = Attr(positive_length, "outline width", 0.25)
+OPACITY = Attr(fraction, "opacity from 0 (invisible) to 1", 1.0)
+ROTATE = Attr(number, "rotation in degrees, clockwise, about the element's centre", 0.0)

@@ -1,0 +1,19 @@
+"""``<circle>``: a circle given by its centre and radius."""
+from __future__ import annotations
+
+from .attributes import FILL, OPACITY, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from .ellipse import draw_oval
+
+TAG = "circle"
+DOC = "A circle around (`cx`, `cy`) with radius `r`."
+ATTRIBUTES = {
+    "cx": Attr(length, "centre, from the left", required=True),
+    "cy": Attr(length, "centre, from the top", required=True),
+    "r": Attr(positive_length, "radius", required=True),
+    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "opacity": OPACITY,
+}
+
+
+def draw(canvas, element, geometry, prepared=None) -> None:
+    a = element.attrs
+    draw_oval(canvas, geometry, a["cx"], a["cy"], a["r"], a["r"], a)

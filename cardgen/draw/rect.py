@@ -1,0 +1,37 @@
+"""``<rect>``: a rectangle, optionally with rounded corners."""
+from __future__ import annotations
+
+from .attributes import FILL, OPACITY, ROTATE, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from .context import apply_paint, rotated
+
+TAG = "rect"
+DOC = "A rectangle; `r` rounds its corners."
+ATTRIBUTES = {
+    "x": Attr(length, "left edge", required=True),
+    "y": Attr(length, "top edge", required=True),
+    "w": Attr(positive_length, "width", required=True),
+    "h": Attr(positive_length, "height", required=True),
+    "r": Attr(length, "corner radius", 0.0),
+    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "opacity": OPACITY, "rotate": ROTATE,
+}
+
+
+def check(attrs: dict) -> None:
+    if attrs["r"] < 0 or attrs["r"] > min(attrs["w"], attrs["h"]) / 2:
+        raise ValueError("r must be between 0 and half the shorter side")
+
+
+def draw(canvas, element, geometry, prepared=None) -> None:
+    a = element.attrs
+    fill, stroke = apply_paint(canvas, a)
+    if not (fill or stroke):
+        return
+    canvas.saveState()
+    rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
+    x, y = geometry.x(a["x"]), geometry.y(a["y"] + a["h"])
+    w, h = geometry.pt(a["w"]), geometry.pt(a["h"])
+    if a["r"]:
+        canvas.roundRect(x, y, w, h, geometry.pt(a["r"]), stroke=int(stroke), fill=int(fill))
+    else:
+        canvas.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
+    canvas.restoreState()

@@ -1,0 +1,93 @@
+"""The render stage: every card copy and its back through its template, to checked markup.
+
+Identical markup (copies, shared backs) is parsed once and shares one key, so later stages lay
+out and draw each distinct face once.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from .errors import CardgenError, Problem
+from .model import Card, CardSet, CardType, Face
+from .render.environment import Templates
+from .render.markup import Element, parse_markup
+
+
+@dataclass(frozen=True)
+class Markup:
+    elements: tuple[Element, ...]
+    card_type: CardType
+    card_name: str
+
+
+@dataclass(frozen=True)
+class RenderedSet:
+    pairs: tuple[tuple[Face, Face | None], ...]
+    markups: Mapping[str, Markup]  # markup key -> parsed elements
+
+
+class SetView(dict):
+    """``set`` in templates: name, title, version and every variable, by attribute or key."""
+
+    __getattr__ = dict.__getitem__
+
+
+def template_context(card_set: CardSet, card_type: CardType, fields: Mapping[str, Any], copy: int) -> dict:
+    size = card_type.size
+    context = dict(fields)
+    context.update(
+        card=dict(fields), copy=copy, w=size.w, h=size.h, bleed=card_type.bleed, safe=card_type.safe,
+        set=SetView(card_set.variables, name=card_set.name, title=card_set.title, version=card_set.version))
+    context.setdefault("item", None)
+    return context
+
+
+def _key(markup: str, card_type: CardType) -> str:
+    size = card_type.size
+    head = f"{size.w}x{size.h}:{size.shape}:{card_type.bleed}:{card_type.safe}\n"
+    return hashlib.sha256((head + markup).encode("utf-8")).hexdigest()
+
+
+def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] | None = None,
+                 fingerprint: Callable[[str, tuple[Element, ...]], str] = lambda key, elements: key,
+                 progress: Callable[[int], None] | None = None) -> RenderedSet:
+    """Render fronts (one per copy) and backs. ``fingerprint(key, elements)`` gives the content
+    hash of a face: its markup and the files the markup refers to (fonts, images)."""
+    problems: list[Problem] = []
+    markups: dict[str, Markup] = {}
+    hashes: dict[str, str] = {}
+    pairs: list[tuple[Face, Face | None]] = []
+
+    def face(template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where) -> Face | None:
+        context = template_context(card_set, card_type, fields, copy)
+        try:
+            text = templates.render(template, context, card.name, where)
+            key = _key(text, card_type)
+            if key not in markups:
+                markups[key] = Markup(parse_markup(text, card.name, where), card_type, card.name)
+                hashes[key] = fingerprint(key, markups[key].elements)
+        except CardgenError as error:
+            problems.extend(error.problems)
+            return None
+        return Face(card, card_type, copy, side, key, hashes[key])
+
+    for index, card in enumerate(cards if cards is not None else card_set.cards):
+        card_type = card_set.types[card.type]
+        back = card_set.backs.get(card_type.back) if card_type.back else None
+        for copy in range(1, card.count + 1):
+            front = face(card_type.template, card, card_type, card.fields, copy, "front", card_type.source)
+            back_face = None
+            if back is not None:
+                fields = {**card.fields, **back.fields}
+                back_face = face(back.template, card, card_type, fields, copy, "back", back.source)
+            if front is not None:
+                pairs.append((front, back_face))
+            if problems and len(problems) >= 50:  # enough to act on; do not flood the terminal
+                raise CardgenError(problems)
+        if progress is not None:
+            progress(index + 1)
+    if problems:
+        raise CardgenError(problems)
+    return RenderedSet(tuple(pairs), markups)

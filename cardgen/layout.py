@@ -1,0 +1,131 @@
+"""Lay out one face: fit every text box, load every image, check the safe zone.
+
+The result is everything the draw stage needs; it is computed once per distinct markup.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .draw.attributes import color as parse_color
+from .draw.images import ImageStore, draw_image
+from .draw.text import PreparedText
+from .errors import CardgenError, Problem
+from .model import CardSet, Icon
+from .render.markup import Element
+from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
+from .text.fonts import FontBook
+from .text.rich import UnknownIcon, parse
+from .units import PT_PER_MM
+
+SAFE_TOLERANCE = 1e-6  # mm
+
+
+@dataclass(frozen=True)
+class LaidFace:
+    items: tuple[tuple[Element, Any], ...]  # (element, what its primitive needs prepared)
+
+
+class Resources:
+    """What layout reads from disk, loaded once per build: fonts, images, icons."""
+
+    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore):
+        self.card_set = card_set
+        self.fonts = fonts
+        self.images = images
+        self._icon_painters: dict[str, Callable] = {}
+        self._icon_widths: dict[str, float] = {}
+
+    def find_image(self, src: str) -> Path:
+        for folder in (self.card_set.directory, self.card_set.root / "templates"):
+            candidate = folder / src
+            if candidate.is_file():
+                return candidate
+        raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
+
+    def icon(self, name: str) -> tuple[float, Callable]:
+        """(width at 1 pt, painter) for an icon of the set."""
+        if name not in self._icon_painters:
+            self._icon_widths[name], self._icon_painters[name] = self._make_icon(self.card_set.icons[name])
+        return self._icon_widths[name], self._icon_painters[name]
+
+    def _make_icon(self, icon: Icon):
+        if icon.image is not None:
+            image = self.images.load(icon.image)
+
+            def paint_image(canvas, x, baseline, size, _color):
+                height = size * ICON_HEIGHT
+                draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
+
+            return ICON_HEIGHT * image.aspect, paint_image
+        try:
+            face = self.fonts.face(icon.font)
+        except KeyError:
+            raise ValueError(f'icon "{icon.name}": font family "{icon.font}" is not in fonts/fonts.yaml') from None
+        missing = face.missing(icon.glyph)
+        if missing is not None:
+            raise ValueError(f'icon "{icon.name}": the font {face.path.name} has no character '
+                             f'U+{ord(missing):04X} ({missing})')
+        fixed = parse_color(icon.color) if icon.color else None
+
+        def paint_glyph(canvas, x, baseline, size, run_color):
+            canvas.setFont(face.pdf_name, size)
+            canvas.setFillColor(fixed or run_color)
+            canvas.drawString(x, baseline, icon.glyph)
+
+        return face.width(icon.glyph), paint_glyph
+
+
+def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card_name: str) -> LaidFace:
+    problems: list[Problem] = []
+    items = []
+    for element in elements:
+        try:
+            items.append((element, _prepare(element, resources, card_type)))
+        except ValueError as exc:
+            problems.append(Problem(str(exc), element.source, card_name))
+    if problems:
+        raise CardgenError(problems)
+    return LaidFace(tuple(items))
+
+
+def _prepare(element: Element, resources: Resources, card_type) -> Any:
+    if element.tag == "image":
+        return resources.images.load(resources.find_image(element.attrs["src"]))
+    if element.tag != "text":
+        return None
+    a = element.attrs
+    box = f'text box "{a["name"]}"' if a["name"] else "text box"
+    safe, size = card_type.safe, card_type.size
+    if a["rotate"] in (0, 180, -180):
+        inside = (a["x"] >= safe - SAFE_TOLERANCE and a["y"] >= safe - SAFE_TOLERANCE
+                  and a["x"] + a["w"] <= size.w - safe + SAFE_TOLERANCE
+                  and a["y"] + a["h"] <= size.h - safe + SAFE_TOLERANCE)
+        if not inside:
+            raise ValueError(f"{box} ({a['x']:g}, {a['y']:g}, {a['w']:g} x {a['h']:g} mm) reaches outside the safe "
+                             f"zone ({safe:g} mm inside the {size.w:g} x {size.h:g} mm trim)")
+    fonts = resources.fonts
+    if a["font"] is not None and a["font"] not in fonts.families:
+        raise ValueError(f'{box}: font family "{a["font"]}" is not in fonts/fonts.yaml '
+                         f'(known: {", ".join(fonts.families)})')
+    try:
+        paragraphs = parse(element.content or "", rich=a["markup"] == "rich", icons=resources.card_set.icons)
+    except UnknownIcon as exc:
+        known = ", ".join(sorted(resources.card_set.icons)) or "none"
+        raise ValueError(f'{box}: unknown icon ":{exc.name}:" (the set has: {known})') from None
+    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"])
+    painters = {}
+
+    def icon_width(name: str) -> float:
+        width, painters[name] = resources.icon(name)
+        return width
+
+    try:
+        measured = measure(paragraphs, fonts, style, icon_width)
+        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"])
+    except MissingGlyph as exc:
+        raise ValueError(f"{box}: the font {exc.font} has no character U+{ord(exc.char):04X} ({exc.char})") from None
+    except DoesNotFit as exc:
+        raise ValueError(f"{box}: {exc.reason} ({a['w']:g} x {a['h']:g} mm)") from None
+    return PreparedText(laid, painters)

@@ -1,0 +1,97 @@
+"""Turn raw rows into :class:`Card` records: required fields, counts, ``each`` expansion."""
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from ..errors import CardgenError, Problem, Source
+from ..model import Card, CardType
+from .tables import Row
+
+# XML 1.0 cannot carry these, and no printer wants them: reject them at the door.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def cards_from_rows(rows: Iterable[Row], types: Mapping[str, CardType], variables: Mapping[str, Any],
+                    forced_type: str | None = None) -> list[Card]:
+    cards: list[Card] = []
+    problems: list[Problem] = []
+    for row in rows:
+        try:
+            cards.extend(_cards_from_row(row, types, variables, forced_type))
+        except CardgenError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise CardgenError(problems)
+    return cards
+
+
+def _clean(value: Any, field: str, source: Source, card: str | None) -> Any:
+    if isinstance(value, str):
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+        bad = _FORBIDDEN.search(value)
+        if bad:
+            raise CardgenError(Problem(f"{field} contains the control character U+{ord(bad.group()):04X}", source, card))
+    elif isinstance(value, list):
+        return [_clean(v, field, source, card) for v in value]
+    elif isinstance(value, dict):
+        return {k: _clean(v, f"{field}.{k}", source, card) for k, v in value.items()}
+    return value
+
+
+def _count(value: Any, source: Source, card: str) -> int:
+    if value in (None, ""):
+        return 1
+    if isinstance(value, bool):
+        raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+        number = int(value)
+    else:
+        raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
+    if number < 0:
+        raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
+    return number
+
+
+def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[str, Any],
+                    forced_type: str | None) -> list[Card]:
+    values = dict(row.values)
+    source_of = row.sources.get
+    raw_name = values.get("name")
+    if raw_name is None or str(raw_name).strip() == "":
+        raise CardgenError(Problem("the card has no name (column `name`)", row.source))
+    name = str(raw_name).strip()
+    type_name = values.get("type") or forced_type
+    if type_name is None or str(type_name).strip() == "":
+        raise CardgenError(Problem("the card has no type (column `type`)", row.source, name))
+    type_name = str(type_name).strip()
+    if type_name not in types:
+        known = ", ".join(sorted(types))
+        raise CardgenError(Problem(f'unknown card type "{type_name}" (the set has: {known})',
+                                   source_of("type", row.source), name))
+    count = _count(values.get("count"), source_of("count", row.source), name)
+    fields = {**types[type_name].defaults}
+    for key, value in values.items():
+        fields[key] = _clean(value, key, source_of(key, row.source), name)
+    fields.update(name=name, type=type_name, count=count)
+
+    each = fields.pop("each", None)
+    if each in (None, ""):
+        return [Card(name, type_name, count, MappingProxyType(fields), row.source, MappingProxyType(dict(row.sources)))]
+    items = variables.get(str(each))
+    if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
+        raise CardgenError(Problem(f'each: "{each}" must name a list of {{name: ...}} items in the set\'s variables',
+                                   source_of("each", row.source), name))
+    cards = []
+    for item in items:
+        item_name = str(item["name"])
+        card_name = name.replace("{item}", item_name) if "{item}" in name else f"{name} ({item_name})"
+        item_fields = {**fields, "name": card_name, "item": dict(item)}
+        cards.append(Card(card_name, type_name, count, MappingProxyType(item_fields), row.source,
+                          MappingProxyType(dict(row.sources))))
+    return cards

@@ -1,0 +1,166 @@
+"""Read ``data/<set>/set.yaml`` and its card files into a :class:`CardSet`."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import CardgenError, Problem, Source, fail
+from ..model import Back, CardSet, CardType, Icon
+from ..units import parse_length
+from .cards import cards_from_rows
+from .tables import read_rows
+from .yamlfile import line_of, plain, read_yaml, relative_name
+
+SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
+            "backs", "icons", "cards", "rules", "sheet", "shape"}
+TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
+ICON_KEYS = {"image", "glyph", "font", "color"}
+
+
+def set_names(root: Path) -> list[str]:
+    data = Path(root) / "data"
+    if not data.is_dir():
+        return []
+    return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
+
+
+def load_set(name: str, root: Path | str = ".") -> CardSet:
+    """Load one set by its folder name below ``<root>/data``."""
+    root = Path(root).resolve()
+    directory = root / "data" / name
+    path = directory / "set.yaml"
+    data = read_yaml(path, root)
+    file = relative_name(path, root)
+    if not isinstance(data, dict):
+        raise fail("set.yaml must be a mapping", Source(file, 1))
+    _unknown_keys(data, SET_KEYS, file, "set.yaml")
+
+    def at(container: Any, key: Any = None) -> Source:
+        return Source(file, line_of(container, key))
+
+    declared = str(data.get("name", name))
+    if declared != name:
+        raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
+    from ..sheets import card_size  # sizes and papers belong to the sheets stage
+
+    default_size = card_size(plain(data.get("size", "poker")), at(data, "size") if "size" in data else at(data))
+    bleed = _length(data, "bleed", 3.0, at)
+    safe = _length(data, "safe", 3.0, at)
+    defaults = plain(data.get("defaults") or {})
+
+    backs = {}
+    for back_name, spec in (data.get("backs") or {}).items():
+        if isinstance(spec, str):
+            spec = {"template": spec}
+        if not isinstance(spec, dict) or "template" not in spec:
+            raise fail(f'back "{back_name}" needs a template', at(data["backs"], back_name))
+        fields = {k: v for k, v in plain(spec).items() if k != "template"}
+        backs[str(back_name)] = Back(str(back_name), str(spec["template"]), at(data["backs"], back_name),
+                                     MappingProxyType(fields))
+
+    types = {}
+    raw_types = data.get("types") or {}
+    if not raw_types:
+        raise fail("set.yaml defines no card types (`types:`)", at(data))
+    for type_name, spec in raw_types.items():
+        where = at(raw_types, type_name)
+        if isinstance(spec, str):
+            spec = {"template": spec}
+        if not isinstance(spec, dict) or "template" not in spec:
+            raise fail(f'card type "{type_name}" needs a template', where)
+        _unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
+        back = spec.get("back")
+        if back is not None and str(back) not in backs:
+            raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
+        size = card_size(plain(spec["size"]), at(spec, "size")) if "size" in spec else default_size
+        shape = str(spec.get("shape", data.get("shape", size.shape)))
+        if shape not in ("rect", "circle"):
+            raise fail(f'shape must be rect or circle, got "{shape}"', at(spec, "shape"))
+        if shape == "circle" and abs(size.w - size.h) > 1e-9:
+            raise fail("a circle needs equal width and height", at(spec, "size"))
+        size = type(size)(size.w, size.h, size.name, shape)
+        types[str(type_name)] = CardType(
+            name=str(type_name), template=str(spec["template"]), back=str(back) if back is not None else None,
+            size=size, bleed=_length(spec, "bleed", bleed, lambda k=None: at(spec, k)),
+            safe=_length(spec, "safe", safe, lambda k=None: at(spec, k)),
+            defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
+
+    icons = _icons(data.get("icons") or {}, directory, at)
+    variables = plain(data.get("variables") or {})
+
+    problems: list[Problem] = []
+    cards = []
+    card_files = data.get("cards") or []
+    if isinstance(card_files, (str, dict)):
+        card_files = [card_files]
+    for index, entry in enumerate(card_files):
+        forced_type = None
+        if isinstance(entry, dict):
+            forced_type = entry.get("type")
+            entry = entry.get("file")
+        if not entry:
+            raise fail("each entry of `cards` is a file name or {file:, type:}", at(data["cards"], index))
+        card_path = directory / str(entry)
+        if not card_path.is_file():
+            raise fail(f'card file "{entry}" not found', at(data["cards"], index))
+        rows = read_rows(card_path, root)
+        try:
+            cards.extend(cards_from_rows(rows, types, variables, forced_type))
+        except CardgenError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise CardgenError(problems)
+
+    rules_entries = data.get("rules") or []
+    if isinstance(rules_entries, str):
+        rules_entries = [rules_entries]
+    rules = []
+    for index, entry in enumerate(rules_entries):
+        rules_path = directory / str(entry)
+        if not rules_path.is_file():
+            raise fail(f'rules file "{entry}" not found', at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules"))
+        rules.append(rules_path)
+
+    return CardSet(
+        name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
+        root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
+        cards=tuple(cards), icons=MappingProxyType(icons), variables=MappingProxyType(variables),
+        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
+
+
+def _length(container: Any, key: str, default: float, at) -> float:
+    if key not in container:
+        return default
+    try:
+        value = parse_length(container[key])
+    except ValueError as exc:
+        raise fail(f"{key}: {exc}", at(container, key)) from None
+    if value < 0:
+        raise fail(f"{key} must not be negative", at(container, key))
+    return value
+
+
+def _unknown_keys(mapping: dict, allowed: set[str], file: str, what: str) -> None:
+    for key in mapping:
+        if str(key) not in allowed:
+            raise fail(f'{what}: unknown key "{key}" (known: {", ".join(sorted(allowed))})',
+                       Source(file, line_of(mapping, key)))
+
+
+def _icons(raw: Any, directory: Path, at) -> dict[str, Icon]:
+    icons = {}
+    for icon_name, spec in raw.items():
+        where = at(raw, icon_name)
+        if not isinstance(spec, dict) or ("image" in spec) == ("glyph" in spec):
+            raise fail(f'icon "{icon_name}" needs exactly one of image: or glyph:', where)
+        _unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
+        image = None
+        if "image" in spec:
+            image = directory / str(spec["image"])
+            if not image.is_file():
+                raise fail(f'icon "{icon_name}": image "{spec["image"]}" not found', where)
+        icons[str(icon_name)] = Icon(str(icon_name), image=image, glyph=spec.get("glyph") and str(spec["glyph"]),
+                                     font=spec.get("font") and str(spec["font"]),
+                                     color=spec.get("color") and str(spec["color"]), source=where)
+    return icons

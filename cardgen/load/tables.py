@@ -1,0 +1,130 @@
+"""Card rows from YAML, CSV and XLSX files, each value with the line (or row) it came from."""
+from __future__ import annotations
+
+import csv
+import datetime
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import Source, fail
+from .yamlfile import line_of, plain, read_yaml, relative_name
+
+
+@dataclass(frozen=True)
+class Row:
+    values: Mapping[str, Any]
+    source: Source
+    sources: Mapping[str, Source]
+
+
+def read_rows(path: Path, root: Path) -> list[Row]:
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        return _yaml_rows(path, root)
+    if suffix == ".csv":
+        return _csv_rows(path, root)
+    if suffix == ".xlsx":
+        return _xlsx_rows(path, root)
+    raise fail(f"unknown card file type {suffix!r} (use .yaml, .csv or .xlsx)", Source(relative_name(path, root)))
+
+
+def _yaml_rows(path: Path, root: Path) -> list[Row]:
+    name = relative_name(path, root)
+    data = read_yaml(path, root)
+    if isinstance(data, dict) and "cards" in data:
+        data = data["cards"]
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise fail("expected a list of cards (or a mapping with a `cards` list)", Source(name, line_of(data)))
+    rows = []
+    for index, entry in enumerate(data):
+        line = line_of(data, index)
+        if not isinstance(entry, dict):
+            raise fail("each card must be a mapping of field: value", Source(name, line))
+        sources = {str(k): Source(name, line_of(entry, k)) for k in entry}
+        rows.append(Row(plain(entry), Source(name, line), sources))
+    return rows
+
+
+def _header(cells: list[Any], source: Source) -> list[str]:
+    header = [str(c).strip() if c is not None else "" for c in cells]
+    for column, title in enumerate(header, start=1):
+        if not title:
+            raise fail(f"column {column} of the header row has no name", source)
+    duplicates = sorted({h for h in header if header.count(h) > 1})
+    if duplicates:
+        raise fail(f"header names a column twice: {', '.join(duplicates)}", source)
+    return header
+
+
+def _csv_rows(path: Path, root: Path) -> list[Row]:
+    name = relative_name(path, root)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+    reader = csv.reader(text.splitlines(keepends=True))
+    rows: list[Row] = []
+    header: list[str] | None = None
+    try:
+        for cells in reader:
+            line = reader.line_num
+            if header is None:
+                if not any(c.strip() for c in cells):
+                    continue
+                header = _header(cells, Source(name, line))
+                continue
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header):
+                raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns", Source(name, line))
+            values = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header)}
+            source = Source(name, line)
+            rows.append(Row(values, source, {h: source for h in header}))
+    except csv.Error as exc:
+        raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num)) from None
+    return rows
+
+
+def _xlsx_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    return value
+
+
+def _xlsx_rows(path: Path, root: Path) -> list[Row]:
+    from openpyxl import load_workbook  # imported here: only XLSX users pay for it
+
+    name = relative_name(path, root)
+    try:
+        workbook = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many types for a broken file
+        raise fail(f"cannot read the workbook: {exc}", Source(name)) from None
+    try:
+        sheet = workbook.worksheets[0]
+        rows: list[Row] = []
+        header: list[str] | None = None
+        for number, cells in enumerate(sheet.iter_rows(values_only=True), start=1):
+            if header is None:
+                if not any(c not in (None, "") for c in cells):
+                    continue
+                header = _header(list(cells), Source(name, number))
+                continue
+            values = [_xlsx_value(c) for c in cells]
+            if not any(str(v).strip() for v in values):
+                continue
+            extra = [v for v in values[len(header):] if str(v).strip()]
+            if extra:
+                raise fail(f"row has cells beyond the {len(header)} named columns", Source(name, number))
+            record = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
+            source = Source(name, number)
+            rows.append(Row(record, source, {h: source for h in header}))
+        return rows
+    finally:
+        workbook.close()

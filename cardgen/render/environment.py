@@ -1,0 +1,89 @@
+"""Jinja in a sandbox: templates from ``templates/``, strict about undefined names.
+
+Every element tag in a template is marked with the template file and line it was written on
+(``_src``), so errors found later in the markup can name the template line, even through
+``{% extends %}`` and ``{% include %}``.
+"""
+from __future__ import annotations
+
+import re
+import traceback
+from pathlib import Path
+from typing import Any, Mapping
+
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError
+from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from ..errors import CardgenError, Problem, Source
+from .colors import contrast
+
+_TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
+
+
+class MarkedLoader(FileSystemLoader):
+    def __init__(self, folder: Path, root: Path):
+        super().__init__(str(folder))
+        self.prefix = Path(folder).resolve().relative_to(root).as_posix()
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        name = f"{self.prefix}/{template}"
+        marked = "\n".join(_TAG.sub(lambda m: f'<{m.group(1)} _src="{name}:{number}"', line)
+                           for number, line in enumerate(source.split("\n"), start=1))
+        return marked, filename, uptodate
+
+
+class Templates:
+    """The project's templates, compiled once per build."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root).resolve()
+        self.folder = self.root / "templates"
+        self.env = ImmutableSandboxedEnvironment(
+            loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
+        self.env.filters["contrast"] = contrast
+        self._compiled: dict[str, Any] = {}
+
+    def source_hash_input(self, name: str) -> str:
+        """The template's text and every template it extends or includes (for content hashes)."""
+        seen, pending, parts = set(), [name], []
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            path = self.folder / current
+            if path.is_file():
+                text = path.read_text(encoding="utf-8")
+                parts.append(f"{current}\n{text}")
+                pending.extend(re.findall(r"{%-?\s*(?:extends|include|import|from)\s+[\"']([^\"']+)[\"']", text))
+        return "\n".join(sorted(parts))
+
+    def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:
+        try:
+            template = self._compiled.get(name)
+            if template is None:
+                template = self._compiled[name] = self.env.get_template(name)
+            return template.render(context)
+        except TemplateNotFound as exc:
+            raise CardgenError(Problem(f'template "templates/{exc.name}" not found', declared_at, card)) from None
+        except TemplateSyntaxError as exc:
+            file = f"templates/{exc.name or name}"
+            raise CardgenError(Problem(f"template syntax error: {exc.message}", Source(file, exc.lineno), card)) from None
+        except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            message = str(exc)
+            if isinstance(exc, UndefinedError):
+                message = f"undefined name: {message}"
+            raise CardgenError(Problem(message, where, card)) from None
+
+    def _template_frame(self, exc: BaseException) -> Source | None:
+        folder = str(self.folder)
+        found = None
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.filename.startswith(folder):
+                relative = Path(frame.filename).resolve().relative_to(self.root).as_posix()
+                found = Source(relative, frame.lineno)
+        return found

@@ -1,0 +1,97 @@
+"""Card markup (XML from a template) -> checked :class:`Element` records."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from lxml import etree
+
+from ..draw import PRIMITIVES
+from ..errors import CardgenError, Problem, Source
+
+_SRC = re.compile(r'_src="([^"]+):(\d+)"')
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
+
+
+@dataclass(frozen=True)
+class Element:
+    tag: str
+    attrs: Mapping[str, Any]
+    content: str | None  # text inside <text>
+    source: Source  # template file and line
+
+
+def _source(value: str | None, fallback: Source) -> Source:
+    if value and ":" in value:
+        file, line = value.rsplit(":", 1)
+        return Source(file, int(line))
+    return fallback
+
+
+def _last_marker_before(markup: str, line: int, fallback: Source) -> Source:
+    found = fallback
+    for text in markup.split("\n")[:line]:
+        for match in _SRC.finditer(text):
+            found = Source(match.group(1), int(match.group(2)))
+    return found
+
+
+def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Element, ...]:
+    try:
+        root = etree.fromstring(markup.encode("utf-8"), _PARSER)
+    except etree.XMLSyntaxError as exc:
+        line = exc.lineno or 1
+        where = _last_marker_before(markup, line, fallback)
+        raise CardgenError(Problem(f"the template does not produce valid card markup: {exc.msg}", where, card)) from None
+    root_source = _source(root.get("_src"), fallback)
+    if root.tag != "card":
+        raise CardgenError(Problem(f"card markup must start with <card>, not <{root.tag}>", root_source, card))
+    extra = [k for k in root.attrib if k != "_src"]
+    if extra:
+        raise CardgenError(Problem(f'<card> takes no attributes, got "{extra[0]}"', root_source, card))
+    problems: list[Problem] = []
+    elements = []
+    for node in root:
+        if not isinstance(node.tag, str):  # processing instructions
+            continue
+        where = _source(node.get("_src"), root_source)
+        try:
+            elements.append(_element(node, where))
+        except ValueError as exc:
+            problems.append(Problem(str(exc), where, card))
+    if problems:
+        raise CardgenError(problems)
+    return tuple(elements)
+
+
+def _element(node, where: Source) -> Element:
+    primitive = PRIMITIVES.get(node.tag)
+    if primitive is None:
+        raise ValueError(f"unknown element <{node.tag}> (known: {', '.join(sorted(PRIMITIVES))})")
+    spec = primitive.ATTRIBUTES
+    attrs: dict[str, Any] = {}
+    for key, value in node.attrib.items():
+        if key == "_src":
+            continue
+        if key not in spec:
+            raise ValueError(f'<{node.tag}> has no attribute "{key}" (known: {", ".join(spec)})')
+        try:
+            attrs[key] = spec[key].parse(value)
+        except ValueError as exc:
+            raise ValueError(f'<{node.tag}> {key}: {exc}') from None
+    for key, attr in spec.items():
+        if key not in attrs:
+            if attr.required:
+                raise ValueError(f'<{node.tag}> needs the attribute "{key}"')
+            attrs[key] = attr.default
+    check = getattr(primitive, "check", None)
+    if check is not None:
+        check(attrs)
+    if len(node):
+        raise ValueError(f"<{node.tag}> cannot contain other elements")
+    content = node.text or ""
+    if node.tag != "text" and content.strip():
+        raise ValueError(f"<{node.tag}> cannot contain text")
+    return Element(node.tag, MappingProxyType(attrs), content if node.tag == "text" else None, where)

@@ -1,0 +1,185 @@
+"""Fit rich text into a box: measure every word once at 1 pt, then search the size by arithmetic.
+
+Line breaking at size s depends only on (box width / s), so each trial size costs one pass over
+word widths; no text is re-measured.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .fonts import FontBook, FontFace
+from .rich import Paragraph, Run
+
+ICON_HEIGHT = 0.9  # an inline icon's height, as a fraction of the text size
+PARAGRAPH_GAP = 0.5  # extra space between paragraphs, in lines
+SIZE_STEP = 0.05  # pt: the precision of auto-fit
+
+
+class MissingGlyph(ValueError):
+    def __init__(self, char: str, font: str):
+        super().__init__(char, font)
+        self.char, self.font = char, font
+
+
+class DoesNotFit(ValueError):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A measured run: text in a face, or an icon, with its width at 1 pt."""
+
+    run: Run
+    face: FontFace | None
+    width: float
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A piece at its final place: x from the box's left, in pt."""
+
+    x: float
+    piece: Piece
+
+
+@dataclass(frozen=True)
+class LaidLine:
+    baseline: float  # pt below the box's top
+    pieces: tuple[Placed, ...]
+
+
+@dataclass(frozen=True)
+class LaidText:
+    size: float
+    lines: tuple[LaidLine, ...]
+    height: float  # pt actually used
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    family: str | None
+    bold: bool
+    italic: bool
+    leading: float
+    align: str
+    valign: str
+
+
+def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle,
+            icon_width: Callable[[str], float]) -> list[list[list[tuple[list[Piece], float]]]]:
+    """Paragraph -> line -> word -> (pieces, width at 1 pt). Raises MissingGlyph."""
+    measured = []
+    for paragraph in paragraphs:
+        lines = []
+        for line in paragraph:
+            words = []
+            for word in line:
+                pieces = []
+                total = 0.0
+                for run in word:
+                    if run.icon is not None:
+                        width = icon_width(run.icon)
+                        pieces.append(Piece(run, None, width))
+                    else:
+                        face = fonts.face(style.family, style.bold or run.style.bold, style.italic or run.style.italic)
+                        missing = face.missing(run.text)
+                        if missing is not None:
+                            raise MissingGlyph(missing, face.path.name)
+                        width = face.width(run.text)
+                        pieces.append(Piece(run, face, width))
+                    total += width
+                words.append((pieces, total))
+            lines.append(words)
+        measured.append(lines)
+    return measured
+
+
+def _break(measured, space: float, width1: float):
+    """Greedy line breaks for a line width of ``width1`` (in 1-pt units); None if a word is too wide."""
+    out = []
+    for paragraph in measured:
+        para_lines = []
+        for hard_line in paragraph:
+            current: list = []
+            used = 0.0
+            for word in hard_line:
+                w = word[1]
+                if w > width1 + 1e-9:
+                    return None
+                if current and used + space + w > width1 + 1e-9:
+                    para_lines.append((current, used, False))
+                    current, used = [word], w
+                else:
+                    used = used + space + w if current else w
+                    current.append(word)
+            para_lines.append((current, used, True))  # a hard break ends the line: never justified
+        out.append(para_lines)
+    return out
+
+
+def _height(broken, leading: float) -> float:
+    """Height in 1-pt units."""
+    lines = sum(len(p) for p in broken)
+    return leading * (lines + PARAGRAPH_GAP * (len(broken) - 1))
+
+
+def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
+        max_size: float, min_size: float) -> LaidText:
+    """Lay the text out at the largest size in [min_size, max_size] that fits (pt)."""
+    space = fonts.face(style.family, style.bold, style.italic).width(" ")
+
+    def attempt(size: float):
+        broken = _break(measured, space, box_w / size)
+        if broken is None or _height(broken, style.leading) * size > box_h + 1e-6:
+            return None
+        return broken
+
+    size = max_size
+    broken = attempt(size)
+    if broken is None:
+        low, high = min_size, max_size
+        best = attempt(low)
+        if best is None:
+            raise DoesNotFit(f"the text does not fit at the minimum size {min_size:g} pt")
+        while high - low > SIZE_STEP:
+            middle = (low + high) / 2
+            trial = attempt(middle)
+            if trial is None:
+                high = middle
+            else:
+                low, best = middle, trial
+        size, broken = low, best
+    return _place(broken, fonts, style, space, size, box_w, box_h)
+
+
+def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,
+           box_h: float) -> LaidText:
+    face = fonts.face(style.family, style.bold, style.italic)
+    band = style.leading * size
+    glyphs = (face.ascent + face.descent) * size
+    height = _height(broken, style.leading) * size
+    top = {"top": 0.0, "middle": (box_h - height) / 2, "bottom": box_h - height}[style.valign]
+    lines: list[LaidLine] = []
+    y = top
+    for index, paragraph in enumerate(broken):
+        if index:
+            y += PARAGRAPH_GAP * band
+        for words, used, last in paragraph:
+            baseline = y + (band - glyphs) / 2 + face.ascent * size
+            extra = box_w - used * size
+            gap = space * size
+            x = {"left": 0.0, "center": extra / 2, "right": extra, "justify": 0.0}[style.align]
+            if style.align == "justify" and not last and len(words) > 1:
+                gap += extra / (len(words) - 1)
+            placed = []
+            for pieces, _width in words:
+                for piece in pieces:
+                    placed.append(Placed(x, piece))
+                    x += piece.width * size
+                x += gap
+            lines.append(LaidLine(baseline, tuple(placed)))
+            y += band
+    return LaidText(size, tuple(lines), height)

@@ -1,0 +1,107 @@
+"""The project's fonts: only files in ``fonts/`` are used, registered with reportlab, measured once.
+
+Every face is embedded (reportlab subsets TrueType fonts on output). Widths of words are cached
+at 1 pt so that fitting text at any size is arithmetic, not re-measurement.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from ..errors import Source, fail
+from ..load.yamlfile import line_of, read_yaml, relative_name
+
+STYLES = ("regular", "bold", "italic", "bold-italic")
+
+
+@dataclass(eq=False)
+class FontFace:
+    """One font file, registered under ``pdf_name``; measures text at 1 pt."""
+
+    pdf_name: str
+    path: Path
+    ttf: TTFont
+    ascent: float  # at 1 pt
+    descent: float  # positive, at 1 pt
+    _coverage: frozenset = field(repr=False, default=frozenset())
+    _widths: dict = field(repr=False, default_factory=dict)
+
+    def has(self, char: str) -> bool:
+        return ord(char) in self._coverage
+
+    def missing(self, text: str) -> str | None:
+        """The first character of ``text`` this face cannot draw, or None."""
+        coverage = self._coverage
+        for char in text:
+            if ord(char) not in coverage:
+                return char
+        return None
+
+    def width(self, text: str) -> float:
+        """Width of ``text`` at 1 pt (cached)."""
+        cached = self._widths.get(text)
+        if cached is None:
+            cached = self._widths[text] = self.ttf.stringWidth(text, 1.0)
+        return cached
+
+
+class FontBook:
+    """The families of ``fonts/fonts.yaml``: family name -> style -> :class:`FontFace`."""
+
+    _registered: dict[Path, FontFace] = {}  # reportlab's registry is process-wide, so is this
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        folder = self.root / "fonts"
+        index = folder / "fonts.yaml"
+        data = read_yaml(index, self.root)
+        file = relative_name(index, self.root)
+        families = data.get("families") if isinstance(data, dict) else None
+        if not isinstance(families, dict) or not families:
+            raise fail("fonts.yaml must list `families`", Source(file, 1))
+        self.families: dict[str, dict[str, Path]] = {}
+        for family, styles in families.items():
+            where = Source(file, line_of(families, family))
+            if not isinstance(styles, dict) or "regular" not in styles:
+                raise fail(f'font family "{family}" needs at least a `regular` file', where)
+            paths = {}
+            for style in STYLES:
+                name = styles.get(style) or styles.get("regular")
+                path = folder / str(name)
+                if not path.is_file():
+                    raise fail(f'font file "{name}" of family "{family}" is not in fonts/', where)
+                paths[style] = path
+            self.families[str(family)] = paths
+        self.default = str(data.get("default") or next(iter(self.families)))
+        self._faces: dict[tuple[str, str], FontFace] = {}
+
+    def face(self, family: str | None, bold: bool = False, italic: bool = False) -> FontFace:
+        family = family or self.default
+        style = ("bold-italic" if italic else "bold") if bold else ("italic" if italic else "regular")
+        key = (family, style)
+        face = self._faces.get(key)
+        if face is None:
+            if family not in self.families:
+                raise KeyError(family)
+            face = self._faces[key] = self._load(self.families[family][style])
+        return face
+
+    @classmethod
+    def _load(cls, path: Path) -> FontFace:
+        path = path.resolve()
+        face = cls._registered.get(path)
+        if face is not None:
+            return face
+        pdf_name = "cg-" + path.stem
+        try:
+            ttf = TTFont(pdf_name, str(path))
+        except (TTFError, OSError) as exc:
+            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+        pdfmetrics.registerFont(ttf)
+        coverage = frozenset(ttf.face.charToGlyph)
+        face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
+        cls._registered[path] = face
+        return face

@@ -1,0 +1,49 @@
+"""The manifest beside every PDF: one entry per placed face, with its trim box in mm."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..model import CardSet, Placement
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def face_entry(placement: Placement) -> dict:
+    face, slot = placement.face, placement.slot
+    entry = {
+        "card": face.card.name,
+        "type": face.card.type,
+        "copy": face.copy,
+        "side": face.side,
+        "page": slot.page,
+        "x_mm": round(slot.x, 4),
+        "y_mm": round(slot.y, 4),
+        "w_mm": round(slot.w, 4),
+        "h_mm": round(slot.h, 4),
+        "shape": slot.shape,
+        "rotation": slot.rotation,
+        "hash": face.content_hash,
+        "data": _json_value(dict(face.card.fields)),
+    }
+    return entry
+
+
+def manifest(card_set: CardSet, placements: Iterable[Placement], pages: int, extra: dict | None = None) -> dict:
+    document = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "pages": pages}
+    document.update(extra or {})
+    document["faces"] = [face_entry(p) for p in placements]
+    return document
+
+
+def write_manifest(path: Path, document: dict) -> None:
+    Path(path).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

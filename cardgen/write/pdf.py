@@ -1,0 +1,121 @@
+"""The write stage: pages of placed faces into a PDF with reportlab.
+
+Each distinct face is drawn once, as a form XObject, and placed wherever it appears, so copies
+and shared backs cost a few bytes each.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Mapping
+
+from reportlab import rl_config
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from ..draw import draw_element
+from ..draw.context import FaceGeometry
+from ..layout import LaidFace
+from ..model import Page, Placement
+from ..units import PT_PER_MM
+
+PROOF_TRIM = HexColor("#0070c0")
+PROOF_BLEED = HexColor("#d00000")
+PROOF_SAFE = HexColor("#00a050")
+
+
+def _box(values) -> tuple[float, float, float, float]:
+    return tuple(v * PT_PER_MM for v in values)
+
+
+def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
+              laid: Mapping[str, LaidFace], title: str, draw_marks: Callable,
+              proof_boxes: bool = False, stamp: tuple[str, str] | None = None) -> None:
+    """``stamp`` is (text, registered font name) printed in every face's bleed."""
+    rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
+    canvas = Canvas(str(path), invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("cardgen")
+    canvas.setProducer("cardgen")
+    by_page: dict[int, list[Placement]] = {}
+    for placement in placements:
+        by_page.setdefault(placement.slot.page, []).append(placement)
+    defined: set[str] = set()
+    for page in pages:
+        canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
+        if page.trim_box:
+            canvas.setTrimBox(_box(page.trim_box))
+        if page.bleed_box:
+            canvas.setBleedBox(_box(page.bleed_box))
+        for placement in by_page.get(page.number, ()):
+            face = placement.face
+            name = "F" + face.markup_key[:20]
+            if name not in defined:
+                _define_form(canvas, name, face.card_type, laid[face.markup_key], stamp)
+                defined.add(name)
+            _place(canvas, name, placement)
+            if proof_boxes:
+                _proof_boxes(canvas, placement)
+        draw_marks(canvas, page)
+        canvas.showPage()
+    canvas.save()
+
+
+def _define_form(canvas: Canvas, name: str, card_type, laid: LaidFace, stamp: tuple[str, str] | None) -> None:
+    size, bleed = card_type.size, card_type.bleed
+    k = PT_PER_MM
+    canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
+    geometry = FaceGeometry(size.w, size.h)
+    for element, prepared in laid.items:
+        draw_element(canvas, element, geometry, prepared)
+    if stamp and bleed > 0:
+        _stamp(canvas, stamp, size, bleed)
+    canvas.endForm()
+
+
+def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:
+    """The version stamp, in the bleed below the trim: cut away on a good print."""
+    text, font = stamp
+    font_size = min(4.0, bleed * PT_PER_MM * 0.6)
+    canvas.saveState()
+    canvas.setFont(font, font_size)
+    canvas.setFillGray(0.35)
+    canvas.drawString(1.0 * PT_PER_MM, -bleed * PT_PER_MM * 0.75, text)
+    canvas.restoreState()
+
+
+def _place(canvas: Canvas, name: str, placement: Placement) -> None:
+    slot = placement.slot
+    k = PT_PER_MM
+    canvas.saveState()
+    if slot.clip is not None:
+        x0, y0, x1, y1 = (v * k for v in slot.clip)
+        path = canvas.beginPath()
+        if slot.shape == "circle":
+            path.ellipse(x0, y0, x1 - x0, y1 - y0)
+        else:
+            path.rect(x0, y0, x1 - x0, y1 - y0)
+        canvas.clipPath(path, stroke=0, fill=0)
+    if slot.rotation == 180:
+        canvas.translate((slot.x + slot.w) * k, (slot.y + slot.h) * k)
+        canvas.rotate(180)
+    else:
+        canvas.translate(slot.x * k, slot.y * k)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def _proof_boxes(canvas: Canvas, placement: Placement) -> None:
+    slot, card_type = placement.slot, placement.face.card_type
+    k = PT_PER_MM
+    canvas.saveState()
+    canvas.setLineWidth(0.25)
+    for color, inset, dashed in ((PROOF_BLEED, -card_type.bleed, False), (PROOF_TRIM, 0.0, False),
+                                 (PROOF_SAFE, card_type.safe, True)):
+        canvas.setStrokeColor(color)
+        canvas.setDash([2, 2] if dashed else [])
+        x, y, w, h = slot.x + inset, slot.y + inset, slot.w - 2 * inset, slot.h - 2 * inset
+        if slot.shape == "circle":
+            canvas.ellipse(x * k, y * k, (x + w) * k, (y + h) * k, stroke=1, fill=0)
+        else:
+            canvas.rect(x * k, y * k, w * k, h * k, stroke=1, fill=0)
+    canvas.restoreState()
