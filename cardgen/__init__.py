@@ -7,7 +7,7 @@ The Python API behind the command line::
     result = cardgen.build(["death-mesa"], root=".", out="output")
     problems = cardgen.check(["death-mesa"], root=".")
 """
-from .build import BuildOptions, BuildResult, SetResult, build, check
+from .pipeline import BuildOptions, BuildResult, SetResult, build, check
 from .errors import CardgenError, Problem, Source, UsageError
 from .load.setfile import load_set, set_names
 

@@ -8,6 +8,12 @@ from pathlib import Path
 from typing import Iterator
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def staged(*targets: Path) -> Iterator[list[Path]]:
     """Yield temporary paths, one per target; on success rename them all into place.
@@ -21,6 +27,7 @@ def staged(*targets: Path) -> Iterator[list[Path]]:
             target.parent.mkdir(parents=True, exist_ok=True)
             handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             os.close(handle)
+            os.chmod(name, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
             temporaries.append(Path(name))
         yield temporaries
         for temporary, target in zip(temporaries, targets):

@@ -1,0 +1,155 @@
+"""The ``cardgen`` command: a thin layer over the Python API.
+
+Exit codes: 0 success, 1 bad data or a failed check, 2 bad usage (unknown set, bad option).
+"""
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from . import pipeline
+from .errors import CardgenError, UsageError
+from .load.setfile import load_set, set_names
+
+PAPERS = click.Choice(["letter", "a4", "a3"])
+
+
+class Failure(click.ClickException):
+    exit_code = 1
+
+    def show(self, file=None):
+        click.echo(self.message, err=True)
+
+
+def _run(ctx: click.Context, action):
+    """Run an action, turning bad input into ``file:line: message`` lines and an exit code."""
+    try:
+        return action()
+    except CardgenError as error:
+        for problem in error.problems:
+            click.echo(str(problem), err=True)
+        count = sum(1 for p in error.problems if p.is_error)
+        raise Failure(f"cardgen: {count} error{'s' * (count != 1)}") from None
+    except UsageError as error:
+        raise click.UsageError(str(error), ctx) from None
+    except Exception:
+        if ctx.find_root().params.get("debug"):
+            traceback.print_exc()
+        else:
+            click.echo("cardgen: internal error (run with --debug for the traceback)", err=True)
+        raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
+              help="The project folder holding data/, templates/ and fonts/.")
+@click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
+@click.pass_context
+def main(ctx: click.Context, root: Path, debug: bool) -> None:
+    """Printable cards from data: build, check and list card sets."""
+    ctx.obj = {"root": root}
+
+
+def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
+                   proof_boxes, stamp, deck) -> pipeline.BuildOptions:
+    if per_card and gutter_fold:
+        raise click.UsageError("--per-card and --gutter-fold exclude each other")
+    layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
+    return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
+                                 spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
+                                 proof_boxes=proof_boxes, stamp=stamp, deck=deck)
+
+
+@main.command()
+@click.argument("sets", nargs=-1)
+@click.option("--paper", type=PAPERS, default="letter", show_default=True, help="Paper size.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: output/).")
+@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
+              help="Page orientation (default: whichever fits the most faces).")
+@click.option("--per-card", is_flag=True, help="One face per page at trim plus bleed, TrimBox and BleedBox set (print shops).")
+@click.option("--gutter-fold", is_flag=True, help="Fronts and backs on one page, mirrored across a fold line.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="The edge a duplex printer turns the sheet over.")
+@click.option("--spacing", type=click.Choice(["butt", "bleed"]), default=None,
+              help="butt: cards touch; bleed: full bleed around every card.")
+@click.option("--crop-marks/--no-crop-marks", default=None, help="Crop marks outside the cut area (default on).")
+@click.option("--cut-lines", is_flag=True, default=None, help="Full-length cut lines across the sheet.")
+@click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
+@click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
+@click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
+@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Print exactly the cards of this deck list.")
+@click.pass_context
+def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
+          proof_boxes, stamp, deck):
+    """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
+    root = ctx.obj["root"]
+    options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
+                             cut_lines or None, sheet, proof_boxes, stamp, deck)
+
+    def action():
+        names = pipeline.resolve_names(sets, root)
+        total = sum(load_set(n, root).copies() for n in names)
+        if total >= 500 and sys.stderr.isatty():
+            with click.progressbar(length=total, label="building", file=sys.stderr) as bar:
+                seen = {}
+
+                def progress(name, done):
+                    bar.update(done - seen.get(name, 0))
+                    seen[name] = done
+
+                return pipeline.build(names, root, out, options, progress)
+        return pipeline.build(names, root, out, options)
+
+    result = _run(ctx, action)
+    for set_result in result.sets:
+        for warning in set_result.warnings:
+            click.echo(str(warning), err=True)
+    click.echo(result.summary)
+
+
+@main.command()
+@click.argument("sets", nargs=-1)
+@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Check this deck list against the set's rules.")
+@click.pass_context
+def check(ctx, sets, deck):
+    """Load and validate SETS (default: every set) and lay out every card; write nothing."""
+    root = ctx.obj["root"]
+    problems = _run(ctx, lambda: pipeline.check(sets, root, deck))
+    for problem in problems:
+        click.echo(str(problem), err=True)
+    errors = sum(1 for p in problems if p.is_error)
+    warnings = len(problems) - errors
+    if errors:
+        raise Failure(f"cardgen: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    click.echo(f"ok: no errors, {warnings} warning{'s' * (warnings != 1)}")
+
+
+@main.command(name="list")
+@click.pass_context
+def list_sets(ctx):
+    """List the sets with their card types and card counts."""
+    root = ctx.obj["root"]
+
+    def action():
+        lines = []
+        for name in set_names(root):
+            card_set = load_set(name, root)
+            lines.append(f"{name}  {card_set.title} (version {card_set.version}): {card_set.copies()} cards")
+            for type_name, card_type in card_set.types.items():
+                count = sum(c.count for c in card_set.cards if c.type == type_name)
+                size = card_type.size
+                lines.append(f"  {type_name:<16} {count:>5}  {size.w:g} x {size.h:g} mm {size.shape}")
+        return lines
+
+    for line in _run(ctx, action):
+        click.echo(line)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
