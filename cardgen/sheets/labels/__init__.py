@@ -1,0 +1,73 @@
+"""Find a sheet template by name or path.
+
+Names: the label products shipped in ``cardgen/sheets/products/*.xml`` (gLabels format), by
+part ("OL32") or brand and part ("Endisch 6500012x"), case-insensitive; "circle-cut" is
+computed for each face size (grid.py) and not looked up here. Paths: a gLabels XML file
+(``file.xml``, or ``file.xml#PART`` when it holds several products) or a sheet-template YAML
+file (see yamlsheet.py), relative to ``root``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from ...errors import Source, fail
+from ..template import SheetTemplate
+from .glabels import read_glabels
+from .yamlsheet import read_sheet_yaml
+
+PRODUCTS = Path(__file__).resolve().parent.parent / "products"
+CIRCLE_CUT = "circle-cut"
+
+
+@lru_cache(maxsize=1)
+def builtin_products() -> tuple[SheetTemplate, ...]:
+    products: list[SheetTemplate] = []
+    for path in sorted(PRODUCTS.glob("*.xml")):
+        products += read_glabels(path, f"cardgen/sheets/products/{path.name}")
+    return tuple(products)
+
+
+def is_path(name: str) -> bool:
+    base = name.split("#", 1)[0].lower()
+    return base.endswith((".xml", ".yaml", ".yml")) or "/" in base or "\\" in base
+
+
+def load_template(name: str, root: Path | None = None, source: Source | None = None) -> SheetTemplate:
+    if is_path(name):
+        return _from_file(name, root)
+    wanted = " ".join(name.split()).lower()
+    for product in builtin_products():
+        part = product.name.rsplit(" ", 1)[-1]
+        if wanted in (product.name.lower(), part.lower()):
+            return product
+    known = ", ".join(p.name for p in builtin_products())
+    raise fail(f'unknown sheet template "{name}" (built-in: {known}, {CIRCLE_CUT}; '
+               "or the path of a gLabels .xml or a sheet-template .yaml file)", source)
+
+
+def _from_file(name: str, root: Path | None) -> SheetTemplate:
+    file, _, part = name.partition("#")
+    path = Path(file)
+    if not path.is_absolute() and root is not None:
+        path = Path(root) / path
+    shown = file
+    if file.lower().endswith((".yaml", ".yml")):
+        return read_sheet_yaml(path, shown, root)
+    products = read_glabels(path, shown)
+    if part:
+        for product in products:
+            if part.lower() in (product.name.rsplit(" ", 1)[-1].lower(), product.name.lower()):
+                return product
+        raise fail(f'no product "{part}" in this file (it has: {_parts(products)})', Source(shown))
+    if len(products) != 1:
+        if not products:
+            raise fail("the file holds no <Template>", Source(shown))
+        raise fail(f"the file holds {len(products)} products; name one as "
+                   f'"{file}#PART" (parts: {_parts(products)})', Source(shown))
+    return products[0]
+
+
+def _parts(products) -> str:
+    names = [p.name.rsplit(" ", 1)[-1] for p in products]
+    return ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
