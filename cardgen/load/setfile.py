@@ -42,7 +42,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     declared = str(data.get("name", name))
     if declared != name:
         raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
-    from ..sheets import card_size  # sizes and papers belong to the sheets stage
+    from ..sheets.sizes import card_size  # sizes and papers belong to the sheets stage
 
     default_size = card_size(plain(data.get("size", "poker")), at(data, "size") if "size" in data else at(data))
     bleed = _length(data, "bleed", 3.0, at)

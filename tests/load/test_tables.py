@@ -1,0 +1,104 @@
+"""Card rows from YAML, CSV and XLSX: values, counts, lines, and the errors that name them."""
+from __future__ import annotations
+
+import pytest
+from openpyxl import Workbook
+
+from cardgen import CardgenError, load_set
+
+
+def error_lines(excinfo) -> list[str]:
+    return [str(p) for p in excinfo.value.problems]
+
+
+def test_yaml_and_csv_rows_reach_the_set_with_counts(project):
+    card_set = load_set("demo", project)
+    names = [c.name for c in card_set.cards]
+    assert names == ["Quick Draw", "Escape Artist", "Marker", "Attack <12> & more", "Long Winded"]
+    counts = {c.name: c.count for c in card_set.cards}
+    assert counts == {"Quick Draw": 2, "Escape Artist": 1, "Marker": 3, "Attack <12> & more": 1, "Long Winded": 1}
+    assert card_set.copies() == 8
+
+
+def test_every_value_remembers_its_file_and_line(project):
+    card_set = load_set("demo", project)
+    escape = next(c for c in card_set.cards if c.name == "Escape Artist")
+    assert str(escape.source) == "data/demo/cards.yaml:5"
+    assert str(escape.source_of("flavor")) == "data/demo/cards.yaml:11"
+    attack = next(c for c in card_set.cards if c.name == "Attack <12> & more")
+    assert str(attack.source_of("text")) == "data/demo/more.csv:2"
+
+
+def test_count_must_be_a_whole_number(project):
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Long Winded,1,", "Long Winded,two,"))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/more.csv:3: card "Long Winded": count must be a whole number, got "two"']
+
+
+def test_all_row_errors_are_reported_at_once(project):
+    (project / "data/demo/more.csv").write_text("name,count,text\n,1,x\nA,-1,y\nB,1.5,z\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/more.csv:2: the card has no name (column `name`)",
+        'data/demo/more.csv:3: card "A": count must be a whole number, got "-1"',
+        'data/demo/more.csv:4: card "B": count must be a whole number, got "1.5"',
+    ]
+
+
+def test_unknown_type_names_the_line(project):
+    path = project / "data/demo/cards.yaml"
+    path.write_text(path.read_text().replace("type: token", "type: tokn"))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/cards.yaml:13: card "Marker": unknown card type "tokn" (the set has: action, token)']
+
+
+def test_broken_yaml_names_the_line(project):
+    path = project / "data/demo/cards.yaml"
+    path.write_text("- name: A\n  type: action\n- name: [B\n  type: action\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    (line,) = error_lines(excinfo)
+    assert line == "data/demo/cards.yaml:4: invalid YAML: expected ',' or ']', but got ':'"
+
+
+def test_control_characters_are_refused(project):
+    path = project / "data/demo/cards.yaml"
+    path.write_text('- name: Bell\n  type: action\n  text: "ring \\a now"\n')
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Bell": text contains the control character U+0007']
+
+
+def test_xlsx_rows_with_row_numbers(project):
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(["name", "type", "count", "text"])
+    sheet.append(["Sheet Card", "action", 2, "From a spreadsheet"])
+    sheet.append([None, None, None, None])
+    sheet.append(["Bad Count", "action", "two", "x"])
+    workbook.save(project / "data/demo/sheet.xlsx")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("  - cards.yaml\n", "  - cards.yaml\n  - sheet.xlsx\n"))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/sheet.xlsx:4: card "Bad Count": count must be a whole number, got "two"']
+    sheet.delete_rows(4)
+    workbook.save(project / "data/demo/sheet.xlsx")
+    card = next(c for c in load_set("demo", project).cards if c.name == "Sheet Card")
+    assert (card.count, card.fields["text"], str(card.source)) == (2, "From a spreadsheet", "data/demo/sheet.xlsx:2")
+
+
+def test_each_row_becomes_one_card_per_item(project):
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace(
+        "defaults:", "variables:\n  colors:\n    - {name: Red, print: '#c00000'}\n    - {name: Blue, print: '#0000c0'}\ndefaults:"))
+    (project / "data/demo/cards.yaml").write_text(
+        "- name: Capture Challenge\n  type: action\n  each: colors\n  text: x\n"
+        "- name: '{item} Marker'\n  type: token\n  each: colors\n  label: M\n")
+    cards = load_set("demo", project).cards
+    assert [c.name for c in cards[:4]] == ["Capture Challenge (Red)", "Capture Challenge (Blue)", "Red Marker", "Blue Marker"]
+    assert cards[1].fields["item"] == {"name": "Blue", "print": "#0000c0"}
