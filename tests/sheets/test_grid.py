@@ -1,0 +1,144 @@
+"""Card grids: how many faces, where, centred, clipped; orientation choice."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from cardgen.sheets import CARD_SIZES, PAPER_SIZES, LineMark, SheetOptions, impose
+from cardgen.sheets.marks import MARK_GAP, MARK_MIN, MARK_MIN_OFFSET
+
+from .helpers import box, by_page, card_type, grow, overlap, pairs
+
+PRESETS = sorted(CARD_SIZES)
+PAPERS = sorted(PAPER_SIZES)
+
+
+def first_page(kind, options, count=60):
+    imposition = impose(pairs(count, kind, backs=False), options)
+    page = imposition.pages[0]
+    return page, [p.slot for p in by_page(imposition)[1]]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("spacing", ["butt", "bleed"])
+def test_grid_is_centred_inside_the_margins_row_major_and_as_full_as_it_can_be(paper, preset, spacing):
+    size, bleed, margin = CARD_SIZES[preset], 3.0, 6.0
+    kind = card_type(size.w, size.h)
+    page, slots = first_page(kind, SheetOptions(paper=paper, spacing=spacing))
+    assert {(page.w, page.h), (page.h, page.w)} == {PAPER_SIZES[paper], PAPER_SIZES[paper][::-1]}
+    gap = 0.0 if spacing == "butt" else 2 * bleed
+    # Centred exactly: the grid's cut area has the page's centre.
+    x0, y0 = min(s.x for s in slots), min(s.y for s in slots)
+    x1, y1 = max(s.x + s.w for s in slots), max(s.y + s.h for s in slots)
+    assert (x0 + x1) / 2 == pytest.approx(page.w / 2, abs=1e-9)
+    assert (y0 + y1) / 2 == pytest.approx(page.h / 2, abs=1e-9)
+    # A regular grid: columns and rows at the pitch, filled row by row from the top-left.
+    xs = sorted({round(s.x, 6) for s in slots})
+    ys = sorted({round(s.y, 6) for s in slots}, reverse=True)
+    assert len(slots) == len(xs) * len(ys)
+    assert [(-round(s.y, 6), round(s.x, 6)) for s in slots] == sorted((-round(s.y, 6), round(s.x, 6)) for s in slots)
+    for a, b in zip(xs, xs[1:]):
+        assert b - a == pytest.approx(size.w + gap, abs=1e-9)
+    for a, b in zip(ys, ys[1:]):
+        assert a - b == pytest.approx(size.h + gap, abs=1e-9)
+    # Room for the bleed, crop marks and the margin on every side, and not a column or row more.
+    room = margin + max(bleed, MARK_MIN_OFFSET) + MARK_GAP + MARK_MIN
+    assert x0 >= room - 1e-9 and page.w - x1 >= room - 1e-9
+    assert y0 >= room - 1e-9 and page.h - y1 >= room - 1e-9
+    assert (x1 - x0) + size.w + gap > page.w - 2 * room
+    assert (y1 - y0) + size.h + gap > page.h - 2 * room
+    for a in slots:
+        for b in slots:
+            assert a is b or not overlap(box(a), box(b))
+
+
+# Counted by hand from the sizes (room per side: 6 margin + 3 bleed + 0.5 gap + 2.5 mark = 12 mm):
+# letter 215.9 x 279.4 leaves 191.9 x 255.4; a4 210 x 297 leaves 186 x 273; a3 297 x 420: 273 x 396.
+@pytest.mark.parametrize("paper, preset, orientation, grid", [
+    ("letter", "poker", "auto", (279.4, 4, 2)),       # portrait 3 x 2 = 6 < landscape 4 x 2 = 8
+    ("letter", "poker", "portrait", (215.9, 3, 2)),
+    ("letter", "bridge", "auto", (279.4, 4, 2)),      # portrait 3 x 2 = 6 < landscape 4 x 2 = 8
+    ("letter", "tarot", "auto", (215.9, 2, 2)),       # portrait 2 x 2 = 4 > landscape 3 x 1 = 3
+    ("letter", "mini-usa", "auto", (279.4, 6, 3)),    # portrait 4 x 4 = 16 < landscape 6 x 3 = 18
+    ("letter", "square", "auto", (215.9, 2, 3)),      # 2 x 3 = 6 either way: ties go to portrait
+    ("a4", "poker", "auto", (297.0, 4, 2)),           # portrait 2 x 3 = 6 < landscape 4 x 2 = 8
+    ("a3", "poker", "auto", (420.0, 6, 3)),           # portrait 4 x 4 = 16 < landscape 6 x 3 = 18
+    ("a3", "mini-euro", "landscape", (420.0, 9, 4)),  # 9 x 44 = 396: exactly the room there is
+])
+def test_counts_and_orientation(paper, preset, orientation, grid):
+    size = CARD_SIZES[preset]
+    page, slots = first_page(card_type(size.w, size.h), SheetOptions(paper=paper, orientation=orientation), 80)
+    width, ncols, nrows = grid
+    assert page.w == width
+    assert len({round(s.x, 6) for s in slots}) == ncols
+    assert len({round(s.y, 6) for s in slots}) == nrows
+
+
+def test_each_size_gets_its_own_sheets_in_order_of_first_appearance():
+    poker, tarot = card_type(name="p"), card_type(70, 120, name="t")
+    mixed = pairs(3, poker, False, "p") + pairs(2, tarot, False, "t") + pairs(7, poker, False, "q")
+    imposition = impose(mixed, SheetOptions(paper="letter"))
+    pages = by_page(imposition)
+    # 10 poker cards: 8 on page 1, 2 on page 2 (p1 p2 p3 q1..q5 | q6 q7); then the tarot page.
+    assert [p.face.card.name for p in pages[1]] == ["p1", "p2", "p3", "q1", "q2", "q3", "q4", "q5"]
+    assert [p.face.card.name for p in pages[2]] == ["q6", "q7"]
+    assert [p.face.card.name for p in pages[3]] == ["t1", "t2"]
+    assert [page.number for page in imposition.pages] == [1, 2, 3]
+    assert (imposition.pages[2].w, imposition.pages[2].h) == (215.9, 279.4)
+    # The same size with a different bleed is another group.
+    other = card_type(bleed=1.0, name="b")
+    imposition = impose(pairs(2, poker, False) + pairs(1, other, False, "b"), SheetOptions())
+    assert len(imposition.pages) == 2
+
+
+def test_butt_spacing_trims_bleed_where_cards_meet():
+    kind = card_type()
+    page, slots = first_page(kind, SheetOptions(paper="letter", spacing="butt"), 8)
+    x0, y0 = min(s.x for s in slots), min(s.y for s in slots)
+    x1, y1 = max(s.x + s.w for s in slots), max(s.y + s.h for s in slots)
+    for s in slots:
+        left, bottom, right, top = s.clip
+        assert left == pytest.approx(s.x - 3 if math.isclose(s.x, x0) else s.x, abs=1e-9)
+        assert right == pytest.approx(s.x + s.w + 3 if math.isclose(s.x + s.w, x1) else s.x + s.w, abs=1e-9)
+        assert bottom == pytest.approx(s.y - 3 if math.isclose(s.y, y0) else s.y, abs=1e-9)
+        assert top == pytest.approx(s.y + s.h + 3 if math.isclose(s.y + s.h, y1) else s.y + s.h, abs=1e-9)
+    # Cards touch: each has a neighbour sharing an edge, and no two clips overlap.
+    for a in slots:
+        assert any(math.isclose(a.x + a.w, b.x, abs_tol=1e-9) or math.isclose(a.x, b.x + b.w, abs_tol=1e-9)
+                   for b in slots if b is not a)
+        for b in slots:
+            assert a is b or not overlap(a.clip, b.clip)
+
+
+def test_bleed_spacing_gives_every_card_its_full_bleed():
+    kind = card_type(bleed=2.0)
+    page, slots = first_page(kind, SheetOptions(paper="a4", spacing="bleed"), 8)
+    for s in slots:
+        assert s.clip == pytest.approx(grow(box(s), 2.0), abs=1e-9)
+        for t in slots:
+            assert s is t or not overlap(s.clip, t.clip)
+    xs = sorted({s.x for s in slots})
+    assert xs[1] - (xs[0] + kind.size.w) == pytest.approx(4.0, abs=1e-9)
+
+
+def test_margin_and_crop_marks_decide_the_room():
+    kind = card_type()
+    # Without crop marks only margin and bleed are kept: a4 portrait then fits 2 x 3 still,
+    # and with margin 0 three columns (3 x 63.5 + 2 x 3 = 196.5 <= 210).
+    _, slots = first_page(kind, SheetOptions(paper="a4", orientation="portrait", crop_marks=False, margin=0))
+    assert len({round(s.x, 6) for s in slots}) == 3
+    page = impose(pairs(1, kind, False), SheetOptions(paper="a4", crop_marks=False, margin=0)).pages[0]
+    assert page.marks == ()
+    page = impose(pairs(1, kind, False), SheetOptions(paper="a4", cut_lines=True)).pages[0]
+    assert any(isinstance(m, LineMark) and m.kind == "cut" for m in page.marks)
+
+
+def test_custom_paper():
+    kind = card_type(50, 50, bleed=0)
+    # 130 x 130: room 6 + 2 + 2.5 = 10.5 per side leaves 109: two 50 mm cards each way.
+    page, slots = first_page(kind, SheetOptions(paper=(130, 130)))
+    assert (page.w, page.h) == (130, 130)
+    assert len(slots) == 4
+    assert sorted({s.x for s in slots}) == pytest.approx([15.0, 65.0])
