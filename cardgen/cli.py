@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from . import pipeline
+from .commands import commands
 from .errors import CardgenError, UsageError
 from .load.setfile import load_set, set_names
 
@@ -149,6 +150,10 @@ def list_sets(ctx):
 
     for line in _run(ctx, action):
         click.echo(line)
+
+
+for _command in commands():
+    main.add_command(_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

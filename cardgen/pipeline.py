@@ -147,12 +147,12 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     stamp = None
     if options.stamp:
         date = options.stamp_date or time.strftime("%Y-%m-%d")
-        stamp = (f"{card_set.title} v{card_set.version} · {date}", session.fonts.face(None).pdf_name)
+        stamp = f"{card_set.title} v{card_set.version} · {date}"
     pdf_path, json_path = Path(out) / f"{name}.pdf", Path(out) / f"{name}.json"
     document = manifest(card_set, imposition.placements, len(imposition.pages))
     with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
         write_pdf(pdf_tmp, imposition.pages, imposition.placements, laid, card_set.title, sheets.draw_marks,
-                  options.proof_boxes, stamp)
+                  session.fonts.face(None).pdf_name, options.proof_boxes, stamp)
         write_manifest(json_tmp, document)
     return SetResult(name, pdf_path, json_path, faces=len(imposition.placements), cards=len(rendered.pairs),
                      pages=len(imposition.pages), warnings=tuple(p for p in problems if not p.is_error))

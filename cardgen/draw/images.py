@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.lib.utils import ImageReader
 
 
@@ -67,5 +68,12 @@ def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: floa
         canvas.saveState()
         canvas.translate(x, y)
         canvas.scale(w / image.width, h / image.height)
-        renderPDF.draw(image.vector, canvas, 0, 0)
+        # reportlab's renderer starts every drawing in Helvetica, an unembedded font that print
+        # shops reject; start it in the canvas's own (embedded) font instead.
+        previous = STATE_DEFAULTS["fontName"]
+        STATE_DEFAULTS["fontName"] = canvas._fontname
+        try:
+            renderPDF.draw(image.vector, canvas, 0, 0)
+        finally:
+            STATE_DEFAULTS["fontName"] = previous
         canvas.restoreState()

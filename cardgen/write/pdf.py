@@ -29,10 +29,12 @@ def _box(values) -> tuple[float, float, float, float]:
 
 def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
               laid: Mapping[str, LaidFace], title: str, draw_marks: Callable,
-              proof_boxes: bool = False, stamp: tuple[str, str] | None = None) -> None:
-    """``stamp`` is (text, registered font name) printed in every face's bleed."""
+              font: str, proof_boxes: bool = False, stamp: str | None = None) -> None:
+    """``font`` is a registered font of the project, used for the stamp and as the canvas's
+    initial font (so that no standard, unembedded font is ever named); ``stamp`` is a text
+    printed in every face's bleed."""
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
-    canvas = Canvas(str(path), invariant=1, pageCompression=1)
+    canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
     canvas.setTitle(title)
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
@@ -50,7 +52,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
             face = placement.face
             name = "F" + face.markup_key[:20]
             if name not in defined:
-                _define_form(canvas, name, face.card_type, laid[face.markup_key], stamp)
+                _define_form(canvas, name, face.card_type, laid[face.markup_key], stamp and (stamp, font))
                 defined.add(name)
             _place(canvas, name, placement)
             if proof_boxes:

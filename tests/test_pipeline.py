@@ -1,0 +1,135 @@
+"""End to end: build the demo project and read the PDF and manifest that come out."""
+from __future__ import annotations
+
+import json
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+import cardgen
+from cardgen.units import PT_PER_MM
+
+MM = 1 / PT_PER_MM
+
+
+def built(project):
+    result = cardgen.build(["demo"], project)
+    (set_result,) = result.sets
+    return set_result, json.loads(set_result.manifest.read_text())
+
+
+def test_build_writes_pdf_and_manifest_of_the_documented_shape(project):
+    result, manifest = built(project)
+    assert (result.pdf, result.manifest) == (project / "output/demo.pdf", project / "output/demo.json")
+    assert manifest["set"] == "demo" and manifest["version"] == "0.3"
+    fronts = [f for f in manifest["faces"] if f["side"] == "front"]
+    backs = [f for f in manifest["faces"] if f["side"] == "back"]
+    assert [(f["card"], f["copy"]) for f in fronts] == [
+        ("Quick Draw", 1), ("Quick Draw", 2), ("Escape Artist", 1), ("Attack <12> & more", 1), ("Long Winded", 1),
+        ("Marker", 1), ("Marker", 2), ("Marker", 3)]  # each card size gets its own sheets
+    assert sorted(f["card"] for f in backs) == sorted(f["card"] for f in fronts if f["type"] == "action")
+    first = fronts[0]
+    assert set(first) >= {"card", "type", "copy", "side", "page", "x_mm", "y_mm", "w_mm", "h_mm", "data"}
+    assert (first["w_mm"], first["h_mm"]) == (63.5, 88.9)
+    assert first["data"]["text"].startswith("Draw **two** cards")
+    assert len(PdfReader(result.pdf).pages) == manifest["pages"] == result.pages
+
+
+def test_faces_sit_where_the_manifest_says(project):
+    result, manifest = built(project)
+    with pdfplumber.open(result.pdf) as pdf:
+        for face in manifest["faces"]:
+            if face["type"] != "action" or face["side"] != "front":
+                continue
+            page = pdf.pages[face["page"] - 1]
+            height = float(page.height)
+            # the template's background covers the trim plus 3 mm of bleed on every side
+            backgrounds = [r for r in page.rects
+                           if abs(r["width"] * MM - (face["w_mm"] + 6)) < 0.05 and abs(r["height"] * MM - (face["h_mm"] + 6)) < 0.05]
+            corners = [(r["x0"] * MM, (height - r["bottom"]) * MM) for r in backgrounds]
+            assert any(abs(x - (face["x_mm"] - 3)) < 0.05 and abs(y - (face["y_mm"] - 3)) < 0.05 for x, y in corners), face
+
+
+def test_text_is_real_and_escaped(project):
+    result, _ = built(project)
+    text = "\n".join(page.extract_text() for page in PdfReader(result.pdf).pages)
+    assert "Attack <12> & more" in text
+    assert "Escape Artist" in text and "Nobody saw him leave." in text
+
+
+def test_fonts_are_embedded_subsets(project):
+    result, _ = built(project)
+    reader = PdfReader(result.pdf)
+    fonts = {}
+    for page in reader.pages:
+        resources = page["/Resources"]
+        for name, ref in resources.get("/Font", {}).items():
+            fonts[name] = ref.get_object()
+    assert fonts
+    for font in fonts.values():
+        descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        descriptor = descendant["/FontDescriptor"].get_object()
+        assert "/FontFile2" in descriptor, font["/BaseFont"]
+        assert "+" in str(font["/BaseFont"])  # a subset
+
+
+def test_auto_fit_shrinks_long_text_and_keeps_it_in_its_box(project):
+    long_text = " ".join(["Words upon words fill this card until it must shrink."] * 12)
+    path = project / "data/demo/more.csv"
+    path.write_text(f'name,count,text\nShort,1,Short text\nLong,1,"{long_text}"\n')
+    result, manifest = built(project)
+    with pdfplumber.open(result.pdf) as pdf:
+        sizes = {}
+        for name in ("Short", "Long"):
+            face = next(f for f in manifest["faces"] if f["card"] == name and f["side"] == "front")
+            page = pdf.pages[face["page"] - 1]
+            height = float(page.height)
+            # body box: x 5..w-5, y 18..70 mm from the trim's top-left
+            left, right = face["x_mm"] + 5, face["x_mm"] + face["w_mm"] - 5
+            top = face["y_mm"] + face["h_mm"] - 18
+            bottom = face["y_mm"] + face["h_mm"] - 70
+            chars = [c for c in page.chars
+                     if left - 1 < c["x0"] * MM < right + 1 and bottom - 1 < (height - c["bottom"]) * MM < top + 1
+                     and "Bold" not in c["fontname"] and "Oblique" not in c["fontname"]]
+            assert chars
+            for c in chars:
+                assert c["x0"] * MM >= left - 0.01 and c["x1"] * MM <= right + 0.01
+                assert (height - c["bottom"]) * MM >= bottom - 0.01 and (height - c["top"]) * MM <= top + 0.01
+            sizes[name] = {round(c["size"], 2) for c in chars}
+    assert sizes["Short"] == {11.0}
+    (long_size,) = sizes["Long"]
+    assert 5 <= long_size < 11
+
+
+def test_same_input_gives_byte_identical_files(project, tmp_path):
+    first = cardgen.build(["demo"], project, tmp_path / "a").sets[0]
+    second = cardgen.build(["demo"], project, tmp_path / "b").sets[0]
+    assert first.pdf.read_bytes() == second.pdf.read_bytes()
+    assert first.manifest.read_bytes() == second.manifest.read_bytes()
+
+
+def test_a_failed_build_leaves_the_earlier_output_untouched(project, cli):
+    assert cli(project, "build", "demo").exit_code == 0
+    pdf, manifest = project / "output/demo.pdf", project / "output/demo.json"
+    before = pdf.read_bytes(), manifest.read_bytes()
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Long Winded,1,", "Long Winded,x,"))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert (pdf.read_bytes(), manifest.read_bytes()) == before
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]
+
+
+def test_a_failure_while_writing_leaves_no_half_file(project, monkeypatch):
+    cardgen.build(["demo"], project)
+    before = (project / "output/demo.pdf").read_bytes()
+
+    def explode(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("cardgen.pipeline.write_manifest", explode)
+    with pytest.raises(OSError):
+        cardgen.build(["demo"], project)
+    assert (project / "output/demo.pdf").read_bytes() == before
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]
