@@ -37,6 +37,7 @@ class BuildOptions:
     stamp: bool = False  # print the set's version and the build date in each face's bleed
     stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
     deck: Path | None = None
+    changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
 
 
 @dataclass(frozen=True)
@@ -143,16 +144,23 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
     rendered, laid, resources = render_set(card_set, session, cards, progress)
-    imposition = sheets.impose(rendered.pairs, sheet_options(card_set, options))
+    pairs, extra_pages, notes = rendered.pairs, [], {}
+    if options.changed_since is not None:
+        from . import reprint  # only reprints need it
+
+        pairs, changelog = reprint.changed_pairs(rendered.pairs, Path(options.changed_since))
+        extra_pages.append(reprint.changelog_page(changelog))
+        notes["changelog"] = changelog.as_json()
+    imposition = sheets.impose(pairs, sheet_options(card_set, options))
     stamp = None
     if options.stamp:
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     pdf_path, json_path = Path(out) / f"{name}.pdf", Path(out) / f"{name}.json"
-    document = manifest(card_set, imposition.placements, len(imposition.pages))
+    document = manifest(card_set, imposition.placements, len(imposition.pages) + len(extra_pages), notes)
     with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
         write_pdf(pdf_tmp, imposition.pages, imposition.placements, laid, card_set.title, sheets.draw_marks,
-                  session.fonts.face(None).pdf_name, options.proof_boxes, stamp)
+                  session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
         write_manifest(json_tmp, document)
     return SetResult(name, pdf_path, json_path, faces=len(imposition.placements), cards=len(rendered.pairs),
                      pages=len(imposition.pages), warnings=tuple(p for p in problems if not p.is_error))

@@ -6,7 +6,7 @@ and shared backs cost a few bytes each.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -29,10 +29,12 @@ def _box(values) -> tuple[float, float, float, float]:
 
 def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
               laid: Mapping[str, LaidFace], title: str, draw_marks: Callable,
-              font: str, proof_boxes: bool = False, stamp: str | None = None) -> None:
+              font: str, proof_boxes: bool = False, stamp: str | None = None,
+              extra_pages: Sequence[Callable[[Canvas, str], None]] = ()) -> None:
     """``font`` is a registered font of the project, used for the stamp and as the canvas's
     initial font (so that no standard, unembedded font is ever named); ``stamp`` is a text
-    printed in every face's bleed."""
+    printed in every face's bleed; ``extra_pages`` are drawn after the sheets, one page each, by
+    functions called as ``draw(canvas, font)`` that set their own page size."""
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
     canvas.setTitle(title)
@@ -58,6 +60,9 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
             if proof_boxes:
                 _proof_boxes(canvas, placement)
         draw_marks(canvas, page)
+        canvas.showPage()
+    for draw_page in extra_pages:
+        draw_page(canvas, font)
         canvas.showPage()
     canvas.save()
 
