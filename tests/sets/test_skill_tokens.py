@@ -234,10 +234,10 @@ def test_check_names_the_row_with_too_many_labels(tmp_path):
     output = result.stdout + result.stderr
     for colour in [c["name"] for c in set_data()["variables"]["colors"]]:
         expected = (f'data/{SET}/labels.yaml:{line}: card "{colour} Escort": rule "Escort labels per colour": '
-                    f"6 cards where type is label and skill is Escort and item.name is {colour}, expected 5")
+                    f"6 cards where type is label and skill is Escort and item.name is {colour}, expected exactly 5")
         assert expected in output
         expected = (f'data/{SET}/labels.yaml:{line}: card "{colour} Escort": rule "labels per colour": '
-                    f"21 cards where type is label and item.name is {colour}, expected 20")
+                    f"21 cards where type is label and item.name is {colour}, expected exactly 20")
         assert expected in output
     assert "Traceback" not in output
 
