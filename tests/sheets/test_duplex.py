@@ -1,0 +1,151 @@
+"""Backs exactly behind fronts: long and short edge duplex, gutter fold."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.sheets import LineMark, SheetOptions, TextMark, impose
+
+from .helpers import box, by_page, card_type, grow, overlap, pairs
+
+
+def grid_index(slots):
+    """(row, column) of each slot, rows counted from the top."""
+    xs = sorted({round(s.x, 6) for s in slots})
+    ys = sorted({round(s.y, 6) for s in slots}, reverse=True)
+    return [(ys.index(round(s.y, 6)), xs.index(round(s.x, 6))) for s in slots], len(ys), len(xs)
+
+
+def fronts_and_backs(imposition):
+    fronts = {p.face.card.name: p for p in imposition.placements if p.face.side == "front"}
+    backs = {p.face.card.name: p for p in imposition.placements if p.face.side == "back"}
+    return fronts, backs
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4", "a3"])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_portrait_long_edge_mirrors_columns_short_edge_reverses_rows(paper, duplex):
+    options = SheetOptions(paper=paper, orientation="portrait", duplex=duplex)
+    full = len(by_page(impose(pairs(40, card_type(), backs=False), options))[1])
+    imposition = impose(pairs(full, card_type()), options)
+    front_page, back_page = imposition.pages[0], imposition.pages[1]
+    assert front_page.w < front_page.h
+    pages = by_page(imposition)
+    fronts = pages[1]
+    assert all(p.face.side == "front" for p in fronts) and all(p.face.side == "back" for p in pages[2])
+    index, nrows, ncols = grid_index([p.slot for p in fronts])
+    where = {p.face.card.name: i for p, i in zip(fronts, index)}
+    slot_at = {i: p.slot for p, i in zip(fronts, index)}
+    W, H = back_page.w, back_page.h
+    for back in pages[2]:
+        row, col = where[back.face.card.name]
+        expected = slot_at[(row, ncols - 1 - col)] if duplex == "long" else slot_at[(nrows - 1 - row, col)]
+        # The grid slot the issue names, and exactly behind the front: mirrored page coordinates.
+        assert box(back.slot) == pytest.approx(box(expected), abs=1e-9)
+        front = next(p.slot for p in fronts if p.face.card.name == back.face.card.name)
+        if duplex == "long":
+            assert back.slot.x == pytest.approx(W - front.x - front.w, abs=1e-9)
+            assert back.slot.y == pytest.approx(front.y, abs=1e-9)
+        else:
+            assert back.slot.x == pytest.approx(front.x, abs=1e-9)
+            assert back.slot.y == pytest.approx(H - front.y - front.h, abs=1e-9)
+        assert back.slot.rotation == 0
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_landscape_page_turns_over_its_own_long_edge(duplex):
+    # Poker on letter is landscape (4 x 2). Its long edge is horizontal: long-edge duplex
+    # reverses the rows, short-edge mirrors the columns.
+    imposition = impose(pairs(8, card_type()), SheetOptions(paper="letter", duplex=duplex))
+    page = imposition.pages[0]
+    assert page.w > page.h
+    fronts, backs = fronts_and_backs(imposition)
+    for name, front in fronts.items():
+        back = backs[name].slot
+        if duplex == "long":
+            assert (back.x, back.y) == pytest.approx((front.slot.x, page.h - front.slot.y - front.slot.h), abs=1e-9)
+        else:
+            assert (back.x, back.y) == pytest.approx((page.w - front.slot.x - front.slot.w, front.slot.y), abs=1e-9)
+
+
+def test_back_pages_follow_each_front_page_only_when_it_has_backs():
+    kind = card_type()
+    mixed = pairs(8, kind, backs=False, prefix="n") + pairs(3, kind, prefix="b")
+    imposition = impose(mixed, SheetOptions(paper="letter"))
+    pages = by_page(imposition)
+    assert len(imposition.pages) == 3
+    assert {p.face.side for p in pages[1]} == {"front"}
+    assert [p.face.card.name for p in pages[2]] == ["b1", "b2", "b3"]
+    assert [(p.face.card.name, p.face.side) for p in pages[3]] == [("b1", "back"), ("b2", "back"), ("b3", "back")]
+    # A partial page: the backs still land behind their own fronts.
+    fronts, backs = fronts_and_backs(imposition)
+    for name, back in backs.items():
+        front = fronts[name].slot
+        assert (back.slot.x, back.slot.y) == pytest.approx((front.x, 215.9 - front.y - front.h), abs=1e-9)
+    # Crop marks on a back page are the front page's, mirrored (here the same: the grid is centred).
+    def rounded(page):
+        return [v for m in sorted((m.x0, m.y0, m.x1, m.y1) for m in page.marks) for v in m]
+    assert rounded(imposition.pages[2]) == pytest.approx(rounded(imposition.pages[1]), abs=1e-9)
+
+
+def test_butt_clips_of_backs_are_the_mirrored_front_clips():
+    imposition = impose(pairs(6, card_type()), SheetOptions(paper="letter", orientation="portrait"))
+    fronts, backs = fronts_and_backs(imposition)
+    W = imposition.pages[0].w
+    for name, front in fronts.items():
+        x0, y0, x1, y1 = front.slot.clip
+        assert backs[name].slot.clip == pytest.approx((W - x1, y0, W - x0, y1), abs=1e-9)
+
+
+# Poker on a4 portrait: a vertical fold holds 1 x 3, a horizontal one 2 x 1. On letter, landscape
+# with a horizontal fold holds the most (see below).
+@pytest.mark.parametrize("paper, orientation, fold", [("a4", "portrait", "vertical"),
+                                                      ("letter", "landscape", "horizontal"),
+                                                      ("letter", "auto", "horizontal")])
+def test_gutter_fold_backs_are_the_mirror_image_of_their_fronts(paper, orientation, fold):
+    kind = card_type()
+    imposition = impose(pairs(5, kind) + pairs(1, kind, backs=False, prefix="x"),
+                        SheetOptions(paper=paper, layout="gutter-fold", orientation=orientation))
+    page = imposition.pages[0]
+    W, H = page.w, page.h
+    fronts, backs = fronts_and_backs(imposition)
+    assert "x1" not in backs
+    for name, back in backs.items():
+        front = fronts[name].slot
+        assert back.slot.page == front.page
+        if fold == "vertical":
+            assert (back.slot.x, back.slot.y) == pytest.approx((W - front.x - front.w, front.y), abs=1e-9)
+            assert back.slot.rotation == 0
+            assert front.x + front.w < W / 2 < back.slot.x
+        else:
+            assert (back.slot.x, back.slot.y) == pytest.approx((front.x, H - front.y - front.h), abs=1e-9)
+            assert back.slot.rotation == 180
+            assert back.slot.y + back.slot.h < H / 2 < front.y
+    # The fold is marked: a dashed line along the page's centre line and a "fold" label, clear of faces.
+    folds = [m for m in page.marks if isinstance(m, LineMark) and m.kind == "fold"]
+    labels = [m for m in page.marks if isinstance(m, TextMark)]
+    assert len(folds) == 1 and folds[0].dash and [m.text for m in labels] == ["fold"]
+    line = folds[0]
+    if fold == "vertical":
+        assert line.x0 == line.x1 == pytest.approx(W / 2)
+    else:
+        assert line.y0 == line.y1 == pytest.approx(H / 2)
+    for placement in imposition.placements:
+        assert not overlap(grow(box(placement.slot), kind.bleed), (min(line.x0, line.x1), min(line.y0, line.y1),
+                                                                   max(line.x0, line.x1), max(line.y0, line.y1)),
+                           eps=-1e-9)
+
+
+def test_gutter_fold_picks_the_page_and_fold_that_hold_the_most_pairs():
+    # Poker on letter: portrait, fold vertical: 1 x 2; portrait, fold horizontal: 3 x 1;
+    # landscape, fold horizontal: 4 x 1 (the most); landscape, fold vertical: 1 x 2.
+    imposition = impose(pairs(9, card_type()), SheetOptions(paper="letter", layout="gutter-fold"))
+    page = imposition.pages[0]
+    assert page.w > page.h
+    assert [len(v) for v in by_page(imposition).values()] == [8, 8, 2]
+    # 40 x 60 cards on a4 portrait (room 12 mm a side, 5.5 mm from the fold to the trim):
+    # vertical fold 2 x 4 = 8 (87.5 x 273 mm a half), horizontal fold 4 x 2 = 8 (186 x 131 mm):
+    # a tie, which goes to the fold parallel to the long edge.
+    imposition = impose(pairs(1, card_type(40, 60)), SheetOptions(paper="a4", layout="gutter-fold",
+                                                                  orientation="portrait"))
+    line = next(m for m in imposition.pages[0].marks if isinstance(m, LineMark) and m.kind == "fold")
+    assert line.x0 == line.x1
