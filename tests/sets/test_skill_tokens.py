@@ -229,6 +229,7 @@ def test_check_names_the_row_with_too_many_labels(tmp_path):
     labels_file = root / "data" / SET / "labels.yaml"
     shutil.copy(FIXTURES / "labels-six-escorts.yaml", labels_file)
     line = line_of(labels_file, "{item} Escort")
+    last_line = line_of(labels_file, "{item} Weapon")
     result = run_cardgen("check", SET, cwd=root)
     assert result.returncode == 1, result.stdout + result.stderr
     output = result.stdout + result.stderr
@@ -236,9 +237,11 @@ def test_check_names_the_row_with_too_many_labels(tmp_path):
         expected = (f'data/{SET}/labels.yaml:{line}: card "{colour} Escort": rule "Escort labels per colour": '
                     f"6 cards where type is label and skill is Escort and item.name is {colour}, expected exactly 5")
         assert expected in output
-        expected = (f'data/{SET}/labels.yaml:{line}: card "{colour} Escort": rule "labels per colour": '
+        # the colour's total goes past 20 at its last row, the Weapon labels
+        expected = (f'data/{SET}/labels.yaml:{last_line}: card "{colour} Weapon": rule "labels per colour": '
                     f"21 cards where type is label and item.name is {colour}, expected exactly 20")
         assert expected in output
+    assert output.count(f"data/{SET}/labels.yaml:") == 12
     assert "Traceback" not in output
 
 
