@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parents[2]
 SET = "skill-tokens"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
+SEED = Path("/work/shared/seeds/cosmic-encounter-skill-tokens.txt")
 MM_PER_PT = 25.4 / 72
 INCH = 25.4
 
@@ -113,6 +115,30 @@ def test_one_rules_aid_card(built):
     aids = [f for f in manifest["faces"] if f["type"] == "aid" and f["side"] == "front"]
     assert [f["card"] for f in aids] == ["Skill Tokens"]
     assert abs(aids[0]["w_mm"] - 63.5) < 1e-6 and abs(aids[0]["h_mm"] - 88.9) < 1e-6
+
+
+def test_rules_aid_text_is_word_for_word_from_the_seed():
+    """Every sentence of the aid is a sentence of the seed; bold headings are the seed's run-in
+    headings ("Escort Tokens--") without their dashes."""
+    seed = " ".join(SEED.read_text(encoding="utf-8").split())
+    aid = YAML(typ="safe").load((ROOT / "data" / SET / "aid.yaml").read_text(encoding="utf-8"))
+    assert len(aid) == 1
+    card = aid[0]
+    assert " ".join(card["intro"].split()) in seed
+    lines = [line for line in card["text"].split("\n") if line.strip()]
+    headings = [line for line in lines if line.startswith("**")]
+    assert headings == ["**Escort Tokens**", "**Leader Tokens**", "**Shield and Weapon Tokens**"]
+    for heading in headings:
+        assert heading.strip("*") + "--" in seed
+    for line in lines:
+        if line not in headings:
+            # the aid picks whole sentences of the seed
+            for sentence in re.split(r"(?<=[.)]) (?=[A-Z(])", line):
+                assert sentence in seed, sentence
+    text = " ".join(lines)
+    for needed in ("Escorts are called", "3-Leader minimum", "A Leader is considered active",
+                   "If the number of Shields is greater than the number of Weapons"):
+        assert needed in text
 
 
 # --- the PDF -----------------------------------------------------------------------------
