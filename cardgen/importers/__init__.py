@@ -1,0 +1,1 @@
+"""Importers: other formats in which card data was published, turned into a set's data files."""
