@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import datetime
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,12 +66,13 @@ def _csv_rows(path: Path, root: Path) -> list[Row]:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
-    reader = csv.reader(text.splitlines(keepends=True))
+    reader = csv.reader(io.StringIO(text, newline=""))  # only \n and \r end a row, not U+2028
     rows: list[Row] = []
     header: list[str] | None = None
+    last_line = 0
     try:
         for cells in reader:
-            line = reader.line_num
+            line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
             if header is None:
                 if not any(c.strip() for c in cells):
                     continue

@@ -1,0 +1,128 @@
+"""Bad layouts and bad card text: each is one clear line naming the file, the line and the card."""
+from __future__ import annotations
+
+import pytest
+
+import cardgen
+from cardgen import CardgenError
+
+
+def problems_of(project) -> list[str]:
+    with pytest.raises(CardgenError) as excinfo:
+        cardgen.build(["demo"], project)
+    return [str(p) for p in excinfo.value.problems]
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def only_tokens(project, label):
+    (project / "data/demo/cards.yaml").write_text(f"- name: Marker\n  type: token\n  label: {label}\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+
+
+def test_undefined_name_names_template_line_and_card(project):
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ lable }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
+
+
+def test_undefined_name_in_a_parent_template_names_the_parent(project):
+    edit(project / "templates/demo/frame.xml.j2", 'fill="#27408b"', 'fill="{{ colour }}"')
+    (project / "data/demo/cards.yaml").write_text("- name: Solo\n  type: action\n  text: x\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    assert problems_of(project) == ["templates/demo/frame.xml.j2:2: card \"Solo\": undefined name: 'colour' is undefined"]
+
+
+def test_unknown_element_and_attribute_name_the_template_line(project):
+    edit(project / "templates/demo/token.xml.j2", "<circle ", "<circel ")
+    only_tokens(project, "M")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": unknown element <circel> (known: ')
+    edit(project / "templates/demo/token.xml.j2", "<circel ", "<circle colour=\"red\" ")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "colour"')
+
+
+def test_bad_attribute_value(project):
+    edit(project / "templates/demo/token.xml.j2", 'fill="#2e8b57"', 'fill="greenish"')
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:2: card "Marker": <circle> fill: expected a colour such as "#c8102e", '
+        '"#fff", "black" or "none", got "greenish"']
+
+
+def test_text_that_does_not_fit_names_card_and_box(project):
+    only_tokens(project, "'" + "Longword " * 10 + "'")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label": the text does not fit at the minimum '
+        'size 6 pt (12 x 12 mm)']
+
+
+def test_missing_glyph_names_card_and_character(project):
+    only_tokens(project, "'\U00010000'")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label": the font DejaVuSans-Bold.ttf has no '
+        'character U+10000 (\U00010000)']
+
+
+def test_unknown_icon(project):
+    only_tokens(project, "':ghost:'")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label": unknown icon ":ghost:" '
+        '(the set has: heart, spade, star)']
+
+
+def test_missing_image(project):
+    (project / "data/demo/icons/star.svg").unlink()
+    with pytest.raises(CardgenError) as excinfo:
+        cardgen.load_set("demo", project)
+    assert [str(p) for p in excinfo.value.problems] == ['data/demo/set.yaml:22: icon "star": image "icons/star.svg" not found']
+    (project / "data/demo/icons/star.svg").write_text("<svg/>")
+    edit(project / "templates/demo/token.xml.j2", "</card>", '<image x="0" y="0" w="5" h="5" src="nothere.png"/>\n</card>')
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:4: card "Marker": image "nothere.png" not found in demo/ or templates/']
+
+
+def test_text_outside_the_safe_zone(project):
+    edit(project / "templates/demo/token.xml.j2", 'x="4" y="4"', 'x="0.5" y="4"')
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label" (0.5, 4, 12 x 12 mm) reaches outside the '
+        'safe zone (1 mm inside the 20 x 20 mm trim)']
+
+
+def test_template_syntax_error(project):
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ label }")
+    only_tokens(project, "M")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:3: card "Marker": template syntax error:')
+
+
+def test_markup_that_is_not_xml(project):
+    edit(project / "templates/demo/token.xml.j2", "</card>", "<rect x='1'>\n</card>")
+    only_tokens(project, "M")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:4: card "Marker": the template does not produce valid card markup:')
+
+
+def test_sandbox_blocks_python_internals(project):
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ label.__class__.__mro__ }}")
+    only_tokens(project, "M")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:3: card "Marker": ')
+    assert "__class__" in line
+
+
+def test_data_cannot_inject_markup(project):
+    only_tokens(project, "'</text><rect x=\"0\" y=\"0\" w=\"5\" h=\"5\"/>'")
+    with pytest.raises(CardgenError) as excinfo:
+        cardgen.build(["demo"], project)
+    # the value stays text: it is too long for the label, and no <rect> was ever parsed
+    (problem,) = excinfo.value.problems
+    assert 'text box "label": the text does not fit' in str(problem)

@@ -1,0 +1,61 @@
+"""The command line: exit codes, error lines, summaries."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_build_prints_a_summary_and_exits_0(project, cli):
+    result = cli(project, "build")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("built 1 set, 8 cards, 3 pages in ")
+    assert (project / "output/demo.pdf").is_file()
+
+
+def test_check_writes_nothing(project, cli):
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0
+    assert result.stdout == "ok: no errors, 0 warnings\n"
+    assert not (project / "output").exists()
+
+
+def test_bad_data_exits_1_with_file_line_messages(project, cli):
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Long Winded,1,", "Long Winded,two,"))
+    for command in ("build", "check"):
+        result = cli(project, command, "demo")
+        assert result.exit_code == 1
+        assert result.stderr.splitlines()[0] == 'data/demo/more.csv:3: card "Long Winded": count must be a whole number, got "two"'
+        assert "Traceback" not in result.output
+
+
+def test_unknown_set_is_bad_usage(project, cli):
+    result = cli(project, "build", "nope")
+    assert result.exit_code == 2
+    assert 'unknown set "nope" (sets: demo)' in result.stderr
+
+
+def test_bad_option_is_bad_usage(project, cli):
+    assert cli(project, "build", "--paper", "tabloid").exit_code == 2
+
+
+def test_list_shows_types_and_counts(project, cli):
+    result = cli(project, "list")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "demo  Demo Deck (version 0.3): 8 cards",
+        "  action               5  63.5 x 88.9 mm rect",
+        "  token                3  20 x 20 mm circle",
+    ]
+
+
+def test_the_installed_command_runs_as_a_process(project):
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "build", "demo", "--paper", "a4"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    broken = project / "data/demo/cards.yaml"
+    broken.write_text("- name: [unclosed\n")
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "build"], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0].startswith("data/demo/cards.yaml:")
+    assert "Traceback" not in done.stderr

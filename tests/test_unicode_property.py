@@ -1,0 +1,75 @@
+"""Any Unicode card text either prints every character or fails with a clear, located error."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+
+import pdfplumber
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cardgen
+from cardgen import CardgenError
+
+from projects import make_project
+
+CLEAR = re.compile(r'^data/notes/notes\.csv:2: card "Note": text contains the control character U\+[0-9A-F]{4}$'
+                   r'|^templates/(plain|rich)\.xml\.j2:2: card "Note": text box "body": '
+                   r'(the font \S+ has no character U\+[0-9A-F]{4,6} \(.+\)|the text does not fit at the minimum size 2 pt .*'
+                   r'|unknown icon ":[a-z][a-z0-9_-]*:" .*)$', re.S)
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    return make_project(tmp_path_factory.mktemp("unicode"), "unicode")
+
+
+def write_card(root, kind: str, text: str) -> None:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer)
+    writer.writerow(["name", "type", "text"])
+    writer.writerow(["Note", kind, text])
+    (root / "data/notes/notes.csv").write_text(buffer.getvalue(), encoding="utf-8", newline="")
+
+
+def pdf_chars(path) -> Counter:
+    with pdfplumber.open(path) as pdf:
+        return Counter(c["text"] for page in pdf.pages for c in page.chars)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=80))
+def test_plain_text_prints_every_character_or_fails_clearly(root, text):
+    write_card(root, "plain", text)
+    try:
+        result = cardgen.build(["notes"], root)
+    except CardgenError as error:
+        for problem in error.problems:
+            assert CLEAR.match(str(problem)), str(problem)
+        return
+    expected = Counter(c for c in text.replace("\r\n", "\n") if not c.isspace())
+    assert pdf_chars(result.sets[0].pdf) == expected
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(list("ab *[]:/\\\n#=colrspade") + ["[color=#c00000]", "[/color]", ":spade:", "**"]),
+                max_size=25).map("".join))
+def test_rich_markup_never_loses_text(root, text):
+    write_card(root, "rich", text)
+    try:
+        result = cardgen.build(["notes"], root)
+    except CardgenError as error:
+        for problem in error.problems:
+            assert CLEAR.match(str(problem)), str(problem)
+        return
+    printed = pdf_chars(result.sets[0].pdf)
+    # every letter typed prints: markup characters may be consumed, letters never
+    letters = Counter(c for c in text if c in "ablrsd")
+    letters_in_markup = Counter()
+    for marker in re.findall(r"\[color=#c00000\]|\[/color\]|:spade:", text):
+        letters_in_markup.update(c for c in marker if c in "ablrsd")
+    for letter, count in letters.items():
+        assert count - letters_in_markup[letter] <= printed[letter] <= count, (text, letter)
