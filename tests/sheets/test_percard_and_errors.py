@@ -1,0 +1,94 @@
+"""Per-card pages for print shops; sizes; bad options and faces that cannot be placed."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.errors import CardgenError, Source
+from cardgen.model import CardSize
+from cardgen.sheets import CARD_SIZES, SheetOptions, card_size, impose
+
+from .helpers import card_type, pairs
+
+
+def test_per_card_pages_are_trim_plus_bleed_in_upload_order():
+    poker, token = card_type(bleed=3.0), card_type(20, 20, shape="circle", bleed=1.0, name="tok")
+    cards = pairs(2, poker) + pairs(1, token, backs=False, prefix="t") + pairs(1, poker, prefix="z")
+    imposition = impose(cards, SheetOptions(layout="per-card"))
+    assert [(p.face.card.name, p.face.side) for p in imposition.placements] == [
+        ("c1", "front"), ("c1", "back"), ("c2", "front"), ("c2", "back"), ("t1", "front"),
+        ("z1", "front"), ("z1", "back")]
+    assert [page.number for page in imposition.pages] == list(range(1, 8))
+    for page, placement in zip(imposition.pages, imposition.placements):
+        bleed, size = placement.face.card_type.bleed, placement.face.card_type.size
+        assert (page.w, page.h) == pytest.approx((size.w + 2 * bleed, size.h + 2 * bleed), abs=1e-9)
+        assert page.trim_box == pytest.approx((bleed, bleed, bleed + size.w, bleed + size.h), abs=1e-9)
+        assert page.bleed_box == (0.0, 0.0, page.w, page.h)
+        assert page.marks == ()
+        slot = placement.slot
+        assert (slot.page, slot.x, slot.y, slot.w, slot.h) == (page.number, bleed, bleed, size.w, size.h)
+        assert slot.clip == page.bleed_box and slot.rotation == 0
+    assert imposition.pages[0].trim_box == pytest.approx((3, 3, 66.5, 91.9))
+    assert imposition.placements[4].slot.shape == "circle"
+
+
+def test_card_size_presets_and_mappings():
+    assert card_size("poker") == CardSize(63.5, 88.9, "poker")
+    assert {name: (s.w, s.h) for name, s in CARD_SIZES.items()} == {
+        "poker": (63.5, 88.9), "bridge": (57.15, 88.9), "mini-usa": (41, 63), "mini-euro": (44, 68),
+        "tarot": (70, 120), "square": (70, 70)}
+    assert card_size({"w": "2.5in", "h": 88}) == CardSize(63.5, 88.0, "custom")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("jumbo", 'set.yaml:4: unknown card size "jumbo" (presets: poker, bridge, mini-usa, mini-euro, tarot, '
+              "square; or give {w: ..., h: ...})"),
+    ({"w": 10}, "set.yaml:4: card size: missing h (a size takes w and h)"),
+    ({"w": 10, "h": "wide"}, 'set.yaml:4: card size h: expected a length such as "12", "12mm", "0.5in" or '
+                             '"10pt", got "wide"'),
+    ({"w": 0, "h": 5}, "set.yaml:4: card size w must be greater than 0, got 0"),
+    ({"w": 1, "h": 5, "d": 3}, 'set.yaml:4: card size: unknown key "d" (a size takes w and h)'),
+    (12, "set.yaml:4: card size must be a preset name or {w: ..., h: ...}, got 12"),
+])
+def test_bad_card_sizes_name_the_source(value, message):
+    with pytest.raises(CardgenError) as error:
+        card_size(value, Source("set.yaml", 4))
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize("options, message", [
+    (SheetOptions(paper="tabloid"), 'set.yaml:2: unknown paper "tabloid" (choose letter, a4, a3 or give (w, h) in mm)'),
+    (SheetOptions(layout="booklet"), 'set.yaml:2: sheet layout must be one of sheets, per-card, gutter-fold, got "booklet"'),
+    (SheetOptions(spacing="loose"), 'set.yaml:2: sheet spacing must be one of butt, bleed, got "loose"'),
+    (SheetOptions(duplex="top"), 'set.yaml:2: sheet duplex must be one of long, short, got "top"'),
+    (SheetOptions(orientation="up"), 'set.yaml:2: sheet orientation must be one of auto, portrait, landscape, got "up"'),
+    (SheetOptions(margin=-1), "set.yaml:2: sheet margin must be a length of 0 mm or more, got -1"),
+    (SheetOptions(template="OL99"), 'set.yaml:2: unknown sheet template "OL99" (built-in: Endisch 6500012x, '
+                                    "Online Labels OL32, Online Labels OL5275, circle-cut; or the path of a "
+                                    "gLabels .xml or a sheet-template .yaml file)"),
+])
+def test_bad_options_name_where_they_were_set(options, message):
+    from dataclasses import replace
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type()), replace(options, source=Source("set.yaml", 2)))
+    assert str(error.value) == message
+
+
+def test_a_card_too_large_for_the_paper():
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type(200, 300, line=9)), SheetOptions(paper="letter"))
+    assert str(error.value) == ('data/t/set.yaml:9: card "c1": a 200 x 300 mm card with 3 mm bleed does not fit '
+                                "on letter paper (215.9 x 279.4 mm) with a 6 mm margin and room for crop marks")
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type(140, 140)), SheetOptions(paper="a4", layout="gutter-fold"))
+    assert str(error.value) == ('data/t/set.yaml:7: card "c1": a 140 x 140 mm card with 3 mm bleed does not fit '
+                                "twice (front and back, gutter fold) on a4 paper (210 x 297 mm) with a 6 mm "
+                                "margin and room for crop marks")
+    # It fits on a3, and per-card pages take any size.
+    assert impose(pairs(1, card_type(200, 300)), SheetOptions(paper="a3")).pages
+    assert impose(pairs(1, card_type(200, 300)), SheetOptions(layout="per-card")).pages[0].w == 206
+
+
+def test_a_round_card_must_be_as_wide_as_it_is_high():
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type(20, 30, shape="circle")), SheetOptions())
+    assert str(error.value) == 'data/t/set.yaml:7: card "c1": a round card needs w equal to h, got 20 x 30 mm'
