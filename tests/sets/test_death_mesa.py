@@ -197,9 +197,12 @@ def test_index_glyphs_in_two_corners_in_the_suit_colour(built):
         rank, suit = GIVEN[face["card"]]
         symbol, colour = table[suit]["symbol"], table[suit]["color"]
         assert [g["text"] for g in glyphs] == [symbol, symbol], face["card"]
-        corners = sorted((g["fx"], g["fy"]) for g in glyphs)
-        assert corners[0][0] < 12 and corners[0][1] < 17, face["card"]  # top left
-        assert corners[1][0] > face["w_mm"] - 12 and corners[1][1] > face["h_mm"] - 17, face["card"]  # bottom right
+        top_left, bottom_right = sorted(glyphs, key=lambda g: (g["fx"], g["fy"]))
+        assert top_left["fx"] < 12 and top_left["fy"] < 17, face["card"]
+        assert bottom_right["fx"] > face["w_mm"] - 12 and bottom_right["fy"] > face["h_mm"] - 17, face["card"]
+        # the second index is turned half round, as on a playing card
+        assert tuple(top_left["matrix"][:4]) == (1, 0, 0, 1), face["card"]
+        assert tuple(bottom_right["matrix"][:4]) == (-1, 0, 0, -1), face["card"]
         ranks = [c for c in chars if c["text"] == rank and (c["fy"] < 17 or c["fy"] > face["h_mm"] - 17)]
         assert len(ranks) == 2, face["card"]
         expected = tuple(int(colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4))
