@@ -1,0 +1,114 @@
+"""build --changed-since: only the changed cards' faces, and a changelog page, from the real PDF."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from pypdf import PdfReader
+
+import cardgen
+from cardgen.errors import CardgenError
+from cardgen.pipeline import BuildOptions
+
+
+def build(project, **options):
+    (result,) = cardgen.build(["demo"], project, options=BuildOptions(**options)).sets
+    return result, json.loads(result.manifest.read_text())
+
+
+def keep_manifest(project, tmp_path):
+    build(project)
+    old = tmp_path / "old.json"
+    shutil.copy(project / "output/demo.json", old)
+    return old
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_reprint_holds_exactly_the_changed_and_added_cards(project, tmp_path):
+    old = keep_manifest(project, tmp_path)
+    edit(project / "data/demo/cards.yaml", "then discard *one*", "then discard *two*")
+    edit(project / "data/demo/more.csv", "Long Winded,1,", "Brand New,1,A fresh card\nLong Winded,1,")
+    result, manifest = build(project, layout="per-card", changed_since=old)
+    faces = [(f["card"], f["copy"], f["side"]) for f in manifest["faces"]]
+    assert sorted(faces) == sorted([("Quick Draw", 1, "front"), ("Quick Draw", 1, "back"),
+                                    ("Quick Draw", 2, "front"), ("Quick Draw", 2, "back"),
+                                    ("Brand New", 1, "front"), ("Brand New", 1, "back")])
+    assert manifest["changelog"]["added"] == ["Brand New"]
+    assert manifest["changelog"]["changed"] == ["Quick Draw"]
+    assert manifest["changelog"]["removed"] == []
+    reader = PdfReader(result.pdf)
+    assert len(reader.pages) == manifest["pages"] == len(faces) + 1  # one face a page, then the changelog
+    fronts = [reader.pages[f["page"] - 1].extract_text() for f in manifest["faces"] if f["side"] == "front"]
+    assert sum("discard two" in text for text in fronts) == 2 and sum("A fresh card" in text for text in fronts) == 1
+    everything = "\n".join(page.extract_text() for page in reader.pages[:-1])
+    assert "Escape Artist" not in everything and "Long Winded" not in everything
+
+
+def test_changelog_page_lists_added_removed_and_changed(project, tmp_path):
+    old = keep_manifest(project, tmp_path)
+    edit(project / "data/demo/more.csv", "Long Winded,1,\"This text", "Long Winded,1,\"That text")
+    edit(project / "data/demo/more.csv", "Attack <12> & more,1,Attack <12> & more\n", "")
+    edit(project / "data/demo/cards.yaml", "- name: Marker\n  type: token\n  count: 3",
+         "- name: Marker\n  type: token\n  count: 4")
+    result, manifest = build(project, changed_since=old)
+    page = PdfReader(result.pdf).pages[-1]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == (612, 792)
+    lines = [line.strip() for line in page.extract_text().splitlines()]
+    assert lines[0] == "Reprint changelog"
+    assert lines[1] == "since old.json (version 0.3): 3 faces reprinted"  # Long Winded front+back, Marker 4
+    assert lines[2:] == ["Added (0)", "none", "Removed (1)", "Attack <12> & more", "Changed (2)", "Marker",
+                         "Long Winded"]
+    faces = [(f["card"], f["copy"], f["side"]) for f in manifest["faces"]]
+    assert sorted(faces) == [("Long Winded", 1, "back"), ("Long Winded", 1, "front"), ("Marker", 4, "front")]
+
+
+def test_nothing_changed_gives_only_the_changelog(project, tmp_path):
+    old = keep_manifest(project, tmp_path)
+    result, manifest = build(project, changed_since=old)
+    assert manifest["faces"] == [] and manifest["pages"] == 1
+    assert manifest["changelog"] == {"since": "old.json", "since_version": "0.3", "added": [], "removed": [],
+                                     "changed": [], "faces": 0}
+    assert "Added (0)" in PdfReader(result.pdf).pages[0].extract_text()
+
+
+def test_changing_the_back_reprints_every_card_with_that_back(project, tmp_path):
+    old = keep_manifest(project, tmp_path)
+    edit(project / "templates/demo/back.xml.j2", 'rx="20"', 'rx="21"')
+    _, manifest = build(project, changed_since=old)
+    cards = {f["card"] for f in manifest["faces"]}
+    assert cards == {"Quick Draw", "Escape Artist", "Attack <12> & more", "Long Winded"}  # not the tokens
+    assert manifest["changelog"]["changed"] == ["Quick Draw", "Escape Artist", "Attack <12> & more", "Long Winded"]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "not a cardgen manifest (not JSON: Expecting value: line 1 column 1 (char 0))"),
+    ('{"name": "package", "version": "1.0"}', 'not a cardgen manifest (no "set" and "faces")'),
+    ('{"set": "demo", "faces": [{"card": "Quick Draw"}]}', "face 1: not a cardgen manifest entry (needs card, copy, side)"),
+    ('{"set": "demo", "faces": [{"card": "Quick Draw", "copy": 1, "side": "front"}]}',
+     'face 1 ("Quick Draw") has no content hash: the manifest is from an older cardgen; rebuild it first'),
+    ('{"set": "other", "faces": []}', 'is the manifest of set "other", not of "demo"'),
+])
+def test_a_bad_or_foreign_manifest_is_an_error_naming_the_file(project, tmp_path, cli, content, message):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    with pytest.raises(CardgenError) as error:
+        build(project, changed_since=bad)
+    assert str(error.value) == f"{bad}: {message}"
+    result = cli(project, "build", "demo", "--changed-since", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}: {message}" in result.output
+
+
+def test_a_reprint_manifest_is_refused_as_the_base(project, tmp_path):
+    old = keep_manifest(project, tmp_path)
+    build(project, changed_since=old)
+    reprint = tmp_path / "reprint.json"
+    shutil.copy(project / "output/demo.json", reprint)
+    with pytest.raises(CardgenError, match="is the manifest of a reprint"):
+        build(project, changed_since=reprint)
