@@ -1,0 +1,194 @@
+"""Measured from the PDF that cardgen.build writes for tests/fixtures/sheets (set "tiny": nine
+poker cards with a shared back, twelve 1/2 in round tokens). Each face outlines its trim box
+with a 0.2 mm stroke, magenta on fronts and cyan on backs, and prints its card's name."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+import cardgen
+from cardgen import BuildOptions
+
+REPO = Path(__file__).resolve().parents[2]
+MM = 25.4 / 72  # mm per point
+TOL = 0.05  # mm
+FRONT, BACK, BLACK = (1.0, 0.0, 1.0), (0.0, 1.0, 1.0), (0.0, 0.0, 0.0, 1.0)
+W, H = 63.5, 88.9
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("sheets") / "proj"
+    shutil.copytree(REPO / "tests" / "fixtures" / "sheets", root)
+    shutil.copytree(REPO / "fonts", root / "fonts")
+    return root
+
+
+def build(project: Path, name: str, **options) -> Path:
+    out = project / "out" / name
+    cardgen.build(["tiny"], root=project, out=out, options=BuildOptions(**options))
+    return out / "tiny.pdf"
+
+
+def color(obj):
+    value = obj.get("stroking_color")
+    return tuple(round(v, 3) for v in value) if isinstance(value, (tuple, list)) else value
+
+
+def mm_box(obj, page_h_pt):
+    """(x0, y0, x1, y1) in mm from the page's bottom-left."""
+    return (obj["x0"] * MM, (page_h_pt - obj["bottom"]) * MM, obj["x1"] * MM, (page_h_pt - obj["top"]) * MM)
+
+
+def word(w):
+    """A printed name; upside down (a back rotated 180 degrees) its letters come last first."""
+    return w["text"] if w["text"][:1].isupper() else w["text"][::-1]
+
+
+def trims(page, side_color):
+    """{card name: trim box} of the faces on a page, from their outlines and printed names."""
+    found = {}
+    for rect in page.rects + page.curves:
+        if rect["stroke"] and color(rect) == side_color:
+            box = mm_box(rect, page.height)
+            names = [word(w) for w in page.extract_words()
+                     if rect["x0"] <= (w["x0"] + w["x1"]) / 2 <= rect["x1"]
+                     and rect["top"] <= (w["top"] + w["bottom"]) / 2 <= rect["bottom"]]
+            found.setdefault(names[0] if names else f"#{len(found)}", box)
+    return found
+
+
+def crop_marks(page):
+    return [mm_box(line, page.height) for line in page.lines if color(line) == BLACK and not dashed(line)]
+
+
+def dashed(line):
+    dash = line.get("dash")
+    return bool(dash and dash[0])
+
+
+def close(a, b):
+    return all(abs(x - y) <= TOL for x, y in zip(a, b))
+
+
+def inside(mark, box, margin=0.0):
+    """Whether a mark segment touches a box grown by ``margin``."""
+    x0, y0, x1, y1 = mark
+    return (x0 <= box[2] + margin and x1 >= box[0] - margin and y0 <= box[3] + margin and y1 >= box[1] - margin)
+
+
+def test_letter_sheet_trim_boxes_and_crop_marks(project):
+    with pdfplumber.open(build(project, "letter")) as pdf:
+        page = pdf.pages[0]
+        assert (page.width * MM, page.height * MM) == pytest.approx((279.4, 215.9), abs=TOL)  # landscape
+        fronts = trims(page, FRONT)
+        # Poker cards 4 x 2, butted, centred: (279.4 - 4 x 63.5) / 2 = 12.7, (215.9 - 2 x 88.9) / 2 = 19.05.
+        names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel"]
+        assert sorted(fronts) == sorted(names)
+        for index, name in enumerate(names):
+            row, col = divmod(index, 4)
+            x, y = 12.7 + col * W, 19.05 + (1 - row) * H
+            assert close(fronts[name], (x, y, x + W, y + H)), name
+        marks = crop_marks(page)
+        assert len(marks) == 5 * 2 + 3 * 2
+        cut_x = {round(12.7 + i * W, 1) for i in range(5)}
+        cut_y = {round(19.05 + i * H, 2) for i in range(3)}
+        for mark in marks:
+            x0, y0, x1, y1 = mark
+            if abs(x1 - x0) < TOL:
+                assert any(abs(x0 - c) <= TOL for c in cut_x)
+                assert y1 <= 19.05 - 3 or y0 >= 19.05 + 2 * H + 3  # beyond the bleed, above or below
+            else:
+                assert any(abs(y0 - c) <= TOL for c in cut_y)
+                assert x1 <= 12.7 - 3 or x0 >= 12.7 + 4 * W + 3
+            for box in fronts.values():
+                assert not inside(mark, box, margin=3.0)  # nor the bleed round any trim
+            assert min(x0, y0) >= 6 - TOL and x1 <= 279.4 - 6 + TOL and y1 <= 215.9 - 6 + TOL
+        # The partly filled third page (India) keeps the grid and its marks.
+        third = pdf.pages[2]
+        assert close(trims(third, FRONT)["India"], (12.7, 19.05 + H, 12.7 + W, 19.05 + 2 * H))
+        assert len(crop_marks(third)) == 16
+
+
+@pytest.mark.parametrize("orientation, duplex, mirror", [
+    ("auto", "long", "y"),       # landscape page: the long edge is horizontal, rows reverse
+    ("auto", "short", "x"),
+    ("portrait", "long", "x"),   # portrait: columns mirror
+    ("portrait", "short", "y"),
+])
+def test_backs_exactly_behind_fronts(project, orientation, duplex, mirror):
+    pdf_path = build(project, f"duplex-{orientation}-{duplex}", orientation=orientation, duplex=duplex)
+    with pdfplumber.open(pdf_path) as pdf:
+        for front_page, back_page in ((pdf.pages[0], pdf.pages[1]), (pdf.pages[2], pdf.pages[3])):
+            pw, ph = front_page.width * MM, front_page.height * MM
+            fronts, backs = trims(front_page, FRONT), trims(back_page, BACK)
+            assert fronts and sorted(fronts) == sorted(backs)
+            for name, (x0, y0, x1, y1) in fronts.items():
+                expected = (pw - x1, y0, pw - x0, y1) if mirror == "x" else (x0, ph - y1, x1, ph - y0)
+                assert close(backs[name], expected), name
+
+
+def test_gutter_fold_backs_mirror_fronts_across_the_marked_fold(project):
+    with pdfplumber.open(build(project, "gutter", layout="gutter-fold")) as pdf:
+        page = pdf.pages[0]
+        pw, ph = page.width * MM, page.height * MM
+        fronts, backs = trims(page, FRONT), trims(page, BACK)
+        assert sorted(fronts) == sorted(backs) == ["Alpha", "Bravo", "Charlie", "Delta"]
+        for name, (x0, y0, x1, y1) in fronts.items():
+            assert close(backs[name], (x0, ph - y1, x1, ph - y0)), name  # horizontal fold
+            assert y0 > ph / 2 > backs[name][3]
+        fold = [mm_box(line, page.height) for line in page.lines if dashed(line)]
+        assert len(fold) == 1 and abs(fold[0][1] - ph / 2) <= TOL and abs(fold[0][3] - ph / 2) <= TOL
+        assert "fold" in page.extract_text()
+        # Backs are upside down (rotated 180 degrees), fronts upright.
+        for char in page.chars:
+            if char["text"] in "AB":
+                assert (char["matrix"][0] > 0) == (char["top"] < page.height / 2)
+
+
+def test_per_card_pages_carry_trim_and_bleed_boxes_and_embedded_fonts(project):
+    reader = PdfReader(build(project, "per-card", layout="per-card"))
+    assert len(reader.pages) == 9 * 2 + 12
+    checked = 0
+    for number, page in enumerate(reader.pages):
+        k = MM
+        if number < 18:
+            assert float(page.mediabox.width) * k == pytest.approx(W + 6, abs=TOL)
+            assert [float(v) * k for v in page.trimbox] == pytest.approx([3, 3, 3 + W, 3 + H], abs=TOL)
+            assert [float(v) * k for v in page.bleedbox] == pytest.approx([0, 0, W + 6, H + 6], abs=TOL)
+        else:
+            assert [float(v) * k for v in page.trimbox] == pytest.approx([1, 1, 13.7, 13.7], abs=TOL)
+        fonts = page["/Resources"].get("/Font", {})
+        for xobject in page["/Resources"].get("/XObject", {}).values():
+            fonts = {**fonts, **xobject.get_object().get("/Resources", {}).get("/Font", {})}
+        for font in fonts.values():
+            font = font.get_object()
+            descendants = font.get("/DescendantFonts")
+            descriptor = (descendants[0].get_object() if descendants else font).get("/FontDescriptor")
+            assert descriptor is not None and any(key in descriptor.get_object() for key in
+                                                  ("/FontFile", "/FontFile2", "/FontFile3")), font
+            checked += 1
+    assert checked >= 18  # every card face prints its name    with pdfplumber.open(reader.stream) as pdf:
+        order = [pdf.pages[i].extract_words()[0]["text"] for i in range(4)]
+    assert order == ["Alpha", "Alpha", "Bravo", "Bravo"]  # front 1, back 1, front 2, back 2
+
+
+def test_ol32_label_centres_from_the_pdf(project):
+    with pdfplumber.open(build(project, "ol32", sheet="OL32")) as pdf:
+        page = pdf.pages[-1]
+        assert (page.width * MM, page.height * MM) == pytest.approx((215.9, 279.4), abs=TOL)
+        circles = [mm_box(c, page.height) for c in page.curves if c["stroke"] and color(c) == FRONT]
+        assert len(circles) == 12
+        circles.sort(key=lambda b: (-round(b[3], 1), b[0]))
+        inch = 25.4
+        for index, (x0, y0, x1, y1) in enumerate(circles):
+            row, col = divmod(index, 11)
+            cx = 0.25 * inch + col * 0.75 * inch + 0.25 * inch
+            cy = 279.4 - (0.375 * inch + row * 0.75 * inch + 0.25 * inch)
+            assert abs((x0 + x1) / 2 - cx) <= TOL and abs((y0 + y1) / 2 - cy) <= TOL
+            assert abs((x1 - x0) - 12.7) <= TOL + 0.2  # the outline's 0.2 mm stroke widens its box
+        assert not crop_marks(page)
