@@ -172,7 +172,8 @@ def test_per_card_pages_carry_trim_and_bleed_boxes_and_embedded_fonts(project):
             assert descriptor is not None and any(key in descriptor.get_object() for key in
                                                   ("/FontFile", "/FontFile2", "/FontFile3")), font
             checked += 1
-    assert checked >= 18  # every card face prints its name    with pdfplumber.open(reader.stream) as pdf:
+    assert checked >= 18  # every card face prints its name
+    with pdfplumber.open(reader.stream) as pdf:
         order = [pdf.pages[i].extract_words()[0]["text"] for i in range(4)]
     assert order == ["Alpha", "Alpha", "Bravo", "Bravo"]  # front 1, back 1, front 2, back 2
 
