@@ -12,8 +12,8 @@ from typing import Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..model import Card
-from .fields import as_text, describe_cards, where_clause, field_value, is_unknown, listing, matches_all, top_field
-from .rulesfile import Rule
+from .fields import as_text, describe_cards, field_value, is_unknown, listing, matches_all, top_field, where_clause
+from .rulesfile import MESSAGE_NAMES, Rule
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class _Report:
     def _problem(self, text: str, source: Source, card: str | None, severity: str | None,
                  facts: dict[str, Any]) -> Problem:
         if self.rule.message is not None:
-            values = {name: "" for name in ("card", "value", "field", "actual", "expected", "other")}
+            values = dict.fromkeys(MESSAGE_NAMES, "")
             values.update({k: str(v) for k, v in facts.items()})
             text = self.rule.message.format_map(values)
         return Problem(f'rule "{self.rule.name}": {text}', source, card, severity or self.rule.severity)

@@ -2,6 +2,27 @@
 
 A mistake in a rules file (an unknown rule kind or key, a missing bound, a bad value) is a
 :class:`CardgenError` naming the rules file and line: all mistakes of the file at once.
+
+The schema (README, "Rules"): the file is ``{rules: [rule, ...]}``; every rule has ``rule``
+(its kind) and optionally ``name``, ``severity`` (error | warning), ``message``, ``scope``
+(set | main | bench | deck; none: the set check and the main deck) and ``where``
+(``{field: value | [values] | {not: value | [values]}}``, all entries must hold). Kinds:
+
+- ``count``: total copies of the selected cards; ``equals`` or ``min``/``max``; ``per: field``
+  counts per value; ``over: list`` takes the values from the ``name`` of each item of that list
+  in the set's variables (an item missing counts 0; values outside the list are not counted).
+- ``distinct``: number of different values of ``field`` (default ``name``); bounds as count.
+- ``copies``: copies of each card (by name); bounds as count; ``across: deck`` (with scope main
+  or bench) counts each checked card's copies over main and bench together.
+- ``unique``: no two cards (nor two copies of one row) share all of ``fields``.
+- ``values``: ``field`` must be one of ``allowed``; ``unknown``: error | warning | ignore.
+- ``present``: every one of ``values`` appears as ``field`` of some selected card.
+- ``allowed-from``: ``field`` must be a value that ``from: {where, field, scope}`` cards have
+  (field defaults to the rule's, scope to the rule's), or one of ``plus``; ``unknown`` as values.
+
+Fields may be dotted paths (``item.name``); a missing or empty value, or ``unknown``, is unknown.
+``message`` replaces the text after ``rule "<name>": `` and may use {card}, {value}, {field},
+{actual}, {expected}, {other}.
 """
 from __future__ import annotations
 
