@@ -103,7 +103,10 @@ class _Parser:
         if not match:
             self.problem(number, 'a header line reads NAME [T:Origin:Restrictions] SHORT DESCRIPTION, '
                                  'but this one has no closing "]"')
-            self.current = None
+            # Keep reading the broken power's lines into a power that is dropped, so that one
+            # mistake gives one message rather than one per following line.
+            self.current = {**{key: None for key in FIELDS}, "text": "", "_line": None}
+            self.field, self.paragraph = "text", False
             return
         name, short = match["name"].strip(), match["short"].strip()
         parts = [p.strip() for p in match["inside"].split(":")]
