@@ -37,7 +37,7 @@ def write_card(root, kind: str, text: str) -> None:
 
 def pdf_chars(path) -> Counter:
     with pdfplumber.open(path) as pdf:
-        return Counter(c["text"] for page in pdf.pages for c in page.chars)
+        return Counter(c["text"] for page in pdf.pages for c in page.chars if not c["text"].isspace())
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -42,34 +42,71 @@ class PreparedText:
     icon_painters: Mapping[str, Callable]  # name -> paint(canvas, x, baseline, size, color)
 
 
+def _segments(line, size: float, box_color):
+    """Merge the pieces of a line into runs of one face and colour drawn as one string.
+
+    Pieces that touch (a word in two styles) or sit one space apart join; a justified gap or
+    a change of face or colour starts a new segment. Icons come out separately.
+    """
+    segment = None  # [x, text, face, colour, end_x]
+    for placed in line.pieces:
+        piece = placed.piece
+        run_color = color(piece.run.style.color) if piece.run.style.color else box_color
+        if piece.run.icon is not None:
+            if segment:
+                yield tuple(segment[:4])
+                segment = None
+            yield placed.x, None, piece.run.icon, run_color
+            continue
+        width = piece.width * size
+        if segment and segment[2] is piece.face and segment[3] == run_color:
+            gap = placed.x - segment[4]
+            if abs(gap) < 1e-6:
+                segment[1] += piece.run.text
+                segment[4] = placed.x + width
+                continue
+            if abs(gap - piece.face.width(" ") * size) < 1e-6:
+                segment[1] += " " + piece.run.text
+                segment[4] = placed.x + width
+                continue
+        if segment:
+            yield tuple(segment[:4])
+        segment = [placed.x, piece.run.text, piece.face, run_color, placed.x + width]
+    if segment:
+        yield tuple(segment[:4])
+
+
 def draw(canvas, element, geometry, prepared: PreparedText) -> None:
     a = element.attrs
     laid = prepared.laid
-    box_color = a["color"]
     left, top = geometry.x(a["x"]), geometry.y(a["y"])
     canvas.saveState()
     rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
     size = laid.size
-    text_object = canvas.beginText()
+    # Text operators are written directly: reportlab's text object re-measures every string
+    # to advance its cursor, which layout has already done.
+    doc, escape = canvas._doc, canvas._escape
+    code = ["BT"]
     current_font = current_color = None
     icons = []
     for line in laid.lines:
         baseline = top - line.baseline
-        for placed in line.pieces:
-            piece = placed.piece
-            run_color = color(piece.run.style.color) if piece.run.style.color else box_color
-            if piece.run.icon is not None:
-                icons.append((piece.run.icon, left + placed.x, baseline, run_color))
+        for x, text_run, face, run_color in _segments(line, size, a["color"]):
+            if text_run is None:
+                icons.append((face, left + x, baseline, run_color))
                 continue
-            if piece.face.pdf_name != current_font:
-                text_object.setFont(piece.face.pdf_name, size)
-                current_font = piece.face.pdf_name
             if run_color != current_color:
-                text_object.setFillColor(run_color)
+                code.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
                 current_color = run_color
-            text_object.setTextOrigin(left + placed.x, baseline)
-            text_object.textOut(piece.run.text)
-    canvas.drawText(text_object)
+            code.append(f"1 0 0 1 {left + x:.2f} {baseline:.2f} Tm")
+            for subset, chunk in face.ttf.splitString(text_run, doc):
+                font = face.ttf.getSubsetInternalName(subset, doc)
+                if font != current_font:
+                    code.append(f"{font} {size:.4g} Tf")
+                    current_font = font
+                code.append(f"({escape(chunk)}) Tj")
+    code.append("ET")
+    canvas._code.append(" ".join(code))
     for name, x, baseline, run_color in icons:
         prepared.icon_painters[name](canvas, x, baseline, size, run_color)
     canvas.restoreState()

@@ -8,7 +8,6 @@ a small "fold" label. Marks are drawn in registration-free 100% black (K only), 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..units import mm_to_pt
 from .template import Box, TemplateSlot
@@ -138,19 +137,6 @@ def fold_marks(fold: str, page_w: float, page_h: float, margin: float) -> list[L
             TextMark(margin, y + FOLD_LABEL_GAP, "fold")]
 
 
-_FONT = "cardgen-marks"
-
-
-def _mark_font() -> str:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    if _FONT not in pdfmetrics.getRegisteredFontNames():
-        path = Path(__file__).resolve().parents[2] / "fonts" / "DejaVuSans.ttf"
-        pdfmetrics.registerFont(TTFont(_FONT, str(path)))  # embedded, as print shops require
-    return _FONT
-
-
 def draw_marks(canvas, page) -> None:
     """Draw ``page.marks`` on a reportlab canvas (points, origin at the page's bottom-left)."""
     if not page.marks:
@@ -171,7 +157,7 @@ def draw_marks(canvas, page) -> None:
             canvas.saveState()
             canvas.translate(mm_to_pt(mark.x), mm_to_pt(mark.y))
             canvas.rotate(mark.angle)
-            canvas.setFont(_mark_font(), mark.size)
+            canvas.setFont(canvas._initialFontName, mark.size)  # the project's embedded font, set by the writer
             canvas.drawString(0, 0, mark.text)
             canvas.restoreState()
         else:

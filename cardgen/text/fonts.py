@@ -5,6 +5,7 @@ at 1 pt so that fitting text at any size is arithmetic, not re-measurement.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,7 +52,9 @@ class FontFace:
 class FontBook:
     """The families of ``fonts/fonts.yaml``: family name -> style -> :class:`FontFace`."""
 
-    _registered: dict[Path, FontFace] = {}  # reportlab's registry is process-wide, so is this
+    # reportlab's registry is process-wide, so is this; keyed by content, because two TTFont
+    # objects of one face in one PDF collide (same subset and CMap names).
+    _registered: dict[str, FontFace] = {}
 
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -92,10 +95,14 @@ class FontBook:
     @classmethod
     def _load(cls, path: Path) -> FontFace:
         path = path.resolve()
-        face = cls._registered.get(path)
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+        face = cls._registered.get(digest)
         if face is not None:
             return face
-        pdf_name = "cg-" + path.stem
+        pdf_name = f"cg-{path.stem}-{digest[:8]}"
         try:
             ttf = TTFont(pdf_name, str(path))
         except (TTFError, OSError) as exc:
@@ -103,5 +110,5 @@ class FontBook:
         pdfmetrics.registerFont(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
-        cls._registered[path] = face
+        cls._registered[digest] = face
         return face

@@ -7,9 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_ICON = re.compile(r":([a-z][a-z0-9_-]*):")
 _COLOR_OPEN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
-_COLOR_CLOSE = "[/color]"
 _BREAKS = re.compile(r"[ \t\f\v]*\n(?:[ \t\f\v]*\n)+[ \t\f\v]*")  # a blank line: new paragraph
 
 
@@ -41,62 +39,35 @@ class _Token:
     value: str = ""
 
 
+_TOKEN_RICH = re.compile(
+    r"(?P<escape>\\[*\[:\\])|(?P<bold>\*\*)|(?P<italic>\*)|(?P<open>\[color=[#A-Za-z0-9]+\])"
+    r"|(?P<close>\[/color\])|(?P<icon>:[a-z][a-z0-9_-]*:)|(?P<newline>\n)|(?P<paragraph>\u2029)"
+    r"|(?P<space>[^\S\n\u2029\u00a0]+)")  # U+00A0 is a space that never breaks: part of the word
+_TOKEN_PLAIN = re.compile(r"(?P<newline>\n)|(?P<paragraph>\u2029)|(?P<space>[^\S\n\u2029\u00a0]+)")
+
+
 def _tokenize(source: str, rich: bool, icons) -> list[_Token]:
     tokens: list[_Token] = []
-    text: list[str] = []
-
-    def flush():
-        if text:
-            tokens.append(_Token("text", "".join(text)))
-            text.clear()
-
-    i, n = 0, len(source)
-    while i < n:
-        char = source[i]
-        if char == "\n":
-            flush()
-            tokens.append(_Token("newline"))
-            i += 1
-        elif char == "\u2029":  # paragraph separator
-            flush()
-            tokens.append(_Token("paragraph"))
-            i += 1
-        elif char.isspace():
-            flush()
-            tokens.append(_Token("space"))
-            i += 1
-        elif not rich:
-            text.append(char)
-            i += 1
-        elif char == "\\" and i + 1 < n and source[i + 1] in "*[:\\":
-            text.append(source[i + 1])
-            i += 2
-        elif source.startswith("**", i):
-            flush()
-            tokens.append(_Token("bold", "**"))
-            i += 2
-        elif char == "*":
-            flush()
-            tokens.append(_Token("italic", "*"))
-            i += 1
-        elif char == "[" and (m := _COLOR_OPEN.match(source, i)):
-            flush()
-            tokens.append(_Token("open", m.group(0)))
-            i = m.end()
-        elif source.startswith(_COLOR_CLOSE, i):
-            flush()
-            tokens.append(_Token("close", _COLOR_CLOSE))
-            i += len(_COLOR_CLOSE)
-        elif char == ":" and (m := _ICON.match(source, i)) and (icons is None or m.group(1) in icons):
-            flush()
-            tokens.append(_Token("icon", m.group(1)))
-            i = m.end()
-        elif char == ":" and (m := _ICON.match(source, i)):
-            raise UnknownIcon(m.group(1))
+    append = tokens.append
+    position = 0
+    for match in (_TOKEN_RICH if rich else _TOKEN_PLAIN).finditer(source):
+        start = match.start()
+        if start > position:
+            append(_Token("text", source[position:start]))
+        position = match.end()
+        kind = match.lastgroup
+        value = match.group()
+        if kind == "escape":
+            append(_Token("text", value[1]))
+        elif kind == "icon":
+            name = value[1:-1]
+            if icons is not None and name not in icons:
+                raise UnknownIcon(name)
+            append(_Token("icon", name))
         else:
-            text.append(char)
-            i += 1
-    flush()
+            append(_Token(kind, value))
+    if position < len(source):
+        append(_Token("text", source[position:]))
     return tokens
 
 

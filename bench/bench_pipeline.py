@@ -1,0 +1,185 @@
+"""Benchmark: synthetic decks through cardgen, beside reportlab's own Paragraph auto-fit.
+
+    python bench/bench_pipeline.py            # 1,000 and 10,000 cards
+    python bench/bench_pipeline.py --sizes 1000
+
+Each measurement runs in a fresh process, so peak memory (ru_maxrss) is that run's own.
+Cards: a frame, a title, a 60-word body with bold and italic and an icon, auto-fit on, a back.
+Goals (issue 2): >= 2,000 cards/s on one core with auto-fit; <= 0.5 KB per card beyond fonts and
+images; peak memory for 10,000 cards <= 1.2 x that for 1,000.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+WORDS = ("token challenge planet alien power flare colony ship warp cone attack negotiate ally reward "
+         "destiny hyperspace compensation edict kicker reinforcement moon lucre base defense offense").split()
+
+SET_YAML = """name: bench
+title: Bench
+version: "1"
+size: poker
+types:
+  card: {template: bench/card.xml.j2, back: back}
+backs:
+  back: {template: bench/back.xml.j2}
+icons:
+  star: {glyph: "★", font: DejaVu Sans, color: "#c08000"}
+cards: [cards.csv]
+"""
+CARD = """<card>
+  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
+  <rect x="3" y="3" w="{{ w - 6 }}" h="{{ h - 6 }}" r="2" fill="#fdf6e3" stroke="#000000" stroke-width="0.3"/>
+  <text name="title" x="5" y="5" w="{{ w - 10 }}" h="9" weight="bold" size="13" min-size="7" align="center" valign="middle" markup="plain">{{ name }}</text>
+  <text name="body" x="5" y="17" w="{{ w - 10 }}" h="64" size="12" min-size="4" align="justify">{{ text }}</text>
+</card>
+"""
+BACK = """<card>
+  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
+  <text x="5" y="40" w="{{ w - 10 }}" h="10" size="16" weight="bold" align="center" color="#ffffff">BENCH</text>
+</card>
+"""
+
+
+def body(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(60)]
+    words[3] = f"**{words[3]} {words[4]}**"
+    words[4] = ""
+    words[10] = f"*{words[10]}*"
+    words[20] = ":star:"
+    return " ".join(w for w in words if w)
+
+
+def make_project(folder: Path, cards: int) -> None:
+    (folder / "data/bench").mkdir(parents=True)
+    (folder / "templates/bench").mkdir(parents=True)
+    shutil.copytree(REPO / "fonts", folder / "fonts")
+    (folder / "data/bench/set.yaml").write_text(SET_YAML)
+    (folder / "templates/bench/card.xml.j2").write_text(CARD)
+    (folder / "templates/bench/back.xml.j2").write_text(BACK)
+    rng = random.Random(cards)
+    import csv
+
+    with open(folder / "data/bench/cards.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["name", "text"])
+        for number in range(cards):
+            writer.writerow([f"Card {number + 1}", body(rng)])
+    with open(folder / "data/bench/set.yaml", "a") as handle:
+        handle.write("")
+    text = (folder / "data/bench/set.yaml").read_text().replace("cards: [cards.csv]", "cards: [{file: cards.csv, type: card}]")
+    (folder / "data/bench/set.yaml").write_text(text)
+
+
+def run_cardgen(folder: Path) -> dict:
+    sys.path.insert(0, str(REPO))
+    import cardgen
+
+    started = time.perf_counter()
+    result = cardgen.build(["bench"], folder)
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "bytes": result.sets[0].pdf.stat().st_size, "cards": result.sets[0].cards}
+
+
+def run_paragraph(folder: Path) -> dict:
+    """reportlab's Paragraph, its size searched by rewrapping (the usual way to auto-fit with it)."""
+    import csv
+
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
+    from reportlab.lib.fonts import addMapping
+
+    for name, file in (("DV", "DejaVuSans.ttf"), ("DVB", "DejaVuSans-Bold.ttf"), ("DVI", "DejaVuSans-Oblique.ttf"),
+                       ("DVBI", "DejaVuSans-BoldOblique.ttf")):
+        pdfmetrics.registerFont(TTFont(name, str(folder / "fonts" / file)))
+    addMapping("DV", 0, 0, "DV"), addMapping("DV", 1, 0, "DVB"), addMapping("DV", 0, 1, "DVI"), addMapping("DV", 1, 1, "DVBI")
+    rows = list(csv.DictReader(open(folder / "data/bench/cards.csv")))
+    started = time.perf_counter()
+    canvas = Canvas(str(folder / "paragraph.pdf"), pagesize=(279.4 * mm, 215.9 * mm), invariant=1)
+    w, h = 53.5 * mm, 64 * mm
+    for index, row in enumerate(rows):
+        slot = index % 8
+        x, y = (10 + (slot % 4) * 63.5) * mm, (10 + (slot // 4) * 88.9) * mm
+        canvas.setFillColorRGB(0.15, 0.25, 0.55)
+        canvas.rect(x, y, 63.5 * mm, 88.9 * mm, fill=1, stroke=0)
+        text = row["text"].replace("**", "\x00")
+        parts = text.split("\x00")
+        text = "".join(p if i % 2 == 0 else f"<b>{p}</b>" for i, p in enumerate(parts))
+        text = text.replace(":star:", "★")
+        size = 12.0
+        low, high = 4.0, 12.0
+        best = None
+        while high - low > 0.05:  # binary search by rewrapping, as cardgen searches by arithmetic
+            middle = (low + high) / 2
+            paragraph = Paragraph(text, ParagraphStyle("b", fontName="DV", fontSize=middle, leading=middle * 1.2))
+            _, used = paragraph.wrap(w, h)
+            if used <= h:
+                low, best = middle, paragraph
+            else:
+                high = middle
+        paragraph = best or Paragraph(text, ParagraphStyle("b", fontName="DV", fontSize=4, leading=4.8))
+        paragraph.wrap(w, h)
+        paragraph.drawOn(canvas, x + 5 * mm, y + 7 * mm)
+        if slot == 7:
+            canvas.showPage()
+    canvas.save()
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "bytes": (folder / "paragraph.pdf").stat().st_size, "cards": len(rows)}
+
+
+def one(kind: str, cards: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        make_project(folder, cards)
+        result = run_cardgen(folder) if kind == "cardgen" else run_paragraph(folder)
+    result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(result))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--one", nargs=2, metavar=("KIND", "CARDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--no-paragraph", action="store_true", help="skip reportlab's Paragraph comparison")
+    args = parser.parse_args()
+    if args.one:
+        one(args.one[0], int(args.one[1]))
+        return
+    base_bytes = None
+    results = {}
+    for kind in ("cardgen",) + (() if args.no_paragraph else ("paragraph",)):
+        for cards in args.sizes:
+            done = subprocess.run([sys.executable, __file__, "--one", kind, str(cards)], capture_output=True, text=True,
+                                  check=True)
+            results[kind, cards] = json.loads(done.stdout.strip().splitlines()[-1])
+    with tempfile.TemporaryDirectory() as folder:  # fonts and a back: the fixed cost of any PDF
+        folder = Path(folder)
+        make_project(folder, 1)
+        base_bytes = run_cardgen(folder)["bytes"]
+    print(f"{'engine':<10} {'cards':>7} {'cards/s':>9} {'KB/card*':>9} {'peak MB':>8}")
+    for (kind, cards), r in results.items():
+        per_card = (r["bytes"] - (base_bytes if kind == "cardgen" else 0)) / cards / 1024
+        print(f"{kind:<10} {cards:>7} {cards / r['seconds']:>9.0f} {per_card:>9.3f} {r['peak_mb']:>8.1f}")
+    sizes = sorted(args.sizes)
+    if len(sizes) > 1:
+        ratio = results["cardgen", sizes[-1]]["peak_mb"] / results["cardgen", sizes[0]]["peak_mb"]
+        print(f"cardgen peak memory {sizes[-1]} / {sizes[0]} cards: {ratio:.2f}")
+    print("* cardgen: bytes beyond a one-card PDF (fonts, back); paragraph: all bytes, no back")
+
+
+if __name__ == "__main__":
+    main()
