@@ -149,3 +149,21 @@ def test_gutter_fold_picks_the_page_and_fold_that_hold_the_most_pairs():
                                                                   orientation="portrait"))
     line = next(m for m in imposition.pages[0].marks if isinstance(m, LineMark) and m.kind == "fold")
     assert line.x0 == line.x1
+
+
+def test_round_faces_fold_too_with_cut_outlines_on_both_halves():
+    from cardgen.sheets import CircleMark
+    kind = card_type(30, 30, shape="circle", bleed=1.0)
+    imposition = impose(pairs(3, kind), SheetOptions(paper="a4", layout="gutter-fold"))
+    page = imposition.pages[0]
+    fronts, backs = fronts_and_backs(imposition)
+    circles = {(round(m.cx, 6), round(m.cy, 6)) for m in page.marks if isinstance(m, CircleMark)}
+    assert len(circles) == 6
+    for name, front in fronts.items():
+        back = backs[name].slot
+        assert back.shape == "circle"
+        assert (round(front.slot.x + 15, 6), round(front.slot.y + 15, 6)) in circles
+        assert (round(back.x + 15, 6), round(back.y + 15, 6)) in circles
+        mirrored_x = (page.w - front.slot.x - 30, front.slot.y)
+        mirrored_y = (front.slot.x, page.h - front.slot.y - 30)
+        assert (back.x, back.y) in (pytest.approx(mirrored_x, abs=1e-9), pytest.approx(mirrored_y, abs=1e-9))
