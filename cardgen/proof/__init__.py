@@ -1,0 +1,130 @@
+"""Proofs: a 300 dpi PNG of every face, rasterised from the very PDF drawing a build prints
+(a per-card build into a temporary folder), a contact sheet and an HTML gallery per set.
+
+    <out>/<set>/<card slug>-<copy>-<side>.png, contact.png, index.html, proof.json
+
+A face whose content (its manifest hash, the overlay, the dpi) already has a PNG in the folder
+is not rasterised again, so a rerun after changing one card rasterises only that card's faces.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from PIL import Image
+
+from .. import pipeline
+from .contact import contact_sheet, thumbnail
+from .gallery import gallery
+from .names import card_slugs, face_file
+from .raster import DPI, Rasteriser, png_bytes
+from .store import ProofFolder, content_key
+
+CONTACT = "contact.png"
+GALLERY = "index.html"
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    name: str
+    folder: Path
+    faces: int
+    rasterised: int  # pages rasterised this run
+    written: int  # face files written (rasterised, or copied from a face of the same content)
+    removed: int  # files of faces that are gone
+
+    @property
+    def line(self) -> str:
+        return (f"{self.name}: {self.faces} faces in {self.folder}, {self.rasterised} rasterised, "
+                f"{self.faces - self.written} unchanged")
+
+
+def _entries(faces: list[dict], overlay: bool, dpi: float) -> list[dict]:
+    slugs = card_slugs(f["card"] for f in faces)
+    return [{"file": face_file(slugs[f["card"]], f["copy"], f["side"]), "key": content_key(f["hash"], overlay, dpi),
+             "card": f["card"], "type": f["type"], "copy": f["copy"], "side": f["side"], "page": f["page"]}
+            for f in faces]
+
+
+def _cards(entries: list[dict]) -> list[dict]:
+    """Per card, in order: name, type, count, copy 1's front and back, the other copies' files."""
+    cards: dict[str, dict] = {}
+    for e in entries:
+        card = cards.setdefault(e["card"], {"name": e["card"], "type": e["type"], "count": 0, "front": None,
+                                            "back": None, "copies": []})
+        if e["side"] == "front":
+            card["count"] += 1
+        if e["copy"] == 1 and card[e["side"]] is None:
+            card[e["side"]] = e["file"]
+        else:
+            card["copies"].append((f"copy {e['copy']} {e['side']}", e["file"]))
+    return list(cards.values())
+
+
+def _contact_keys(entries: list[dict]) -> list[tuple[str, str]]:
+    """(key, file) of each card's first front, then of each different back once."""
+    fronts, backs, seen = {}, {}, set()
+    for e in entries:
+        if e["side"] == "front":
+            fronts.setdefault(e["card"], (e["key"], e["file"]))
+        elif e["key"] not in seen:
+            seen.add(e["key"])
+            backs[e["key"]] = (e["key"], e["file"])
+    return list(fronts.values()) + list(backs.values())
+
+
+def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
+    path = folder.thumb_path(key)
+    if path.is_file():
+        return Image.open(path).convert("RGB")
+    with Image.open(folder.folder / file) as image:
+        thumb = thumbnail(image.convert("RGB"))
+    folder.write(str(path.relative_to(folder.folder)), png_bytes(thumb, DPI / 4))
+    return thumb
+
+
+def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI) -> ProofResult:
+    options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
+    with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
+        built = pipeline.build_set(name, session, Path(temporary), options)
+        document = json.loads(built.manifest.read_text(encoding="utf-8"))
+        folder = ProofFolder(Path(out) / name)
+        entries = _entries(document["faces"], overlay, dpi)
+        todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
+        # faces whose content another file already holds (cards moved or renamed): read them
+        # now, before any file is overwritten
+        made = {key: folder.read(file) for key, file in folder.files_with({e["key"] for e in todo}).items()}
+        with Rasteriser(built.pdf, dpi) as raster:
+            for e in todo:
+                if e["key"] not in made:
+                    image = raster.page(e["page"] - 1)
+                    made[e["key"]] = png_bytes(image, dpi)
+                    folder.write(str(folder.thumb_path(e["key"]).relative_to(folder.folder)),
+                                 png_bytes(thumbnail(image), dpi / 4))
+                folder.write(e["file"], made[e["key"]])
+            rasterised = raster.count
+    contact = _contact_keys(entries)
+    signature = hashlib.sha256(repr(contact).encode()).hexdigest()
+    if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
+        sheet = contact_sheet([_thumb(folder, key, file) for key, file in contact])
+        folder.write(CONTACT, png_bytes(sheet, dpi / 4))
+    html = gallery(document["title"], document["version"], _cards(entries), CONTACT)
+    folder.write(GALLERY, html.encode("utf-8"))
+    removed = folder.finish(entries, signature)
+    return ProofResult(name, folder.folder, len(entries), rasterised, len(todo), len(removed))
+
+
+def proof(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
+          overlay: bool = False) -> tuple[list[ProofResult], float]:
+    """Proof sets (default: every set) into ``out`` (default ``<root>/output/proofs``)."""
+    started = time.perf_counter()
+    root = Path(root).resolve()
+    session = pipeline.Session(root)
+    out = Path(out) if out is not None else root / "output" / "proofs"
+    results = [proof_set(name, session, out, overlay) for name in pipeline.resolve_names(names, root)]
+    return results, time.perf_counter() - started

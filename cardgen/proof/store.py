@@ -1,0 +1,76 @@
+"""A set's proof folder: the face PNGs, their small copies for the contact sheet, and
+``proof.json``, which says which content (hash, overlay, dpi) each file holds, so that a rerun
+rasterises only the faces whose content is new."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+INDEX = "proof.json"
+THUMBS = ".thumbs"
+
+
+def content_key(face_hash: str, overlay: bool, dpi: float) -> str:
+    return f"{face_hash}:{'overlay' if overlay else 'plain'}:{dpi:g}"
+
+
+class ProofFolder:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.contact = ""  # the signature of the contact sheet's faces
+        self.previous = self._read_index()  # file -> key, for files that are still there
+
+    def _read_index(self) -> dict[str, str]:
+        try:
+            document = json.loads((self.folder / INDEX).read_text(encoding="utf-8"))
+            held = {str(f["file"]): str(f["key"]) for f in document["faces"]}
+            self.contact = str(document.get("contact", ""))
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}  # no index or a broken one: everything is rasterised again
+        return {file: key for file, key in held.items() if (self.folder / file).is_file()}
+
+    def holds(self, file: str, key: str) -> bool:
+        return self.previous.get(file) == key
+
+    def files_with(self, keys: set[str]) -> dict[str, str]:
+        """key -> a file that already holds it, for the keys asked for."""
+        found: dict[str, str] = {}
+        for file, key in sorted(self.previous.items()):
+            if key in keys:
+                found.setdefault(key, file)
+        return found
+
+    def read(self, file: str) -> bytes:
+        return (self.folder / file).read_bytes()
+
+    def write(self, file: str, data: bytes) -> None:
+        _write_atomic(self.folder / file, data)
+
+    def thumb_path(self, key: str) -> Path:
+        return self.folder / THUMBS / (key.replace(":", "-") + ".png")
+
+    def finish(self, entries: list[dict], contact: str) -> list[str]:
+        """Write the new index; remove the files of the old one that are no longer faces, and
+        thumbnails no face uses. Return the removed face files."""
+        wanted = {e["file"] for e in entries}
+        removed = sorted(f for f in self.previous if f not in wanted)
+        for file in removed:
+            (self.folder / file).unlink(missing_ok=True)
+        thumbs = self.folder / THUMBS
+        if thumbs.is_dir():
+            used = {self.thumb_path(e["key"]).name for e in entries}
+            for path in thumbs.iterdir():
+                if path.name not in used:
+                    path.unlink()
+        document = {"contact": contact, "faces": entries}
+        _write_atomic(self.folder / INDEX, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
+        return removed
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

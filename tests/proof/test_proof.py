@@ -1,0 +1,169 @@
+"""cardgen proof: PNG size and dpi, the gallery, reuse of unchanged faces, determinism."""
+from __future__ import annotations
+
+import json
+import math
+from html.parser import HTMLParser
+from pathlib import Path
+
+from PIL import Image
+
+from cardgen.proof import proof
+
+BLUE = (0x27, 0x40, 0x8B)  # the demo frame's background, drawn out to the bleed edge
+
+
+def run(project, out=None, overlay=False):
+    results, _ = proof(["demo"], project, out, overlay)
+    (result,) = results
+    return result
+
+
+def faces_of(result):
+    return json.loads((result.folder / "proof.json").read_text())["faces"]
+
+
+def near(pixel, colour, tolerance=6):
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+
+
+def test_a_png_per_face_at_300_dpi_of_trim_plus_bleed(project):
+    result = run(project)
+    assert result.folder == project / "output/proofs/demo"
+    faces = faces_of(result)
+    assert len(faces) == result.faces == 13  # 5 action fronts + 5 backs + 3 tokens
+    files = sorted(path.name for path in result.folder.glob("*.png") if path.name != "contact.png")
+    assert files == sorted(f["file"] for f in faces)
+    assert "quick-draw-2-back.png" in files and "attack-12-more-1-front.png" in files
+    poker = (math.ceil((63.5 + 2 * 3) / 25.4 * 300), math.ceil((88.9 + 2 * 3) / 25.4 * 300))
+    token = (math.ceil((20 + 2 * 1) / 25.4 * 300),) * 2
+    assert poker == (821, 1121) and token == (260, 260)
+    for face in faces:
+        with Image.open(result.folder / face["file"]) as image:
+            assert image.size == (token if face["type"] == "token" else poker), face["file"]
+            assert image.mode == "RGB"
+            assert [round(d) for d in image.info["dpi"]] == [300, 300]
+    with Image.open(result.folder / "escape-artist-1-front.png") as image:
+        assert near(image.getpixel((2, 2)), BLUE)  # the bleed is in the picture, not cropped
+        assert near(image.getpixel((410, 1118)), BLUE)
+        assert near(image.getpixel((410, 560)), (0xFD, 0xF6, 0xE3))  # the cream panel inside
+
+
+def test_overlay_draws_the_trim_bleed_and_safe_lines(project, tmp_path):
+    plain = run(project, tmp_path / "plain")
+    boxed = run(project, tmp_path / "boxed", overlay=True)
+    trim_x = round(3 / 25.4 * 300)  # the trim line, 3 mm in from the page edge
+    with Image.open(plain.folder / "quick-draw-1-front.png") as a, Image.open(boxed.folder / "quick-draw-1-front.png") as b:
+        assert a.size == b.size
+        column_a = [a.getpixel((x, 560)) for x in range(trim_x - 2, trim_x + 3)]
+        column_b = [b.getpixel((x, 560)) for x in range(trim_x - 2, trim_x + 3)]
+    assert all(near(p, BLUE) for p in column_a)
+    assert any(p[2] > 150 and not near(p, BLUE, 30) for p in column_b)  # the proof line's blue #0070c0
+
+
+class Gallery(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.cards, self._in = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a":
+            self.links.append(attrs["href"])
+        if tag == "img":
+            self.links.append(attrs["src"])
+        if tag == "figure":
+            self.cards.append({"name": attrs["data-card"], "spans": {}})
+        if tag == "span":
+            self._in = attrs["class"]
+
+    def handle_data(self, data):
+        if self._in and self.cards:
+            self.cards[-1]["spans"][self._in] = self.cards[-1]["spans"].get(self._in, "") + data
+
+    def handle_endtag(self, tag):
+        if tag == "span":
+            self._in = None
+
+
+def test_gallery_lists_every_card_and_every_link_exists(project):
+    result = run(project)
+    page = Gallery()
+    page.feed((result.folder / "index.html").read_text(encoding="utf-8"))
+    shown = [(c["spans"]["name"], c["spans"]["type"], c["spans"]["count"]) for c in page.cards]
+    assert shown == [("Quick Draw", "action", "× 2"), ("Escape Artist", "action", "× 1"),
+                     ("Marker", "token", "× 3"), ("Attack <12> & more", "action", "× 1"),
+                     ("Long Winded", "action", "× 1")]
+    assert "contact.png" in page.links
+    for link in page.links:
+        assert not link.startswith(("/", "http:", "https:", "file:")), link  # relative: opens with no server
+        assert (result.folder / link).is_file(), link
+    linked = {link for link in page.links if link != "contact.png"}
+    assert linked == {f["file"] for f in faces_of(result)}  # every face image is reachable
+
+
+def test_contact_sheet_holds_every_card_and_the_back(project):
+    result = run(project)
+    with Image.open(result.folder / "contact.png") as sheet:
+        width, height = sheet.size
+    # four poker cards, the token, the back once: 6 cells of the largest thumbnail, a quarter
+    # of 821 x 1121 px (a partial pixel counts)
+    cell_w, cell_h, gap = math.ceil(821 / 4), math.ceil(1121 / 4), 12
+    columns = round(math.sqrt(6 * cell_h / cell_w))
+    rows = math.ceil(6 / columns)
+    assert (columns, rows) == (3, 2)
+    assert (width, height) == (gap + columns * (cell_w + gap), gap + rows * (cell_h + gap))
+
+
+def test_only_changed_faces_are_rasterised_again(project):
+    first = run(project)
+    assert first.rasterised == 6  # copies and the shared back are rasterised once
+    before = {p.name: p.read_bytes() for p in first.folder.glob("*.png")}
+    again = run(project)
+    assert (again.rasterised, again.written) == (0, 0)
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("gain 1 coin", "gain 2 coins"))
+    changed = run(project)
+    assert (changed.rasterised, changed.written) == (1, 1)
+    after = {p.name: p.read_bytes() for p in changed.folder.glob("*.png")}
+    differ = sorted(name for name in before if before[name] != after[name])
+    assert differ == ["contact.png", "escape-artist-1-front.png"]
+
+
+def test_copies_of_a_changed_card_are_one_rasterisation_and_a_removed_card_goes(project):
+    run(project)
+    csv = project / "data/demo/more.csv"
+    csv.write_text(csv.read_text().replace("Attack <12> & more,1,Attack <12> & more\n", ""))
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("then discard *one*", "then discard *two*"))
+    result = run(project)
+    assert (result.rasterised, result.written, result.removed) == (1, 2, 2)
+    assert not list(result.folder.glob("attack-*"))
+    assert not any("Attack" in f["card"] for f in faces_of(result))
+
+
+def test_same_input_same_bytes(project, tmp_path):
+    a = run(project, tmp_path / "a")
+    b = run(project, tmp_path / "b")
+    names = sorted(p.name for p in a.folder.iterdir() if p.is_file())
+    assert names == sorted(p.name for p in b.folder.iterdir() if p.is_file())
+    for name in names:
+        assert (a.folder / name).read_bytes() == (b.folder / name).read_bytes(), name
+
+
+def test_command_line(project, cli, tmp_path):
+    result = cli(project, "proof", "demo", "--out", str(tmp_path / "p"))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == f"demo: 13 faces in {tmp_path / 'p' / 'demo'}, 6 rasterised, 0 unchanged"
+    assert (tmp_path / "p/demo/index.html").is_file()
+    unknown = cli(project, "proof", "nope")
+    assert unknown.exit_code == 2 and 'unknown set "nope"' in unknown.output
+
+
+def test_bad_data_is_reported_not_a_traceback(project, cli):
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("count: 2", "count: two"))
+    result = cli(project, "proof", "demo")
+    assert result.exit_code == 1
+    assert 'data/demo/cards.yaml:3: card "Quick Draw": count must be a whole number, got "two"' in result.output
+    assert not Path(project / "output/proofs/demo").exists()
