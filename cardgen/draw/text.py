@@ -45,8 +45,8 @@ class PreparedText:
 def _segments(line, size: float, box_color):
     """Merge the pieces of a line into runs of one face and colour drawn as one string.
 
-    Pieces that touch (a word in two styles) or sit one space apart join; a justified gap or
-    a change of face or colour starts a new segment. Icons come out separately.
+    Pieces that touch (a word in two styles) or sit one space (plus the line's word spacing)
+    apart join; a change of face or colour starts a new segment. Icons come out separately.
     """
     segment = None  # [x, text, face, colour, end_x]
     for placed in line.pieces:
@@ -59,13 +59,13 @@ def _segments(line, size: float, box_color):
             yield placed.x, None, piece.run.icon, run_color
             continue
         width = piece.width * size
-        if segment and segment[2] is piece.face and segment[3] == run_color:
+        if segment and segment[2] is piece.face and segment[3] is run_color:
             gap = placed.x - segment[4]
             if abs(gap) < 1e-6:
                 segment[1] += piece.run.text
                 segment[4] = placed.x + width
                 continue
-            if abs(gap - piece.face.width(" ") * size) < 1e-6:
+            if abs(gap - piece.face.width(" ") * size - line.word_space) < 1e-6:
                 segment[1] += " " + piece.run.text
                 segment[4] = placed.x + width
                 continue
@@ -89,13 +89,17 @@ def draw(canvas, element, geometry, prepared: PreparedText) -> None:
     code = ["BT"]
     current_font = current_color = None
     icons = []
+    word_space = 0.0
     for line in laid.lines:
         baseline = top - line.baseline
+        if line.word_space != word_space:
+            word_space = line.word_space
+            code.append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
         for x, text_run, face, run_color in _segments(line, size, a["color"]):
             if text_run is None:
                 icons.append((face, left + x, baseline, run_color))
                 continue
-            if run_color != current_color:
+            if run_color is not current_color:
                 code.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
                 current_color = run_color
             code.append(f"1 0 0 1 {left + x:.2f} {baseline:.2f} Tm")

@@ -49,6 +49,7 @@ class Placed:
 class LaidLine:
     baseline: float  # pt below the box's top
     pieces: tuple[Placed, ...]
+    word_space: float = 0.0  # pt added to every space of the line (justified text)
 
 
 @dataclass(frozen=True)
@@ -171,15 +172,17 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             baseline = y + (band - glyphs) / 2 + face.ascent * size
             extra = box_w - used * size
             gap = space * size
+            word_space = 0.0
             x = {"left": 0.0, "center": extra / 2, "right": extra, "justify": 0.0}[style.align]
             if style.align == "justify" and not last and len(words) > 1:
-                gap += extra / (len(words) - 1)
+                word_space = extra / (len(words) - 1)
+                gap += word_space
             placed = []
             for pieces, _width in words:
                 for piece in pieces:
                     placed.append(Placed(x, piece))
                     x += piece.width * size
                 x += gap
-            lines.append(LaidLine(baseline, tuple(placed)))
+            lines.append(LaidLine(baseline, tuple(placed), word_space))
             y += band
     return LaidText(size, tuple(lines), height)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 _COLOR_OPEN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
 _BREAKS = re.compile(r"[ \t\f\v]*\n(?:[ \t\f\v]*\n)+[ \t\f\v]*")  # a blank line: new paragraph
@@ -33,8 +35,7 @@ Line = tuple[Word, ...]
 Paragraph = tuple[Line, ...]
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str  # text, bold, italic, open, close, icon, newline, space, paragraph
     value: str = ""
 
@@ -99,6 +100,11 @@ def _pair_markers(tokens: list[_Token]) -> list[_Token]:
     return tokens
 
 
+@lru_cache(maxsize=256)
+def _style(bold: bool, italic: bool, color: str | None) -> Style:
+    return Style(bold, italic, color)  # shared instances: styles compare by identity below
+
+
 def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     """Parse card text into paragraphs of lines of words of runs.
 
@@ -112,44 +118,42 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     runs: list[Run] = []
     bold = italic = False
     colors: list[str] = []
-
-    def end_word():
-        if runs:
-            words.append(tuple(runs))
-            runs.clear()
-
-    def end_line():
-        end_word()
-        lines.append(tuple(words))
-        words.clear()
-
+    style = _style(False, False, None)
     for token in tokens:
         kind = token.kind
-        if kind == "text" or kind == "icon":
-            style = Style(bold, italic, colors[-1] if colors else None)
-            if kind == "icon":
-                runs.append(Run("", style, token.value))
-            elif runs and runs[-1].style == style and runs[-1].icon is None:
+        if kind == "text":
+            if runs and runs[-1].style is style and runs[-1].icon is None:
                 runs[-1] = Run(runs[-1].text + token.value, style)
             else:
                 runs.append(Run(token.value, style))
         elif kind == "space":
-            end_word()
-        elif kind == "newline":
-            end_line()
-        elif kind == "paragraph":
-            end_line()
-            paragraphs.append(tuple(lines))
-            lines.clear()
-        elif kind == "bold":
-            bold = not bold
-        elif kind == "italic":
-            italic = not italic
-        elif kind == "open":
-            colors.append(_COLOR_OPEN.match(token.value).group(1))
-        elif kind == "close":
-            colors.pop()
-    end_line()
+            if runs:
+                words.append(tuple(runs))
+                runs = []
+        elif kind == "icon":
+            runs.append(Run("", style, token.value))
+        elif kind == "newline" or kind == "paragraph":
+            if runs:
+                words.append(tuple(runs))
+                runs = []
+            lines.append(tuple(words))
+            words = []
+            if kind == "paragraph":
+                paragraphs.append(tuple(lines))
+                lines = []
+        else:
+            if kind == "bold":
+                bold = not bold
+            elif kind == "italic":
+                italic = not italic
+            elif kind == "open":
+                colors.append(_COLOR_OPEN.match(token.value).group(1))
+            elif kind == "close":
+                colors.pop()
+            style = _style(bold, italic, colors[-1] if colors else None)
+    if runs:
+        words.append(tuple(runs))
+    lines.append(tuple(words))
     paragraphs.append(tuple(lines))
     return tuple(paragraphs)
 

@@ -5,6 +5,7 @@ and shared backs cost a few bytes each.
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -43,6 +44,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     by_page: dict[int, list[Placement]] = {}
     for placement in placements:
         by_page.setdefault(placement.slot.page, []).append(placement)
+    uses = Counter(p.face.markup_key for p in placements)
     defined: set[str] = set()
     for page in pages:
         canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
@@ -52,11 +54,15 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
             canvas.setBleedBox(_box(page.bleed_box))
         for placement in by_page.get(page.number, ()):
             face = placement.face
+            face_stamp = stamp and (stamp, font)
+            if uses[face.markup_key] == 1:  # a form costs a dictionary: only shared faces get one
+                _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, laid[face.markup_key], face_stamp))
+                continue
             name = "F" + face.markup_key[:20]
             if name not in defined:
-                _define_form(canvas, name, face.card_type, laid[face.markup_key], stamp and (stamp, font))
+                _define_form(canvas, name, face.card_type, laid[face.markup_key], face_stamp)
                 defined.add(name)
-            _place(canvas, name, placement)
+            _place(canvas, placement, lambda: canvas.doForm(name))
             if proof_boxes:
                 _proof_boxes(canvas, placement)
         draw_marks(canvas, page)
@@ -71,12 +77,18 @@ def _define_form(canvas: Canvas, name: str, card_type, laid: LaidFace, stamp: tu
     size, bleed = card_type.size, card_type.bleed
     k = PT_PER_MM
     canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
+    _draw_face(canvas, card_type, laid, stamp)
+    canvas.endForm()
+
+
+def _draw_face(canvas: Canvas, card_type, laid: LaidFace, stamp: tuple[str, str] | None) -> None:
+    """Draw a face with its trim's bottom-left corner at the origin."""
+    size, bleed = card_type.size, card_type.bleed
     geometry = FaceGeometry(size.w, size.h)
     for element, prepared in laid.items:
         draw_element(canvas, element, geometry, prepared)
     if stamp and bleed > 0:
         _stamp(canvas, stamp, size, bleed)
-    canvas.endForm()
 
 
 def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:
@@ -90,7 +102,7 @@ def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:
     canvas.restoreState()
 
 
-def _place(canvas: Canvas, name: str, placement: Placement) -> None:
+def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None]) -> None:
     slot = placement.slot
     k = PT_PER_MM
     canvas.saveState()
@@ -107,7 +119,7 @@ def _place(canvas: Canvas, name: str, placement: Placement) -> None:
         canvas.rotate(180)
     else:
         canvas.translate(slot.x * k, slot.y * k)
-    canvas.doForm(name)
+    draw()
     canvas.restoreState()
 
 
