@@ -90,7 +90,7 @@ def test_faces_on_a_glabels_product_named_by_path(tmp_path):
      'bad.xml:3: <Label-round> radius: expected a length such as "12mm", "0.5in" or "36pt", got "5 furlongs"'),
     ("<Glabels-templates>\n<Template brand='A' part='X' size='A4'>\n<Label-round radius='5mm'>\n"
      "<Layout nx='30' ny='1' x0='1mm' y0='1mm' dx='10mm'/></Label-round></Template></Glabels-templates>",
-     "bad.xml:4: <Layout>: label 21,1 lies off the 210 x 297 mm sheet"),
+     "bad.xml:4: <Layout>: label 22,1 lies off the 210 x 297 mm sheet"),
     ("<Glabels-templates>\n<Template brand='A' part='X' size='A4'>\n<Label-ellipse width='5mm' height='3mm'>\n"
      "<Layout nx='1' ny='1' x0='1mm' y0='1mm'/></Label-ellipse></Template></Glabels-templates>",
      "bad.xml:3: <Label-ellipse>: unsupported label shape (cardgen reads Label-round, Label-cd and "
@@ -178,3 +178,28 @@ def test_bad_yaml_templates_name_file_and_line(tmp_path, text, message):
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type()), SheetOptions(template="sprue.yaml", root=tmp_path))
     assert str(error.value) == message
+
+
+def test_the_product_databases_rounding_is_tolerated(tmp_path):
+    # Real gLabels entries overlap their labels or pass the sheet's edge by a few hundredths of
+    # a millimetre (Avery L7165 has 46.778 mm labels at a 46.743 mm pitch; Herma 4464 three
+    # 199 pt labels across a 210 mm sheet). Such labels touch (no overprint); more is an error.
+    write(tmp_path, "db.xml", """\
+        <Glabels-templates>
+          <Template brand="A" part="T" size="A4">
+            <Label-rectangle width="199" height="46.778mm" waste="1mm">
+              <Layout nx="3" ny="2" x0="0" y0="10mm" dx="199" dy="46.743mm"/>
+            </Label-rectangle>
+          </Template>
+          <Template brand="A" part="U" size="A4">
+            <Label-rectangle width="20mm" height="20mm">
+              <Layout nx="2" ny="1" x0="0" y0="10mm" dx="19mm" dy="0"/>
+            </Label-rectangle>
+          </Template>
+        </Glabels-templates>
+        """)
+    sheet = load_template("db.xml#T", tmp_path)
+    assert len(sheet.slots) == 6 and sheet.slots[0].room == pytest.approx((0, 0, 0, 0))
+    with pytest.raises(CardgenError) as error:
+        load_template("db.xml#U", tmp_path)
+    assert str(error.value) == "db.xml:9: <Layout>: labels overlap (pitch 19.000 x 0.000 mm for 20.000 x 20.000 mm labels)"

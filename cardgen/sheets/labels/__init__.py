@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ...errors import Source, fail
 from ..template import SheetTemplate
-from .glabels import read_glabels
+from .glabels import GlabelsFile, read_glabels
 from .yamlsheet import read_sheet_yaml
 
 PRODUCTS = Path(__file__).resolve().parent.parent / "products"
@@ -54,20 +54,20 @@ def _from_file(name: str, root: Path | None) -> SheetTemplate:
     shown = file
     if file.lower().endswith((".yaml", ".yml")):
         return read_sheet_yaml(path, shown, root)
-    products = read_glabels(path, shown)
+    products = GlabelsFile(path, shown)
     if part:
-        for product in products:
-            if part.lower() in (product.name.rsplit(" ", 1)[-1].lower(), product.name.lower()):
-                return product
-        raise fail(f'no product "{part}" in this file (it has: {_parts(products)})', Source(shown))
-    if len(products) != 1:
-        if not products:
+        for brand, name_part in products.parts:
+            if part.lower() in (name_part.lower(), f"{brand} {name_part}".lower()):
+                return products.template(brand, name_part)
+        raise fail(f'no product "{part}" in this file (it has: {_parts(products.parts)})', Source(shown))
+    if len(products.parts) != 1:
+        if not products.parts:
             raise fail("the file holds no <Template>", Source(shown))
-        raise fail(f"the file holds {len(products)} products; name one as "
-                   f'"{file}#PART" (parts: {_parts(products)})', Source(shown))
-    return products[0]
+        raise fail(f"the file holds {len(products.parts)} products; name one as "
+                   f'"{file}#PART" (parts: {_parts(products.parts)})', Source(shown))
+    return products.template(*products.parts[0])
 
 
-def _parts(products) -> str:
-    names = [p.name.rsplit(" ", 1)[-1] for p in products]
+def _parts(parts: list[tuple[str, str]]) -> str:
+    names = [part for _, part in parts]
     return ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")

@@ -27,37 +27,56 @@ from .xmltree import Element, parse_xml
 
 _LENGTH = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(pt|in|mm|cm|pc)?\s*$")
 _MM = {None: 25.4 / 72, "pt": 25.4 / 72, "in": 25.4, "mm": 1.0, "cm": 10.0, "pc": 25.4 / 6}
+# The product database rounds: labels may overlap or pass the sheet's edge by this much (mm).
+ROUNDING = 1.0
 PAPER_IDS = {
     "A3": (297.0, 420.0), "A4": (210.0, 297.0), "A5": (148.0, 210.0), "A6": (105.0, 148.0),
     "US-Letter": (215.9, 279.4), "US-Legal": (215.9, 355.6), "US-Executive": (184.15, 266.7),
 }
 
 
+class GlabelsFile:
+    """The products of one gLabels template file; each is read when asked for, so that one
+    unsupported product (an elliptical label) does not spoil the others."""
+
+    def __init__(self, path: Path, name: str):
+        self.name = name
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise fail("file not found", Source(name)) from None
+        except UnicodeDecodeError as exc:
+            raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+        root = parse_xml(text, name)
+        if root.tag != "Glabels-templates":
+            raise fail(f"not a gLabels template file (the root element is <{root.tag}>, "
+                       "expected <Glabels-templates>)", Source(name, root.line))
+        self.elements = [e for e in root.children if e.tag == "Template"]
+        for element in self.elements:
+            _attr(element, "brand", name)
+            _attr(element, "part", name)
+        self._by_part = {(e.attrib["brand"], e.attrib["part"]): e for e in self.elements}
+
+    @property
+    def parts(self) -> list[tuple[str, str]]:
+        """(brand, part) of every product, in file order."""
+        return [(e.attrib["brand"], e.attrib["part"]) for e in self.elements]
+
+    def template(self, brand: str, part: str) -> SheetTemplate:
+        named = self._by_part[(brand, part)]
+        element = named
+        if "equiv" in named.attrib:
+            element = self._by_part.get((brand, named.attrib["equiv"]))
+            if element is None or "equiv" in element.attrib:
+                raise fail(f'<Template>: equiv="{named.attrib["equiv"]}" names no product of this file',
+                           Source(self.name, named.line))
+        return _template(element, named, self.name)
+
+
 def read_glabels(path: Path, name: str) -> list[SheetTemplate]:
     """Every product in a gLabels template file; ``name`` is the file as messages show it."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise fail("file not found", Source(name)) from None
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
-    root = parse_xml(text, name)
-    if root.tag != "Glabels-templates":
-        raise fail(f"not a gLabels template file (the root element is <{root.tag}>, "
-                   "expected <Glabels-templates>)", Source(name, root.line))
-    elements = [e for e in root.children if e.tag == "Template"]
-    by_part = {(e.attrib.get("brand"), e.attrib.get("part")): e for e in elements}
-    products = []
-    for element in elements:
-        original = element
-        if "equiv" in element.attrib:
-            key = (element.attrib.get("brand"), element.attrib["equiv"])
-            if key not in by_part or "equiv" in by_part[key].attrib:
-                raise fail(f'<Template>: equiv="{element.attrib["equiv"]}" names no product of this file',
-                           Source(name, element.line))
-            element = by_part[key]
-        products.append(_template(element, original, name))
-    return products
+    products = GlabelsFile(path, name)
+    return [products.template(brand, part) for brand, part in products.parts]
 
 
 def _template(element: Element, named: Element, name: str) -> SheetTemplate:
@@ -112,7 +131,7 @@ def _label_slots(label: Element, page_w: float, page_h: float, name: str) -> lis
         gap_y = dy - h if ny > 1 else math.inf
         if shape == "circle":
             gap_x = gap_y = min(gap_x, gap_y)
-        if min(gap_x, gap_y) < -1e-6:
+        if min(gap_x, gap_y) < -ROUNDING / 2:
             raise fail(f"<Layout>: labels overlap (pitch {dx:.3f} x {dy:.3f} mm for "
                        f"{w:.3f} x {h:.3f} mm labels)", Source(name, layout.line))
         room_x = min(x_waste if x_waste is not None else math.inf, max(gap_x, 0) / 2)
@@ -121,7 +140,7 @@ def _label_slots(label: Element, page_w: float, page_h: float, name: str) -> lis
             for ix in range(nx):
                 left = x0 + ix * dx
                 top = y0 + iy * dy  # from the sheet's top edge
-                if left < -1e-6 or top < -1e-6 or left + w > page_w + 1e-6 or top + h > page_h + 1e-6:
+                if left < -ROUNDING or top < -ROUNDING or left + w > page_w + ROUNDING or top + h > page_h + ROUNDING:
                     raise fail(f"<Layout>: label {ix + 1},{iy + 1} lies off the {page_w:g} x {page_h:g} mm sheet",
                                Source(name, layout.line))
                 slots.append(TemplateSlot(left, page_h - top - h, w, h, shape, (room_x, room_y, room_x, room_y)))
