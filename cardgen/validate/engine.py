@@ -157,24 +157,27 @@ def check_distinct(rule: Rule, collection: Collection, context: Context) -> Iter
 
 def check_copies(rule: Rule, collection: Collection, context: Context) -> Iterator[Problem]:
     report = _Report(rule, collection)
-    totals: Counter[str] = Counter()
     first: dict[str, Entry] = {}
     for entry in _selected(rule, collection):
-        totals[entry.card.name] += entry.copies
         first.setdefault(entry.card.name, entry)
-    counted_across = ""
-    if rule.across == "deck" and "deck" in context.collections:
-        totals = Counter()
-        for entry in context.collections["deck"].entries:
+    # Each card's copies per part: the checked collection, or main and bench for `across: deck`.
+    parts = [collection]
+    if rule.across == "deck" and "main" in context.collections:
+        parts = [context.collections["main"], context.collections["bench"]]
+    counts = {part.label: Counter() for part in parts}
+    for part in parts:
+        for entry in part.entries:
             if entry.card.name in first:
-                totals[entry.card.name] += entry.copies
-        counted_across = " in main and bench together"
+                counts[part.label][entry.card.name] += entry.copies
     expected = rule.bounds.describe()
     for name, entry in first.items():
-        count = totals[name]
+        count = sum(c[name] for c in counts.values())
         if rule.bounds.too_many(count) or rule.bounds.too_few(count):
-            yield report.at_card(entry, f"{count} copies{counted_across}, expected {expected}",
-                                 actual=count, expected=expected)
+            text = f"{count} copies"
+            if len(parts) > 1:
+                split = ", ".join(f"{c[name]} in {label}" for label, c in counts.items())
+                text += f" in main and bench together ({split})"
+            yield report.at_card(entry, f"{text}, expected {expected}", actual=count, expected=expected)
 
 
 def check_unique(rule: Rule, collection: Collection, context: Context) -> Iterator[Problem]:

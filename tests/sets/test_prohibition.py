@@ -61,13 +61,13 @@ BROKEN_DECKS = {
         "16 cards where type is not Building, expected at most 15",
     "rule6-leader-across.yaml":
         f'decks/rule6-leader-across.yaml:31: card "Leader One": rule "{RULE_6_ONE}": '
-        "2 copies in main and bench together, expected at most 1",
+        "2 copies in main and bench together (1 in main, 1 in bench), expected at most 1",
     "rule6-four-across.yaml":
         f'decks/rule6-four-across.yaml:31: card "Personnel One": rule "{RULE_6_THREE}": '
-        "4 copies in main and bench together, expected at most 3",
+        "4 copies in main and bench together (3 in main, 1 in bench), expected at most 3",
     "rule6a-building-twice.yaml":
         f'decks/rule6a-building-twice.yaml:31: card "Blue Claws HQ": rule "{RULE_6A}": '
-        "2 copies in main and bench together, expected at most 1",
+        "2 copies in main and bench together (1 in main, 1 in bench), expected at most 1",
     "rule7-faction.yaml":
         f'decks/rule7-faction.yaml:18: card "Lone Fixer": rule "{RULE_7}": faction "Lone Outfit" is not '
         "the faction of a card where type is Building, nor one of General, Mercenaries",
@@ -236,8 +236,8 @@ def test_all_violations_at_once_in_the_order_of_the_rules_file(pool):
         f'decks/many.yaml:6: card "Leader One": rule "{RULE_1}": 2 copies, expected at most 1',
         f'decks/many.yaml:13: card "Personnel One": rule "{RULE_2}": 4 copies, expected at most 3',
         f'decks/many.yaml:23: card "Tech One": rule "{RULE_4}": 44 cards, expected exactly 43',
-        f'decks/many.yaml:31: card "Leader One": rule "{RULE_6_ONE}": 3 copies in main and bench together, '
-        "expected at most 1",
+        f'decks/many.yaml:31: card "Leader One": rule "{RULE_6_ONE}": 3 copies in main and bench together '
+        "(2 in main, 1 in bench), expected at most 1",
     ]
     assert "cardgen: 4 errors, 0 warnings" in result.stderr
 

@@ -112,7 +112,7 @@ def test_bench_scope_and_copies_counted_across_main_and_bench(tmp_path):
           Spy: 1
     """) == [
         'decks/deck.yaml:7: card "Spy": rule "bench size": 3 cards, expected at most 2',
-        'decks/deck.yaml:6: card "Grunt": rule "three across": 4 copies in main and bench together, expected at most 3',
+        'decks/deck.yaml:6: card "Grunt": rule "three across": 4 copies in main and bench together (2 in main, 2 in bench), expected at most 3',
     ]
 
 
