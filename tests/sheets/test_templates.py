@@ -203,3 +203,16 @@ def test_the_product_databases_rounding_is_tolerated(tmp_path):
     with pytest.raises(CardgenError) as error:
         load_template("db.xml#U", tmp_path)
     assert str(error.value) == "db.xml:9: <Layout>: labels overlap (pitch 19.000 x 0.000 mm for 20.000 x 20.000 mm labels)"
+
+
+def test_a_sets_own_template_is_named_from_the_project_folder(tmp_path):
+    set_folder = tmp_path / "data" / "tokens"
+    set_folder.mkdir(parents=True)
+    write(set_folder, "sprue.yaml", "paper: a4\nslots:\n  - {x: 1, y: 1, w: 10, h: 10, colour: red}\n")
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type()), SheetOptions(template="sprue.yaml", root=set_folder))
+    assert str(error.value).startswith('data/tokens/sprue.yaml:3: slot: unknown key "colour"')
+    write(set_folder, "bad.xml", "<Glabels-templates>\n<Template part='X'/></Glabels-templates>")
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type()), SheetOptions(template="bad.xml", root=set_folder))
+    assert str(error.value) == 'data/tokens/bad.xml:2: <Template>: missing attribute "brand"'

@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...errors import Source, fail
+from ...load.yamlfile import relative_name
 from ..template import SheetTemplate
 from .glabels import GlabelsFile, read_glabels
 from .yamlsheet import read_sheet_yaml
@@ -51,9 +52,14 @@ def _from_file(name: str, root: Path | None) -> SheetTemplate:
     path = Path(file)
     if not path.is_absolute() and root is not None:
         path = Path(root) / path
-    shown = file
+    # Messages name files from the project folder, as everywhere: relative paths are relative
+    # to the set's folder (data/<set>), so the project is two levels up.
+    project = None
+    if root is not None:
+        project = Path(root).parent.parent if Path(root).parent.name == "data" else Path(root)
+    shown = relative_name(path, project) if not Path(file).is_absolute() else file
     if file.lower().endswith((".yaml", ".yml")):
-        return read_sheet_yaml(path, shown, root)
+        return read_sheet_yaml(path, shown, project)
     products = GlabelsFile(path, shown)
     if part:
         for brand, name_part in products.parts:
