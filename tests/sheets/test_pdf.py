@@ -193,3 +193,20 @@ def test_ol32_label_centres_from_the_pdf(project):
             assert abs((x0 + x1) / 2 - cx) <= TOL and abs((y0 + y1) / 2 - cy) <= TOL
             assert abs((x1 - x0) - 12.7) <= TOL + 0.2  # the outline's 0.2 mm stroke widens its box
         assert not crop_marks(page)
+
+
+def test_a_sets_own_yaml_sheet_template(project):
+    with pdfplumber.open(build(project, "sprue", sheet="sheets/tokens.yaml")) as pdf:
+        page = pdf.pages[-1]
+        assert (page.width * MM, page.height * MM) == pytest.approx((210, 297), abs=TOL)
+        faces = sorted((mm_box(c, page.height) for c in page.curves if c["stroke"] and color(c) == FRONT),
+                       key=lambda b: (-round(b[3], 1), b[0]))
+        outlines = [mm_box(c, page.height) for c in page.curves if color(c) == BLACK]
+        assert len(faces) == len(outlines) == 12
+        r = 0.25 * 25.4
+        expected = [(20 + 20 * i + r, 297 - 20 - r) for i in range(6)] + [(30 + 20 * i + r, 297 - 40 - r) for i in range(6)]
+        for (x0, y0, x1, y1), (cx, cy) in zip(faces, expected):
+            assert abs((x0 + x1) / 2 - cx) <= TOL and abs((y0 + y1) / 2 - cy) <= TOL
+        for (x0, y0, x1, y1) in outlines:  # the cut outline of every token, at its trim
+            assert any(abs((x0 + x1) / 2 - cx) <= TOL and abs((y0 + y1) / 2 - cy) <= TOL for cx, cy in expected)
+            assert abs((x1 - x0) - 2 * r) <= TOL + 0.1
