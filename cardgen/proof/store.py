@@ -16,15 +16,18 @@ def content_key(face_hash: str, overlay: bool, dpi: float) -> str:
 
 
 class ProofFolder:
-    def __init__(self, folder: Path):
+    """Also used by exports, with their own index name and keys."""
+
+    def __init__(self, folder: Path, index: str = INDEX):
         self.folder = Path(folder)
+        self.index = index
         self.folder.mkdir(parents=True, exist_ok=True)
         self.contact = ""  # the signature of the contact sheet's faces
         self.previous = self._read_index()  # file -> key, for files that are still there
 
     def _read_index(self) -> dict[str, str]:
         try:
-            document = json.loads((self.folder / INDEX).read_text(encoding="utf-8"))
+            document = json.loads((self.folder / self.index).read_text(encoding="utf-8"))
             held = {str(f["file"]): str(f["key"]) for f in document["faces"]}
             self.contact = str(document.get("contact", ""))
         except (OSError, ValueError, KeyError, TypeError):
@@ -65,7 +68,7 @@ class ProofFolder:
                 if path.name not in used:
                     path.unlink()
         document = {"contact": contact, "faces": entries}
-        _write_atomic(self.folder / INDEX, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
+        _write_atomic(self.folder / self.index, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
         return removed
 
 

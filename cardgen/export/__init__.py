@@ -1,0 +1,34 @@
+"""Exports for print shops (The Game Crafter, MakePlayingCards, DriveThruCards) and for
+Tabletop Simulator, all drawn by the build's own pipeline. See shops.py, shop_files.py, tts.py."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import pipeline
+from .shop_files import export_pdf, export_pngs
+from .shops import SHOPS
+from .tts import export_tts
+
+
+def export(name: str, root: Path | str = ".", out: Path | str | None = None, shop: str | None = None,
+           tts: bool = False) -> list[str]:
+    """Export one set; return a line per file group written. ``out`` defaults to
+    ``<root>/output/<shop>`` (and ``<root>/output/tts``)."""
+    root = Path(root).resolve()
+    (name,) = pipeline.resolve_names([name], root)
+    session = pipeline.Session(root)
+    lines = []
+    if shop is not None:
+        chosen = SHOPS[shop]
+        target = Path(out) if out is not None else root / "output" / shop
+        if chosen.kind == "pdf":
+            path, faces = export_pdf(name, session, chosen, target)
+            lines.append(f"{chosen.title}: {path} ({faces} pages, a face a page)")
+        else:
+            folder, faces, rasterised = export_pngs(name, session, chosen, target)
+            lines.append(f"{chosen.title}: {faces} PNGs in {folder} ({rasterised} rasterised)")
+    if tts:
+        target = Path(out) if out is not None else root / "output" / "tts"
+        folder, decks = export_tts(name, session, target)
+        lines.append(f"Tabletop Simulator: {len(decks)} deck sheet{'s' * (len(decks) != 1)} in {folder}")
+    return lines
