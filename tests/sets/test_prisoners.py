@@ -310,3 +310,25 @@ def test_fewer_players_means_fewer_warp_capture_cards(tmp_path):
     card_set = cardgen.load_set("prisoners-warp", root=root)
     assert sum(c.count for c in card_set.cards if c.type == "capture") == 4
     assert sum(c.count for c in card_set.cards if c.type == "star-disc") == 4
+
+
+def test_check_command_prints_every_failure_and_fails(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = _copy("prisoners", tmp_path)
+    _edit(root / "data/prisoners/rulings.yaml", "- name: Take Prisoners\n  short: Prisoners\n  count: 2",
+          "- name: Take Prisoners\n  short: Prisoners\n  count: 1")
+    _edit(root / "data/prisoners/rulings.yaml", "- name: Prison Deaths\n  short: Deaths\n  count: 1",
+          "- name: Prison Deaths\n  short: Deaths\n  count: 0")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), "check", "prisoners"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 1
+    lines = [l for l in done.stderr.splitlines() if l.startswith("data/")]
+    assert lines == [
+        'data/prisoners/rules.yaml:17: rule "Take Prisoners copies": 1 card where type is ruling and name is Take Prisoners, expected exactly 2',
+        'data/prisoners/rules.yaml:33: rule "Prison Deaths copies": 0 cards where type is ruling and name is Prison Deaths, expected exactly 1',
+        'data/prisoners/rules.yaml:37: rule "Prisoner Rulings": 10 cards where type is ruling, expected exactly 12',
+    ]
