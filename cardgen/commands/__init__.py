@@ -5,7 +5,7 @@ import importlib
 
 # module name -> attribute: a click command (kept as names so that a slow import is only paid
 # by the command that needs it... and a missing module is reported, not fatal to the others).
-COMMAND_MODULES: tuple[tuple[str, str], ...] = (("proof", "proof"), ("export", "export"))
+COMMAND_MODULES: tuple[tuple[str, str], ...] = (("proof", "proof"), ("export", "export"), ("watch", "watch"))
 
 
 def commands():

@@ -1,0 +1,132 @@
+"""``cardgen watch``: rebuild on every save in data/, templates/ and fonts/, and say which cards
+changed, by comparing each set's manifest hashes before and after the build.
+
+Saves come in bursts (an editor writes a temporary file, renames it, touches the folder), so a
+rebuild starts once no event has come for ``debounce`` seconds.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import pipeline
+from .errors import CardgenError
+from .reprint import compare, face_hashes
+
+WATCHED = ("data", "templates", "fonts")
+IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~", ".part")
+
+
+@dataclass(frozen=True)
+class Changes:
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+    def describe(self, set_name: str) -> str:
+        parts = [f"{label} {', '.join(names)}" for label, names in
+                 (("changed", self.changed), ("added", self.added), ("removed", self.removed)) if names]
+        return f"{set_name}: " + ("; ".join(parts) if parts else "no card changed")
+
+
+def changed_cards(before: dict | None, after: dict) -> Changes:
+    """Cards added, removed and changed between two manifests (``before`` None: all added)."""
+    old = face_hashes(before["faces"]) if before else {}
+    added, removed, changed = compare(old, face_hashes(after["faces"]))
+    return Changes(tuple(added), tuple(removed), tuple(changed))
+
+
+def _read(path: Path) -> dict | None:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        face_hashes(document["faces"])
+        return document
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # no earlier build, or not one we can compare with
+
+
+def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.BuildOptions = pipeline.BuildOptions(),
+            proofs: Path | None = None) -> list[str]:
+    """Build the sets once; a line per set saying what changed, or its problems."""
+    session = pipeline.Session(root)  # a new one each time: templates and fonts may have changed
+    lines: list[str] = []
+    for name in names:
+        manifest = Path(out) / f"{name}.json"
+        before = _read(manifest)
+        started = time.perf_counter()
+        try:
+            result = pipeline.build_set(name, session, Path(out), options)
+            if proofs is not None:
+                from .proof import proof_set  # only when asked for
+
+                proof_set(name, session, proofs)
+        except CardgenError as error:
+            lines.extend(str(problem) for problem in error.problems)
+            lines.append(f"{name}: not built ({len(error.problems)} problem{'s' * (len(error.problems) != 1)})")
+            continue
+        after = json.loads(result.manifest.read_text(encoding="utf-8"))
+        lines.extend(str(w) for w in result.warnings)
+        seconds = time.perf_counter() - started
+        if before is None:
+            lines.append(f"{name}: built {result.cards} cards ({seconds:.2f} s)")
+        else:
+            lines.append(f"{changed_cards(before, after).describe(name)} ({seconds:.2f} s)")
+    return lines
+
+
+class _Events:
+    """Collects file-system events; ``wait`` returns once they have been quiet for a while."""
+
+    def __init__(self):
+        self.last = 0.0
+        self.pending = False
+        self.lock = threading.Lock()
+
+    def dispatch(self, event) -> None:  # the watchdog handler interface
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        path = str(getattr(event, "dest_path", "") or event.src_path)
+        if Path(path).name.startswith(".") or path.endswith(IGNORED_SUFFIXES):
+            return
+        with self.lock:
+            self.pending, self.last = True, time.monotonic()
+
+    def quiet_for(self, seconds: float) -> bool:
+        with self.lock:
+            if self.pending and time.monotonic() - self.last >= seconds:
+                self.pending = False
+                return True
+            return False
+
+
+def watch(names: Sequence[str] | None, root: Path | str, out: Path | str | None = None,
+          options: pipeline.BuildOptions = pipeline.BuildOptions(), proofs: Path | None = None,
+          echo: Callable[[str], None] = print, stop: threading.Event | None = None, debounce: float = 0.3) -> None:
+    """Build, then rebuild on every change until ``stop`` is set (or Ctrl-C, for the caller)."""
+    from watchdog.observers import Observer  # imported here: only watch needs it
+
+    root = Path(root).resolve()
+    names = pipeline.resolve_names(names, root)
+    out = Path(out) if out is not None else root / "output"
+    stop = stop or threading.Event()
+    for line in rebuild(names, root, out, options, proofs):
+        echo(line)
+    events = _Events()
+    observer = Observer()
+    for folder in WATCHED:
+        if (root / folder).is_dir():
+            observer.schedule(events, str(root / folder), recursive=True)
+    observer.start()
+    echo(f"watching {', '.join(f + '/' for f in WATCHED)} in {root} (Ctrl-C stops)")
+    try:
+        while not stop.wait(0.05):
+            if events.quiet_for(debounce):
+                for line in rebuild(names, root, out, options, proofs):
+                    echo(line)
+    finally:
+        observer.stop()
+        observer.join()

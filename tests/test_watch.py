@@ -1,0 +1,116 @@
+"""cardgen watch: the change detection on real manifests, the debounce, one short live run."""
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from types import SimpleNamespace
+
+import cardgen
+from cardgen.watch import Changes, _Events, changed_cards, rebuild, watch
+
+
+def manifest(project):
+    return json.loads((project / "output/demo.json").read_text())
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_changed_cards_between_two_real_builds(project):
+    cardgen.build(["demo"], project)
+    before = manifest(project)
+    assert changed_cards(before, before) == Changes()
+    edit(project / "data/demo/cards.yaml", "gain 1 coin", "gain 2 coins")
+    edit(project / "data/demo/more.csv", "Attack <12> & more,1,Attack <12> & more\n", "New,1,Fresh\n")
+    cardgen.build(["demo"], project)
+    changes = changed_cards(before, manifest(project))
+    assert changes == Changes(added=("New",), removed=("Attack <12> & more",), changed=("Escape Artist",))
+    assert changes.describe("demo") == "demo: changed Escape Artist; added New; removed Attack <12> & more"
+    assert Changes().describe("demo") == "demo: no card changed"
+
+
+def test_a_template_change_changes_every_card_drawn_by_it(project):
+    cardgen.build(["demo"], project)
+    before = manifest(project)
+    edit(project / "templates/demo/token.xml.j2", 'fill="#2e8b57"', 'fill="#2e8b58"')
+    cardgen.build(["demo"], project)
+    assert changed_cards(before, manifest(project)) == Changes(changed=("Marker",))
+
+
+def test_rebuild_reports_changes_and_problems_and_recovers(project):
+    out = project / "output"
+    (first,) = rebuild(["demo"], project, out)
+    assert first.startswith("demo: built 8 cards (")
+    (same,) = rebuild(["demo"], project, out)
+    assert same.startswith("demo: no card changed (")
+    cards = project / "data/demo/cards.yaml"
+    good = cards.read_text()
+    cards.write_text(good.replace("count: 2", "count: two"))
+    assert rebuild(["demo"], project, out) == [
+        'data/demo/cards.yaml:3: card "Quick Draw": count must be a whole number, got "two"',
+        "demo: not built (1 problem)"]
+    cards.write_text(good.replace("Move up to three", "Move up to four"))
+    (fixed,) = rebuild(["demo"], project, out)
+    assert fixed.startswith("demo: changed Escape Artist (")
+
+
+def test_events_wait_until_quiet_and_skip_editor_files(tmp_path):
+    events = _Events()
+    assert not events.quiet_for(0)
+    events.dispatch(SimpleNamespace(event_type="modified", src_path=str(tmp_path / ".cards.yaml.swp")))
+    events.dispatch(SimpleNamespace(event_type="modified", src_path=str(tmp_path / "cards.yaml~")))
+    events.dispatch(SimpleNamespace(event_type="opened", src_path=str(tmp_path / "cards.yaml")))
+    assert not events.quiet_for(0)
+    events.dispatch(SimpleNamespace(event_type="modified", src_path=str(tmp_path / "cards.yaml")))
+    assert not events.quiet_for(10)  # too soon
+    time.sleep(0.05)
+    assert events.quiet_for(0.04)
+    assert not events.quiet_for(0)  # taken: one rebuild per burst
+    events.dispatch(SimpleNamespace(event_type="moved", src_path=str(tmp_path / "x.tmp"),
+                                    dest_path=str(tmp_path / "cards.yaml")))
+    time.sleep(0.02)
+    assert events.quiet_for(0.01)
+
+
+def test_live_watch_rebuilds_on_save(project):
+    lines: list[str] = []
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(["demo"], project),
+                              kwargs={"echo": lines.append, "stop": stop, "debounce": 0.2})
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not any(line.startswith("watching") for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        edit(project / "data/demo/cards.yaml", "Nobody saw him leave.", "Nobody saw him go.")
+        while not any("changed" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert lines[0].startswith("demo: built 8 cards")
+    assert [line.split(" (")[0] for line in lines[2:]] == ["demo: changed Escape Artist"]
+
+
+def test_ctrl_c_exits_0(project):
+    process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(project), "watch", "demo"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = process.stdout.readline()
+        second = process.stdout.readline()
+        assert first.startswith("demo: built 8 cards") and second.startswith("watching"), (first, second)
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    assert rest == "stopped\n"
