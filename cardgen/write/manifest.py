@@ -46,4 +46,10 @@ def manifest(card_set: CardSet, placements: Iterable[Placement], pages: int, ext
 
 
 def write_manifest(path: Path, document: dict) -> None:
-    Path(path).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    """JSON with one face a line: readable in a diff, and written by the C encoder (no indent)."""
+    head = {k: v for k, v in document.items() if k != "faces"}
+    lines = [json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [']
+    faces = [json.dumps(face, ensure_ascii=False) for face in document.get("faces", ())]
+    lines.append(",\n".join(faces))
+    lines.append("]}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
