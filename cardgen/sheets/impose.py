@@ -137,9 +137,13 @@ def _gutter(face: Face, options: SheetOptions) -> SheetTemplate:
 
 
 def _fitting(sheet: SheetTemplate, face: Face) -> SheetTemplate:
-    size = face.card_type.size
+    """The template's slots that can take the face: it fits, or, for a die-cut label a little
+    smaller than the face, the face's safe zone still fits (the die then is the trim)."""
+    size, safe = face.card_type.size, face.card_type.safe
     slots = tuple(s for s in sheet.slots
-                  if size.w <= s.w + FIT_TOLERANCE and size.h <= s.h + FIT_TOLERANCE)
+                  if (size.w <= s.w + FIT_TOLERANCE and size.h <= s.h + FIT_TOLERANCE)
+                  or (sheet.marks != "crop" and size.w - 2 * safe <= s.w + FIT_TOLERANCE
+                      and size.h - 2 * safe <= s.h + FIT_TOLERANCE))
     if not slots:
         label = sheet.slots[0]
         kind = "round " if size.shape == "circle" else ""
@@ -154,6 +158,10 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     """The face's trim box centred in the cell; its art clip reaches the bleed, never beyond
     the cell's room."""
     size, bleed = face.card_type.size, face.card_type.bleed
+    if size.w > cell.w + FIT_TOLERANCE or size.h > cell.h + FIT_TOLERANCE:
+        # a label smaller than the face (its safe zone fits, see _fitting): the label's die is
+        # the trim, and the face is drawn centred on it (the writer centres faces in slots).
+        size = type(size)(cell.w, cell.h, size.name, size.shape)
     x = cell.x + (cell.w - size.w) / 2
     y = cell.y + (cell.h - size.h) / 2
     left, bottom, right, top = cell.room

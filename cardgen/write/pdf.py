@@ -114,11 +114,13 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None]) -> No
         else:
             path.rect(x0, y0, x1 - x0, y1 - y0)
         canvas.clipPath(path, stroke=0, fill=0)
-    if slot.rotation == 180:
-        canvas.translate((slot.x + slot.w) * k, (slot.y + slot.h) * k)
-        canvas.rotate(180)
-    else:
-        canvas.translate(slot.x * k, slot.y * k)
+    # The face's centre goes on the slot's centre (a die-cut label may be a little smaller
+    # than the face it carries); backs on gutter-fold pages turn about it.
+    size = placement.face.card_type.size
+    canvas.translate((slot.x + slot.w / 2) * k, (slot.y + slot.h / 2) * k)
+    if slot.rotation:
+        canvas.rotate(slot.rotation)
+    canvas.translate(-size.w / 2 * k, -size.h / 2 * k)
     draw()
     canvas.restoreState()
 
