@@ -11,6 +11,7 @@ from typing import Callable, Mapping, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from ..draw import draw_element
@@ -79,6 +80,21 @@ def _define_form(canvas: Canvas, name: str, card_type, laid: LaidFace, stamp: tu
     canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
     _draw_face(canvas, card_type, laid, stamp)
     canvas.endForm()
+    _complete_form_resources(canvas, name)
+
+
+def _complete_form_resources(canvas: Canvas, name: str) -> None:
+    """reportlab leaves graphics states (opacity) out of a form's resources; put them in."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    if not getattr(form, "ExtGState", None):
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 def _draw_face(canvas: Canvas, card_type, laid: LaidFace, stamp: tuple[str, str] | None) -> None:
