@@ -25,7 +25,7 @@ class Failure(click.ClickException):
         click.echo(self.message, err=True)
 
 
-def _run(ctx: click.Context, action):
+def run_reporting_errors(ctx: click.Context, action):
     """Run an action, turning bad input into ``file:line: message`` lines and an exit code."""
     try:
         return action()
@@ -42,6 +42,9 @@ def _run(ctx: click.Context, action):
         else:
             click.echo("cardgen: internal error (run with --debug for the traceback)", err=True)
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
+
+
+_run = run_reporting_errors  # the old name, still used by some command modules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -108,7 +111,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
                 return pipeline.build(names, root, out, options, progress)
         return pipeline.build(names, root, out, options)
 
-    result = _run(ctx, action)
+    result = run_reporting_errors(ctx, action)
     for set_result in result.sets:
         for warning in set_result.warnings:
             click.echo(str(warning), err=True)
@@ -123,7 +126,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 def check(ctx, sets, deck):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     root = ctx.obj["root"]
-    problems = _run(ctx, lambda: pipeline.check(sets, root, deck))
+    problems = run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck))
     for problem in problems:
         click.echo(str(problem), err=True)
     errors = sum(1 for p in problems if p.is_error)
@@ -150,7 +153,7 @@ def list_sets(ctx):
                 lines.append(f"  {type_name:<16} {count:>5}  {size.w:g} x {size.h:g} mm {size.shape}")
         return lines
 
-    for line in _run(ctx, action):
+    for line in run_reporting_errors(ctx, action):
         click.echo(line)
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import importlib
 
-# module name -> attribute: a click command (kept as names so that a slow import is only paid
-# by the command that needs it... and a missing module is reported, not fatal to the others).
-COMMAND_MODULES: tuple[tuple[str, str], ...] = (("proof", "proof"), ("export", "export"), ("watch", "watch"))
+# module name -> attribute holding a click command or group.
+COMMAND_MODULES: tuple[tuple[str, str], ...] = (("proof", "proof"), ("export", "export"), ("watch", "watch"),
+                                                ("importer", "import_group"))
 
 
 def commands():

@@ -1,0 +1,40 @@
+"""`cardgen import ce-conv FILE --set NAME` writes the set's powers and builds them."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pypdf
+
+REPO = Path(__file__).resolve().parents[2]
+POWERS = REPO / "tests/fixtures/cosmic/test-powers.txt"
+
+
+def copy_repo(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    for folder in ("data", "templates", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    return root
+
+
+def test_import_then_build(tmp_path, cli):
+    root = copy_repo(tmp_path)
+    result = cli(root, "import", "ce-conv", str(POWERS), "--set", "prisoners")
+    assert result.exit_code == 0, result.output
+    assert (root / "data/prisoners/powers.yaml").is_file()
+    assert cli(root, "build", "prisoners").exit_code == 0
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(root / "output/prisoners.pdf").pages)
+    assert "You have the power to" in text
+
+
+def test_import_errors(tmp_path, cli):
+    root = copy_repo(tmp_path)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("; a comment\nBROKEN LINE\n")
+    result = cli(root, "import", "ce-conv", str(bad), "--set", "prisoners")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0].endswith("bad.txt:2: text outside a power: a power starts with a header "
+                                                  "line NAME [T:Origin:Restrictions] SHORT DESCRIPTION")
+    assert not (root / "data/prisoners/powers.yaml").exists()
+    assert cli(root, "import", "ce-conv", str(POWERS), "--set", "nope").exit_code == 2
