@@ -24,7 +24,7 @@ _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
 class MarkedLoader(FileSystemLoader):
     def __init__(self, folder: Path, root: Path):
         super().__init__(str(folder))
-        self.prefix = Path(folder).resolve().relative_to(root).as_posix()
+        self.prefix = Path(folder).relative_to(root).as_posix()  # not resolved: templates/ may be a link
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
@@ -84,6 +84,6 @@ class Templates:
         found = None
         for frame in traceback.extract_tb(exc.__traceback__):
             if frame.filename.startswith(folder):
-                relative = Path(frame.filename).resolve().relative_to(self.root).as_posix()
+                relative = Path(frame.filename).relative_to(self.root).as_posix()
                 found = Source(relative, frame.lineno)
         return found

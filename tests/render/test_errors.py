@@ -126,3 +126,13 @@ def test_data_cannot_inject_markup(project):
     # the value stays text: it is too long for the label, and no <rect> was ever parsed
     (problem,) = excinfo.value.problems
     assert 'text box "label": the text does not fit' in str(problem)
+
+
+def test_templates_folder_may_be_a_link(project, tmp_path):
+    shared = tmp_path / "shared-templates"
+    (project / "templates").rename(shared)
+    (project / "templates").symlink_to(shared)
+    edit(shared / "demo/token.xml.j2", "{{ label }}", "{{ lable }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
