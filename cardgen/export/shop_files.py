@@ -36,16 +36,16 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) -> 
         slugs = card_slugs(f["card"] for f in faces)
         entries = [{"file": face_file(slugs[f["card"]], f["copy"], f["side"]), "key": f"{f['hash']}:{shop.name}",
                     "card": f["card"], "type": f["type"], "copy": f["copy"], "side": f["side"]} for f in faces]
-        made = {key: folder.read(file) for key, file in folder.files_with({e["key"] for e in entries}).items()}
+        todo = [(face, entry) for face, entry in zip(faces, entries) if not folder.holds(entry["file"], entry["key"])]
+        first = {entry["key"]: face for face, entry in reversed(todo)}
+
+        def render(key: str):
+            face = first[key]
+            card_type = card_set.types[face["type"]]
+            return crop_centred(raster.page(face["page"] - 1), page_mm(card_type), shop.pixels(card_type))
+
         with Rasteriser(pdf, DPI) as raster:
-            for face, entry in zip(faces, entries):
-                if folder.holds(entry["file"], entry["key"]):
-                    continue
-                if entry["key"] not in made:
-                    card_type = card_set.types[face["type"]]
-                    image = crop_centred(raster.page(face["page"] - 1), page_mm(card_type), shop.pixels(card_type))
-                    made[entry["key"]] = png_bytes(image, DPI)
-                folder.write(entry["file"], made[entry["key"]])
+            folder.fill([entry for _, entry in todo], render, lambda key, image: png_bytes(image, DPI))
             rasterised = raster.count
     folder.finish(entries, "")
     return folder.folder, len(entries), rasterised

@@ -88,6 +88,19 @@ def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
     return thumb
 
 
+def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float) -> int:
+    """Write the files of ``todo``, rasterising each new content once; return the pages rasterised."""
+    pages = {e["key"]: e["page"] - 1 for e in todo}
+
+    def encode(key: str, image: Image.Image) -> bytes:
+        folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), png_bytes(thumbnail(image), dpi / 4))
+        return png_bytes(image, dpi)
+
+    with Rasteriser(pdf, dpi) as raster:
+        folder.fill(todo, lambda key: raster.page(pages[key]), encode)
+        return raster.count
+
+
 def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI) -> ProofResult:
     options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
     with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
@@ -96,18 +109,7 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
         folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
-        # faces whose content another file already holds (cards moved or renamed): read them
-        # now, before any file is overwritten
-        made = {key: folder.read(file) for key, file in folder.files_with({e["key"] for e in todo}).items()}
-        with Rasteriser(built.pdf, dpi) as raster:
-            for e in todo:
-                if e["key"] not in made:
-                    image = raster.page(e["page"] - 1)
-                    made[e["key"]] = png_bytes(image, dpi)
-                    folder.write(str(folder.thumb_path(e["key"]).relative_to(folder.folder)),
-                                 png_bytes(thumbnail(image), dpi / 4))
-                folder.write(e["file"], made[e["key"]])
-            rasterised = raster.count
+        rasterised = _write_faces(folder, built.pdf, todo, dpi)
     contact = _contact_keys(entries)
     signature = hashlib.sha256(repr(contact).encode()).hexdigest()
     if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():

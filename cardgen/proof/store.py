@@ -6,6 +6,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Callable
+
+from PIL import Image
+
+from .raster import render_and_encode
 
 INDEX = "proof.json"
 THUMBS = ".thumbs"
@@ -50,6 +55,23 @@ class ProofFolder:
 
     def write(self, file: str, data: bytes) -> None:
         _write_atomic(self.folder / file, data)
+
+    def fill(self, todo: list[dict], render: Callable[[str], Image.Image],
+             encode: Callable[[str, Image.Image], bytes]) -> None:
+        """Write the files of ``todo`` (entries with "file" and "key"): copied from a file that
+        holds the same content, else ``render``-ed once per key and ``encode``-d."""
+        files: dict[str, list[str]] = {}  # key -> the files to write with it
+        for entry in todo:
+            files.setdefault(entry["key"], []).append(entry["file"])
+        # content another file already holds (cards moved or renamed): read it all before any
+        # file is overwritten
+        held = {key: self.read(file) for key, file in self.files_with(set(files)).items()}
+        for key, data in held.items():
+            for file in files.pop(key):
+                self.write(file, data)
+        for key, data in render_and_encode(list(files), render, encode):
+            for file in files[key]:
+                self.write(file, data)
 
     def thumb_path(self, key: str) -> Path:
         return self.folder / THUMBS / (key.replace(":", "-") + ".png")

@@ -1,0 +1,147 @@
+"""Benchmark: proof PNGs per second, and a rebuild after changing one card of a 1,000-card set.
+
+    python bench/bench_proof.py                 # 200 cards for proofs, 1,000 for the rebuild
+    python bench/bench_proof.py --proof-cards 500 --set-cards 1000 --runs 5
+
+Goals (issue 8): proof PNGs >= 20 faces/s; after changing one card in a 1,000-card set,
+``cardgen build`` finishes in under 0.3 s beyond interpreter start. "Interpreter start" is a bare
+``python -c pass``; the rebuild is ``python -m cardgen build`` in a fresh process, as a user runs
+it, so it includes importing cardgen and loading the whole set. Every figure is the median of
+``--runs`` runs.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+WORDS = ("token challenge planet alien power flare colony ship warp cone attack negotiate ally reward "
+         "destiny hyperspace compensation edict kicker reinforcement moon lucre base defense offense").split()
+SET_YAML = """name: bench
+title: Bench
+version: "1"
+size: poker
+types:
+  card: {template: bench/card.xml.j2, back: back}
+backs:
+  back: {template: bench/back.xml.j2}
+icons:
+  star: {glyph: "★", font: DejaVu Sans, color: "#c08000"}
+cards: [{file: cards.csv, type: card}]
+"""
+CARD = """<card>
+  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
+  <rect x="3" y="3" w="{{ w - 6 }}" h="{{ h - 6 }}" r="2" fill="#fdf6e3" stroke="#000000" stroke-width="0.3"/>
+  <text name="title" x="5" y="5" w="{{ w - 10 }}" h="9" weight="bold" size="13" min-size="7" align="center" valign="middle" markup="plain">{{ name }}</text>
+  <text name="body" x="5" y="17" w="{{ w - 10 }}" h="64" size="12" min-size="4" align="justify">{{ text }}</text>
+</card>
+"""
+BACK = """<card>
+  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
+  <text x="5" y="40" w="{{ w - 10 }}" h="10" size="16" weight="bold" align="center" color="#ffffff">BENCH</text>
+</card>
+"""
+
+
+def body(number: int) -> str:
+    words = [WORDS[(number * 7 + i * 13) % len(WORDS)] for i in range(40)]
+    return f"**{words[0]} {words[1]}** " + " ".join(words[2:20]) + " :star: *" + words[20] + "* " + " ".join(words[21:])
+
+
+def make_project(folder: Path, cards: int) -> Path:
+    (folder / "data/bench").mkdir(parents=True)
+    (folder / "templates/bench").mkdir(parents=True)
+    shutil.copytree(REPO / "fonts", folder / "fonts")
+    (folder / "data/bench/set.yaml").write_text(SET_YAML)
+    (folder / "templates/bench/card.xml.j2").write_text(CARD)
+    (folder / "templates/bench/back.xml.j2").write_text(BACK)
+    with open(folder / "data/bench/cards.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["name", "text"])
+        for number in range(cards):
+            writer.writerow([f"Card {number + 1}", body(number)])
+    return folder
+
+
+def change_one_card(folder: Path, round_number: int) -> None:
+    """A new text for the card in the middle of the set."""
+    path = folder / "data/bench/cards.csv"
+    lines = path.read_text().splitlines(keepends=True)
+    middle = len(lines) // 2
+    name = lines[middle].split(",")[0]
+    lines[middle] = f'{name},"Changed text, round {round_number}."\n'
+    path.write_text("".join(lines))
+
+
+def seconds_of(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def bench_proofs(cards: int, runs: int) -> None:
+    from cardgen.proof import proof
+
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = make_project(Path(temporary), cards)
+        firsts, agains, ones = [], [], []
+        for run in range(runs):
+            out = folder / f"proofs-{run}"
+            (result,), first = proof(["bench"], folder, out)
+            firsts.append((first, result))
+            (again,), seconds = proof(["bench"], folder, out)
+            agains.append((seconds, again))
+            change_one_card(folder, run)
+            (one,), seconds = proof(["bench"], folder, out)
+            ones.append((seconds, one))
+        first, result = sorted(firsts, key=lambda pair: pair[0])[len(firsts) // 2]
+        print(f"proof, {cards} cards ({result.faces} faces, {result.rasterised} distinct, rasterised):")
+        print(f"  first run          {first:6.2f} s  {result.faces / first:7.1f} faces/s  "
+              f"{result.rasterised / first:7.1f} rasterisations/s   (goal >= 20 faces/s)")
+        seconds, again = sorted(agains, key=lambda pair: pair[0])[len(agains) // 2]
+        print(f"  nothing changed    {seconds:6.2f} s  ({again.rasterised} rasterised)")
+        seconds, one = sorted(ones, key=lambda pair: pair[0])[len(ones) // 2]
+        print(f"  one card changed   {seconds:6.2f} s  ({one.rasterised} rasterised, {one.written} written)")
+
+
+def bench_rebuild(cards: int, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = make_project(Path(temporary), cards)
+        build = [sys.executable, "-m", "cardgen", "--root", str(folder), "build", "bench"]
+        subprocess.run(build, check=True, capture_output=True, cwd=REPO)  # a first build: .pyc files, output/
+        bare = statistics.median(seconds_of([sys.executable, "-c", "pass"]) for _ in range(runs))
+        imports = statistics.median(seconds_of([sys.executable, "-c", "import cardgen.cli"]) for _ in range(runs))
+        rebuilds = []
+        for run in range(runs):
+            change_one_card(folder, run)
+            rebuilds.append(seconds_of(build))
+        rebuild = statistics.median(rebuilds)
+        beyond = rebuild - bare
+        print(f"build after changing one card of {cards} (python -m cardgen build, fresh process):")
+        print(f"  interpreter start  {bare:6.3f} s   (python -c pass)")
+        print(f"  import cardgen     {imports - bare:6.3f} s   beyond it")
+        print(f"  rebuild            {rebuild:6.3f} s   total; {beyond:.3f} s beyond interpreter start "
+              f"(goal < 0.3 s: {'met' if beyond < 0.3 else 'NOT met'})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--proof-cards", type=int, default=200)
+    parser.add_argument("--set-cards", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    bench_proofs(args.proof_cards, args.runs)
+    bench_rebuild(args.set_cards, args.runs)
+
+
+if __name__ == "__main__":
+    main()
