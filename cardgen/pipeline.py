@@ -107,7 +107,7 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
         template = template.get(options.paper if isinstance(options.paper, str) else "custom")
     chosen = {"orientation": options.orientation, "spacing": options.spacing,
               "crop_marks": options.crop_marks, "cut_lines": options.cut_lines}
-    values = {key: (value if value is not None else settings.get(key.replace("_", "-"), settings.get(key)))
+    values = {key: (value if value is not None else settings.get(key.replace("_", "-")))
               for key, value in chosen.items()}
     values = {k: v for k, v in values.items() if v is not None}
     if "margin" in settings:

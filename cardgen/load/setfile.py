@@ -16,6 +16,7 @@ SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "va
             "backs", "icons", "cards", "rules", "sheet", "shape"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
+SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
 
 
 def set_names(root: Path) -> list[str]:
@@ -87,6 +88,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
 
     icons = _icons(data.get("icons") or {}, directory, at)
+    if isinstance(data.get("sheet"), dict):
+        _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
     variables = plain(data.get("variables") or {})
 
     problems: list[Problem] = []
