@@ -114,3 +114,15 @@ def test_ctrl_c_exits_0(project):
         process.kill()
     assert process.returncode == 0
     assert rest == "stopped\n"
+
+
+def test_rebuild_refreshes_proofs_of_the_changed_card_only(project):
+    out, proofs = project / "output", project / "output/proofs"
+    rebuild(["demo"], project, out, proofs=proofs)
+    before = {p.name: p.read_bytes() for p in (proofs / "demo").glob("*-front.png")}
+    assert len(before) == 8
+    edit(project / "data/demo/cards.yaml", "Nobody saw him leave.", "Nobody saw him go.")
+    (line,) = rebuild(["demo"], project, out, proofs=proofs)
+    assert line.startswith("demo: changed Escape Artist (")
+    after = {p.name: p.read_bytes() for p in (proofs / "demo").glob("*-front.png")}
+    assert sorted(n for n in before if before[n] != after[n]) == ["escape-artist-1-front.png"]
