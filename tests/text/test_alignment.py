@@ -21,7 +21,7 @@ def lines(tmp_path_factory):
     root = make_project(tmp_path_factory.mktemp("align"), "align")
     cards = [{"name": f"{a}-{v}", "align": a, "valign": v, "text": TEXT}
              for a in ("left", "center", "right", "justify") for v in ("top", "middle", "bottom")]
-    (root / "data/align/cards.yaml").write_text(json.dumps(cards)  # JSON is YAML)
+    (root / "data/align/cards.yaml").write_text(json.dumps(cards))  # JSON is YAML
     result = cardgen.build(["align"], root, options=cardgen.BuildOptions(layout="per-card"))
     faces = json.loads(result.sets[0].manifest.read_text())["faces"]
     found = {}
