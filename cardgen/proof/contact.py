@@ -1,4 +1,8 @@
-"""The contact sheet: every card's front (and each different back once) small, on one PNG."""
+"""The contact sheet: every card's front (and each different back once) small, on one PNG.
+
+Thumbnails go row by row in their order, each at its own size (a set mixes poker cards, large
+reference cards and small tokens), rows as tall as their tallest, the sheet about square.
+"""
 from __future__ import annotations
 
 import math
@@ -15,24 +19,32 @@ def thumbnail(image: Image.Image) -> Image.Image:
     return image.reduce(THUMB_REDUCTION)
 
 
+def layout(sizes: Sequence[tuple[int, int]]) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    """(top-left of each thumbnail, sheet size): rows filled left to right up to a width that
+    makes the sheet about square; each row's thumbnails aligned on their top edge."""
+    if not sizes:
+        return [], (2 * GAP, 2 * GAP)
+    area = sum((w + GAP) * (h + GAP) for w, h in sizes)
+    width = max(max(w for w, _ in sizes) + GAP, math.ceil(math.sqrt(area)))  # without the outer gap
+    positions, x, y, row_height = [], 0, 0, 0
+    for w, h in sizes:
+        if x > 0 and x + w + GAP > width:
+            x, y, row_height = 0, y + row_height, 0
+        positions.append((GAP + x, GAP + y))
+        x += w + GAP
+        row_height = max(row_height, h + GAP)
+    sheet_width = GAP + max(px - GAP + w + GAP for (px, _), (w, _) in zip(positions, sizes))
+    return positions, (sheet_width, GAP + y + row_height)
+
+
 def contact_sheet(thumbs: Sequence[Image.Image]) -> Image.Image:
-    """Thumbnails row by row in a grid of equal cells (the largest thumbnail), about square."""
-    if not thumbs:
-        return Image.new("RGB", (2 * GAP, 2 * GAP), "white")
-    cell_w = max(t.width for t in thumbs)
-    cell_h = max(t.height for t in thumbs)
-    count = len(thumbs)
-    columns = min(count, max(1, round(math.sqrt(count * cell_h / cell_w))))
-    rows = math.ceil(count / columns)
-    scale = min(1.0, math.sqrt(MAX_PIXELS / (columns * rows * (cell_w + GAP) * (cell_h + GAP))))
+    positions, size = layout([t.size for t in thumbs])
+    scale = min(1.0, math.sqrt(MAX_PIXELS / (size[0] * size[1])))
     if scale < 1.0:
         thumbs = [t.resize((max(1, round(t.width * scale)), max(1, round(t.height * scale))), Image.Resampling.BOX)
                   for t in thumbs]
-        cell_w, cell_h = max(t.width for t in thumbs), max(t.height for t in thumbs)
-    sheet = Image.new("RGB", (GAP + columns * (cell_w + GAP), GAP + rows * (cell_h + GAP)), "white")
-    for index, thumb in enumerate(thumbs):
-        row, column = divmod(index, columns)
-        x = GAP + column * (cell_w + GAP) + (cell_w - thumb.width) // 2
-        y = GAP + row * (cell_h + GAP) + (cell_h - thumb.height) // 2
-        sheet.paste(thumb, (x, y))
+        positions, size = layout([t.size for t in thumbs])
+    sheet = Image.new("RGB", size, "white")
+    for thumb, position in zip(thumbs, positions):
+        sheet.paste(thumb, position)
     return sheet

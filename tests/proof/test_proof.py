@@ -6,9 +6,10 @@ import math
 from html.parser import HTMLParser
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from cardgen.proof import proof
+from cardgen.proof.contact import GAP, layout
 
 BLUE = (0x27, 0x40, 0x8B)  # the demo frame's background, drawn out to the bleed edge
 
@@ -104,15 +105,32 @@ def test_gallery_lists_every_card_and_every_link_exists(project):
 
 def test_contact_sheet_holds_every_card_and_the_back(project):
     result = run(project)
+    faces = faces_of(result)
+    firsts = [f for f in faces if f["side"] == "front" and f["copy"] == 1] + [
+        next(f for f in faces if f["side"] == "back")]  # the demo's cards share one back
+    assert len(firsts) == 6
+    thumbs = []
+    for face in firsts:
+        with Image.open(result.folder / face["file"]) as image:
+            thumbs.append(image.reduce(4))  # a quarter: 75 dpi
+    positions, size = layout([t.size for t in thumbs])
     with Image.open(result.folder / "contact.png") as sheet:
-        width, height = sheet.size
-    # four poker cards, the token, the back once: 6 cells of the largest thumbnail, a quarter
-    # of 821 x 1121 px (a partial pixel counts)
-    cell_w, cell_h, gap = math.ceil(821 / 4), math.ceil(1121 / 4), 12
-    columns = round(math.sqrt(6 * cell_h / cell_w))
-    rows = math.ceil(6 / columns)
-    assert (columns, rows) == (3, 2)
-    assert (width, height) == (gap + columns * (cell_w + gap), gap + rows * (cell_h + gap))
+        assert sheet.size == size
+        for thumb, (x, y) in zip(thumbs, positions):
+            placed = sheet.crop((x, y, x + thumb.width, y + thumb.height))
+            assert ImageChops.difference(placed, thumb).getbbox() is None
+
+
+def test_contact_layout_keeps_thumbnails_apart_and_about_square():
+    sizes = [(206, 281)] * 7 + [(65, 65)] * 3 + [(300, 480)] * 2
+    positions, (width, height) = layout(sizes)
+    boxes = [(x, y, x + w, y + h) for (x, y), (w, h) in zip(positions, sizes)]
+    for i, a in enumerate(boxes):
+        assert a[0] >= GAP and a[1] >= GAP and a[2] <= width - GAP and a[3] <= height - GAP
+        for b in boxes[i + 1:]:
+            assert a[2] + GAP <= b[0] or b[2] + GAP <= a[0] or a[3] + GAP <= b[1] or b[3] + GAP <= a[1], (a, b)
+    assert [y for _, y in positions] == sorted(y for _, y in positions)  # in order, row by row
+    assert 0.5 < width / height < 2
 
 
 def test_only_changed_faces_are_rasterised_again(project):
