@@ -6,7 +6,7 @@ word widths; no text is re-measured.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .fonts import FontBook, FontFace
 from .rich import Paragraph, Run
@@ -28,8 +28,7 @@ class DoesNotFit(ValueError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):  # tuples: made by the hundred per card, and cheap to make
     """A measured run: text in a face, or an icon, with its width at 1 pt."""
 
     run: Run
@@ -37,16 +36,14 @@ class Piece:
     width: float
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     """A piece at its final place: x from the box's left, in pt."""
 
     x: float
     piece: Piece
 
 
-@dataclass(frozen=True)
-class LaidLine:
+class LaidLine(NamedTuple):
     baseline: float  # pt below the box's top
     pieces: tuple[Placed, ...]
     word_space: float = 0.0  # pt added to every space of the line (justified text)
@@ -73,6 +70,7 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
             icon_width: Callable[[str], float]) -> list[list[list[tuple[list[Piece], float]]]]:
     """Paragraph -> line -> word -> (pieces, width at 1 pt). Raises MissingGlyph."""
     measured = []
+    faces: dict[tuple[bool, bool], FontFace] = {}
     for paragraph in paragraphs:
         lines = []
         for line in paragraph:
@@ -85,7 +83,10 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                         width = icon_width(run.icon)
                         pieces.append(Piece(run, None, width))
                     else:
-                        face = fonts.face(style.family, style.bold or run.style.bold, style.italic or run.style.italic)
+                        key = (style.bold or run.style.bold, style.italic or run.style.italic)
+                        face = faces.get(key)
+                        if face is None:
+                            face = faces[key] = fonts.face(style.family, *key)
                         missing = face.missing(run.text)
                         if missing is not None:
                             raise MissingGlyph(missing, face.path.name)

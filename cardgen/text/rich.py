@@ -5,7 +5,6 @@ Markers that are never closed are printed as typed, so no character of the data 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -13,15 +12,13 @@ _COLOR_OPEN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
 _BREAKS = re.compile(r"[ \t\f\v]*\n(?:[ \t\f\v]*\n)+[ \t\f\v]*")  # a blank line: new paragraph
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):  # tuples: a card has hundreds of these, and tuples are cheap to make
     bold: bool = False
     italic: bool = False
     color: str | None = None  # None: the box's colour
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     """A piece of text in one style, or an icon (``icon`` set, ``text`` empty)."""
 
     text: str
