@@ -68,6 +68,9 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
             lines.extend(str(problem) for problem in error.problems)
             lines.append(f"{name}: not built ({len(error.problems)} problem{'s' * (len(error.problems) != 1)})")
             continue
+        except Exception as error:  # a bug, not bad input: say so and keep watching
+            lines.append(f"{name}: not built (internal error: {error!r})")
+            continue
         after = json.loads(result.manifest.read_text(encoding="utf-8"))
         lines.extend(str(w) for w in result.warnings)
         seconds = time.perf_counter() - started
