@@ -66,6 +66,10 @@ class ProofFolder:
         # content another file already holds (cards moved or renamed): read it all before any
         # file is overwritten
         held = {key: self.read(file) for key, file in self.files_with(set(files)).items()}
+        # files about to change leave the index first: a run stopped half-way (Ctrl-C) must
+        # not leave the index naming content that a file no longer holds
+        changing = {entry["file"] for entry in todo}
+        self._save([{"file": f, "key": k} for f, k in self.previous.items() if f not in changing], self.contact)
         for key, data in held.items():
             for file in files.pop(key):
                 self.write(file, data)
@@ -89,9 +93,12 @@ class ProofFolder:
             for path in thumbs.iterdir():
                 if path.name not in used:
                     path.unlink()
+        self._save(entries, contact)
+        return removed
+
+    def _save(self, entries: list[dict], contact: str) -> None:
         document = {"contact": contact, "faces": entries}
         _write_atomic(self.folder / self.index, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
-        return removed
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

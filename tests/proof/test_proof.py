@@ -185,3 +185,35 @@ def test_bad_data_is_reported_not_a_traceback(project, cli):
     assert result.exit_code == 1
     assert 'data/demo/cards.yaml:3: card "Quick Draw": count must be a whole number, got "two"' in result.output
     assert not Path(project / "output/proofs/demo").exists()
+
+
+def test_a_run_stopped_half_way_leaves_nothing_stale(project, tmp_path, monkeypatch):
+    run(project)
+    cards = project / "data/demo/cards.yaml"
+    original = cards.read_text()
+    cards.write_text(original.replace("gain 1 coin", "gain 2 coins").replace("discard *one*", "discard *two*"))
+    from cardgen.proof.store import ProofFolder
+
+    write = ProofFolder.write
+    written = []
+
+    def stop_on_second_face(self, file, data):
+        if file.endswith("-front.png"):
+            written.append(file)
+            if len(written) == 2:
+                raise KeyboardInterrupt
+        write(self, file, data)
+
+    monkeypatch.setattr(ProofFolder, "write", stop_on_second_face)
+    try:
+        run(project)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the run was not stopped")
+    monkeypatch.setattr(ProofFolder, "write", write)
+    cards.write_text(original)  # undone: the faces look as they did before the stopped run
+    again = run(project)
+    fresh = run(project, tmp_path / "fresh")
+    for path in sorted(fresh.folder.glob("*.png")):
+        assert (again.folder / path.name).read_bytes() == path.read_bytes(), path.name
