@@ -58,10 +58,18 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
     problems: list[Problem] = []
     markups: dict[str, Markup] = {}
     hashes: dict[str, str] = {}
+    renderings: dict[tuple, str] = {}  # (template, the values it reads) -> markup key
     pairs: list[tuple[Face, Face | None]] = []
 
     def face(template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where) -> Face | None:
         context = template_context(card_set, card_type, fields, copy)
+        used = templates.names_used(template)
+        memo = None
+        if used is not None:  # a back that reads no card field is rendered once, not per card
+            memo = (template, id(card_type), repr([(n, context.get(n)) for n in sorted(used)]))
+            key = renderings.get(memo)
+            if key is not None:
+                return Face(card, card_type, copy, side, key, hashes[key])
         try:
             text = templates.render(template, context, card.name, where)
             key = _key(text, card_type)
@@ -71,6 +79,8 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
         except CardgenError as error:
             problems.extend(error.problems)
             return None
+        if memo is not None:
+            renderings[memo] = key
         return Face(card, card_type, copy, side, key, hashes[key])
 
     for index, card in enumerate(cards if cards is not None else card_set.cards):

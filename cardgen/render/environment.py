@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Mapping
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -45,6 +45,33 @@ class Templates:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
         self.env.filters["contrast"] = contrast
         self._compiled: dict[str, Any] = {}
+        self._used: dict[str, frozenset[str]] = {}
+
+    def names_used(self, name: str) -> frozenset[str] | None:
+        """The context names a template (with the templates it extends or includes) reads, so
+        that identical inputs can share one rendering; None when that cannot be known."""
+        if name not in self._used:
+            used: set[str] = set()
+            pending, seen = [name], set()
+            try:
+                while pending:
+                    current = pending.pop()
+                    if current in seen:
+                        continue
+                    seen.add(current)
+                    source = self.env.loader.get_source(self.env, current)[0]
+                    tree = self.env.parse(source)
+                    used |= meta.find_undeclared_variables(tree)
+                    for referenced in meta.find_referenced_templates(tree):
+                        if referenced is None:  # a computed template name: anything may be read
+                            self._used[name] = None
+                            return None
+                        pending.append(referenced)
+            except (TemplateNotFound, TemplateSyntaxError):
+                self._used[name] = None  # render() reports it
+                return None
+            self._used[name] = frozenset(used)
+        return self._used[name]
 
     def source_hash_input(self, name: str) -> str:
         """The template's text and every template it extends or includes (for content hashes)."""
