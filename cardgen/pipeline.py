@@ -10,7 +10,7 @@ from . import sheets, validate
 from .assets import Fingerprints
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
-from .faces import RenderedSet, render_faces
+from .render.faces import RenderedSet, render_faces
 from .layout import LaidFace, Resources, lay_out
 from .load.setfile import load_set, set_names
 from .model import CardSet

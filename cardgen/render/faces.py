@@ -9,10 +9,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .errors import CardgenError, Problem
-from .model import Card, CardSet, CardType, Face
-from .render.environment import Templates
-from .render.markup import Element, parse_markup
+from ..errors import CardgenError, Problem
+from ..model import Card, CardSet, CardType, Face
+from .environment import Templates
+from .markup import Element, parse_markup
 
 
 @dataclass(frozen=True)
