@@ -1,0 +1,1 @@
+"""Text: fonts, the rich-text markup, and fitting text into boxes."""

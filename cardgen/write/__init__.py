@@ -1,0 +1,1 @@
+"""The write stage: PDF, manifest, and writing files whole or not at all."""
