@@ -44,9 +44,6 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
 
 
-_run = run_reporting_errors  # the old name, still used by some command modules
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
               help="The project folder holding data/, templates/ and fonts/.")

@@ -105,7 +105,10 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
     template = options.sheet or settings.get("template")
     if isinstance(template, dict):
         template = template.get(options.paper if isinstance(options.paper, str) else "custom")
-    chosen = {"orientation": options.orientation, "spacing": options.spacing,
+    spacing = options.spacing
+    if spacing is None and options.stamp:
+        spacing = "bleed"  # the stamp lives in the bleed, which butted cards cut away where they meet
+    chosen = {"orientation": options.orientation, "spacing": spacing,
               "crop_marks": options.crop_marks, "cut_lines": options.cut_lines}
     values = {key: (value if value is not None else settings.get(key.replace("_", "-")))
               for key, value in chosen.items()}
@@ -163,7 +166,8 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
                   session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
         write_manifest(json_tmp, document)
     return SetResult(name, pdf_path, json_path, faces=len(imposition.placements), cards=len(rendered.pairs),
-                     pages=len(imposition.pages), warnings=tuple(p for p in problems if not p.is_error))
+                     pages=len(imposition.pages) + len(extra_pages),
+                     warnings=tuple(p for p in problems if not p.is_error))
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,

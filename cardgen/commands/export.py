@@ -16,10 +16,10 @@ import click
 @click.pass_context
 def export(ctx, set_name, shop, tts, out):
     """Export SET for a print shop (--shop) and/or Tabletop Simulator (--tts)."""
-    from ..cli import _run
+    from ..cli import run_reporting_errors
     from ..export import export as run_export
 
     if shop is None and not tts:
         raise click.UsageError("give --shop tgc|mpc|drivethru, --tts, or both", ctx)
-    for line in _run(ctx, lambda: run_export(set_name, ctx.obj["root"], out, shop, tts)):
+    for line in run_reporting_errors(ctx, lambda: run_export(set_name, ctx.obj["root"], out, shop, tts)):
         click.echo(line)

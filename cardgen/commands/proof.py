@@ -15,11 +15,11 @@ import click
 def proof(ctx, sets, out, overlay):
     """300 dpi PNG proofs of SETS (default: every set): <out>/<set>/ with a PNG per face,
     contact.png and index.html (opens with no server). Unchanged faces are not rasterised again."""
-    from ..cli import _run
+    from ..cli import run_reporting_errors
     from ..proof import proof as make_proofs
 
     root = ctx.obj["root"]
-    results, seconds = _run(ctx, lambda: make_proofs(sets, root, out, overlay))
+    results, seconds = run_reporting_errors(ctx, lambda: make_proofs(sets, root, out, overlay))
     for result in results:
         click.echo(result.line)
     faces = sum(r.faces for r in results)

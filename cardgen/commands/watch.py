@@ -15,12 +15,12 @@ import click
 def watch(ctx, sets, out, proofs):
     """Build SETS (default: every set), then rebuild on every save in data/, templates/ and
     fonts/, printing which cards changed. Ctrl-C stops."""
-    from ..cli import _run
+    from ..cli import run_reporting_errors
     from ..watch import watch as run_watch
 
     root = ctx.obj["root"]
     target = out if out is not None else Path(root) / "output"
     try:
-        _run(ctx, lambda: run_watch(sets, root, target, proofs=target / "proofs" if proofs else None, echo=click.echo))
+        run_reporting_errors(ctx, lambda: run_watch(sets, root, target, proofs=target / "proofs" if proofs else None, echo=click.echo))
     except KeyboardInterrupt:
         click.echo("stopped")

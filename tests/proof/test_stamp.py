@@ -69,3 +69,14 @@ def test_stamp_sits_below_each_faces_trim_on_bleed_sheets(project):
                 below = [line for line in found if x <= line[0] and line[2] <= x + w + 0.01
                          and y - 3 * PT_PER_MM - 0.5 <= height - line[3] and height - line[1] <= y + 0.01]
                 assert len(below) == 1, face
+
+
+def test_stamped_sheets_keep_every_bleed(project):
+    """With --stamp and no --spacing, cards are spaced by their bleed so no stamp is cut away."""
+    _, manifest = build(project)
+    fronts = [f for f in manifest["faces"] if f["side"] == "front" and f["type"] == "action"]
+    rows = {}
+    for face in fronts:
+        rows.setdefault((face["page"], face["y_mm"]), []).append(face["x_mm"])
+    gaps = {round(b - a - 63.5, 6) for xs in rows.values() for a, b in zip(sorted(xs), sorted(xs)[1:])}
+    assert gaps == {6.0}
