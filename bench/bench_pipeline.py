@@ -12,75 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
+import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-WORDS = ("token challenge planet alien power flare colony ship warp cone attack negotiate ally reward "
-         "destiny hyperspace compensation edict kicker reinforcement moon lucre base defense offense").split()
-
-SET_YAML = """name: bench
-title: Bench
-version: "1"
-size: poker
-types:
-  card: {template: bench/card.xml.j2, back: back}
-backs:
-  back: {template: bench/back.xml.j2}
-icons:
-  star: {glyph: "★", font: DejaVu Sans, color: "#c08000"}
-cards: [cards.csv]
-"""
-CARD = """<card>
-  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
-  <rect x="3" y="3" w="{{ w - 6 }}" h="{{ h - 6 }}" r="2" fill="#fdf6e3" stroke="#000000" stroke-width="0.3"/>
-  <text name="title" x="5" y="5" w="{{ w - 10 }}" h="9" weight="bold" size="13" min-size="7" align="center" valign="middle" markup="plain">{{ name }}</text>
-  <text name="body" x="5" y="17" w="{{ w - 10 }}" h="64" size="12" min-size="4" align="justify">{{ text }}</text>
-</card>
-"""
-BACK = """<card>
-  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
-  <text x="5" y="40" w="{{ w - 10 }}" h="10" size="16" weight="bold" align="center" color="#ffffff">BENCH</text>
-</card>
-"""
-
-
-def body(rng: random.Random) -> str:
-    words = [rng.choice(WORDS) for _ in range(60)]
-    words[3] = f"**{words[3]} {words[4]}**"
-    words[4] = ""
-    words[10] = f"*{words[10]}*"
-    words[20] = ":star:"
-    return " ".join(w for w in words if w)
-
-
-def make_project(folder: Path, cards: int) -> None:
-    (folder / "data/bench").mkdir(parents=True)
-    (folder / "templates/bench").mkdir(parents=True)
-    shutil.copytree(REPO / "fonts", folder / "fonts")
-    (folder / "data/bench/set.yaml").write_text(SET_YAML)
-    (folder / "templates/bench/card.xml.j2").write_text(CARD)
-    (folder / "templates/bench/back.xml.j2").write_text(BACK)
-    rng = random.Random(cards)
-    import csv
-
-    with open(folder / "data/bench/cards.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["name", "text"])
-        for number in range(cards):
-            writer.writerow([f"Card {number + 1}", body(rng)])
-    with open(folder / "data/bench/set.yaml", "a") as handle:
-        handle.write("")
-    text = (folder / "data/bench/set.yaml").read_text().replace("cards: [cards.csv]", "cards: [{file: cards.csv, type: card}]")
-    (folder / "data/bench/set.yaml").write_text(text)
-
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synthetic import BODY_H, MAX_SIZE, REPO, make_project  # noqa: E402
 def run_cardgen(folder: Path) -> dict:
     sys.path.insert(0, str(REPO))
     import cardgen
@@ -110,27 +51,25 @@ def run_paragraph(folder: Path) -> dict:
     rows = list(csv.DictReader(open(folder / "data/bench/cards.csv")))
     started = time.perf_counter()
     canvas = Canvas(str(folder / "paragraph.pdf"), pagesize=(279.4 * mm, 215.9 * mm), invariant=1)
-    w, h = 53.5 * mm, 64 * mm
+    w, h = 53.5 * mm, BODY_H * mm
     for index, row in enumerate(rows):
         slot = index % 8
         x, y = (10 + (slot % 4) * 63.5) * mm, (10 + (slot // 4) * 88.9) * mm
         canvas.setFillColorRGB(0.15, 0.25, 0.55)
         canvas.rect(x, y, 63.5 * mm, 88.9 * mm, fill=1, stroke=0)
-        text = row["text"].replace("**", "\x00")
-        parts = text.split("\x00")
-        text = "".join(p if i % 2 == 0 else f"<b>{p}</b>" for i, p in enumerate(parts))
-        text = text.replace(":star:", "★")
-        size = 12.0
-        low, high = 4.0, 12.0
-        best = None
-        while high - low > 0.05:  # binary search by rewrapping, as cardgen searches by arithmetic
-            middle = (low + high) / 2
-            paragraph = Paragraph(text, ParagraphStyle("b", fontName="DV", fontSize=middle, leading=middle * 1.2))
-            _, used = paragraph.wrap(w, h)
-            if used <= h:
-                low, best = middle, paragraph
-            else:
-                high = middle
+        text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", row["text"])
+        text = re.sub(r"\*(.+?)\*", r"<i>\1</i>", text).replace(":star:", "\u2605")
+        best = Paragraph(text, ParagraphStyle("b", fontName="DV", fontSize=MAX_SIZE, leading=MAX_SIZE * 1.2))
+        if best.wrap(w, h)[1] > h:  # like cardgen: the largest size first, then a search
+            best = None
+            low, high = 4.0, MAX_SIZE
+            while high - low > 0.05:  # binary search by rewrapping (cardgen: by arithmetic)
+                middle = (low + high) / 2
+                paragraph = Paragraph(text, ParagraphStyle("b", fontName="DV", fontSize=middle, leading=middle * 1.2))
+                if paragraph.wrap(w, h)[1] <= h:
+                    low, best = middle, paragraph
+                else:
+                    high = middle
         paragraph = best or Paragraph(text, ParagraphStyle("b", fontName="DV", fontSize=4, leading=4.8))
         paragraph.wrap(w, h)
         paragraph.drawOn(canvas, x + 5 * mm, y + 7 * mm)

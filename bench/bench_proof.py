@@ -12,8 +12,6 @@ it, so it includes importing cardgen and loading the whole set. Every figure is 
 from __future__ import annotations
 
 import argparse
-import csv
-import shutil
 import statistics
 import subprocess
 import sys
@@ -23,53 +21,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-
-WORDS = ("token challenge planet alien power flare colony ship warp cone attack negotiate ally reward "
-         "destiny hyperspace compensation edict kicker reinforcement moon lucre base defense offense").split()
-SET_YAML = """name: bench
-title: Bench
-version: "1"
-size: poker
-types:
-  card: {template: bench/card.xml.j2, back: back}
-backs:
-  back: {template: bench/back.xml.j2}
-icons:
-  star: {glyph: "★", font: DejaVu Sans, color: "#c08000"}
-cards: [{file: cards.csv, type: card}]
-"""
-CARD = """<card>
-  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
-  <rect x="3" y="3" w="{{ w - 6 }}" h="{{ h - 6 }}" r="2" fill="#fdf6e3" stroke="#000000" stroke-width="0.3"/>
-  <text name="title" x="5" y="5" w="{{ w - 10 }}" h="9" weight="bold" size="13" min-size="7" align="center" valign="middle" markup="plain">{{ name }}</text>
-  <text name="body" x="5" y="17" w="{{ w - 10 }}" h="64" size="12" min-size="4" align="justify">{{ text }}</text>
-</card>
-"""
-BACK = """<card>
-  <rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" fill="#27408b"/>
-  <text x="5" y="40" w="{{ w - 10 }}" h="10" size="16" weight="bold" align="center" color="#ffffff">BENCH</text>
-</card>
-"""
-
-
-def body(number: int) -> str:
-    words = [WORDS[(number * 7 + i * 13) % len(WORDS)] for i in range(40)]
-    return f"**{words[0]} {words[1]}** " + " ".join(words[2:20]) + " :star: *" + words[20] + "* " + " ".join(words[21:])
-
-
-def make_project(folder: Path, cards: int) -> Path:
-    (folder / "data/bench").mkdir(parents=True)
-    (folder / "templates/bench").mkdir(parents=True)
-    shutil.copytree(REPO / "fonts", folder / "fonts")
-    (folder / "data/bench/set.yaml").write_text(SET_YAML)
-    (folder / "templates/bench/card.xml.j2").write_text(CARD)
-    (folder / "templates/bench/back.xml.j2").write_text(BACK)
-    with open(folder / "data/bench/cards.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["name", "text"])
-        for number in range(cards):
-            writer.writerow([f"Card {number + 1}", body(number)])
-    return folder
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synthetic import make_project  # noqa: E402
 
 
 def change_one_card(folder: Path, round_number: int) -> None:
