@@ -119,26 +119,41 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
                                template=template, root=card_set.directory, source=card_set.source, **values)
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """A set's faces rendered to markup, ready to be laid out one at a time (see ``lay_out``)."""
+
+    faces: RenderedSet
+    resources: Resources
+
+    def lay_out(self, key: str) -> LaidFace:
+        markup = self.faces.markups[key]
+        return lay_out(markup.elements, self.resources, markup.card_type, markup.card_name)
+
+
 def render_set(card_set: CardSet, session: Session, cards=None,
-               progress: Callable[[int], None] | None = None) -> tuple[RenderedSet, dict[str, LaidFace], Resources]:
-    """Render and lay out every face of ``cards`` (default: the whole set)."""
+               progress: Callable[[int], None] | None = None) -> Rendered:
+    """Render every face of ``cards`` (default: the whole set) to checked markup."""
     resources = Resources(card_set, session.fonts, session.images)
-    rendered = render_faces(card_set, session.templates, cards, Fingerprints(resources), progress)
+    return Rendered(render_faces(card_set, session.templates, cards, Fingerprints(resources), progress), resources)
+
+
+def lay_out_all(rendered: Rendered) -> None:
+    """Lay out every distinct face and keep none: what ``check`` needs. Raises all problems."""
     problems: list[Problem] = []
-    laid: dict[str, LaidFace] = {}
-    for key, markup in rendered.markups.items():
+    for key in rendered.faces.markups:
         try:
-            laid[key] = lay_out(markup.elements, resources, markup.card_type, markup.card_name)
+            rendered.lay_out(key)
         except CardgenError as error:
             problems.extend(error.problems)
     if problems:
         raise CardgenError(problems)
-    return rendered, laid, resources
 
 
-def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
-              progress: Callable[[int], None] | None = None) -> SetResult:
-    card_set = load_set(name, session.root)
+def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
+              options: BuildOptions = BuildOptions(), progress: Callable[[int], None] | None = None) -> SetResult:
+    """Check, render, impose and write one loaded set to ``pdf_path`` and ``json_path``, whole or
+    not at all. Faces are laid out while they are drawn, so memory does not grow with the set."""
     problems = check_problems(card_set, options.deck)
     errors = [p for p in problems if p.is_error]
     if errors:
@@ -146,12 +161,12 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     cards = None
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    rendered, laid, resources = render_set(card_set, session, cards, progress)
-    pairs, extra_pages, notes = rendered.pairs, [], {}
+    rendered = render_set(card_set, session, cards, progress)
+    pairs, extra_pages, notes = rendered.faces.pairs, [], {}
     if options.changed_since is not None:
         from . import reprint  # only reprints need it
 
-        pairs, changelog = reprint.changed_pairs(rendered.pairs, Path(options.changed_since))
+        pairs, changelog = reprint.changed_pairs(pairs, Path(options.changed_since))
         extra_pages.append(reprint.changelog_page(changelog))
         notes["changelog"] = changelog.as_json()
     imposition = sheets.impose(pairs, sheet_options(card_set, options))
@@ -159,15 +174,21 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     if options.stamp:
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
-    pdf_path, json_path = Path(out) / f"{name}.pdf", Path(out) / f"{name}.json"
-    document = manifest(card_set, imposition.placements, len(imposition.pages) + len(extra_pages), notes)
+    pages = len(imposition.pages) + len(extra_pages)
     with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
-        write_pdf(pdf_tmp, imposition.pages, imposition.placements, laid, card_set.title, sheets.draw_marks,
-                  session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
-        write_manifest(json_tmp, document)
-    return SetResult(name, pdf_path, json_path, faces=len(imposition.placements), cards=len(rendered.pairs),
-                     pages=len(imposition.pages) + len(extra_pages),
+        write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.lay_out, card_set.title,
+                  sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
+        write_manifest(json_tmp, manifest(card_set, imposition.placements, pages, notes))
+    return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),
+                     cards=len(rendered.faces.pairs), pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error))
+
+
+def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
+              progress: Callable[[int], None] | None = None) -> SetResult:
+    """Build the set ``name`` into ``<out>/<name>.pdf`` and ``<out>/<name>.json``."""
+    card_set = load_set(name, session.root)
+    return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
@@ -197,7 +218,7 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
         try:
             card_set = load_set(name, root)
             problems += check_problems(card_set, deck)
-            render_set(card_set, session)
+            lay_out_all(render_set(card_set, session))
         except CardgenError as error:
             problems += error.problems
     return problems

@@ -12,12 +12,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .. import pipeline, sheets
+from .. import pipeline
 from ..errors import CardgenError
 from ..load.setfile import load_set
 from ..model import CardSet, CardType
-from ..write.manifest import manifest
-from ..write.pdf import write_pdf
 
 
 def with_bleed(card_set: CardSet, bleed: Callable[[CardType], float]) -> CardSet:
@@ -37,12 +35,10 @@ def load_checked(name: str, root: Path) -> CardSet:
 def per_card_pdf(card_set: CardSet, session: pipeline.Session, path: Path) -> list[dict]:
     """Write the set one face a page (TrimBox and BleedBox set) to ``path``; return the
     manifest's face entries (card, type, copy, side, page, hash...), page by page."""
-    rendered, laid, _ = pipeline.render_set(card_set, session)
-    imposition = sheets.impose(rendered.pairs, sheets.SheetOptions(layout="per-card", source=card_set.source))
-    write_pdf(Path(path), imposition.pages, imposition.placements, laid, card_set.title, sheets.draw_marks,
-              session.fonts.face(None).pdf_name)
-    document = manifest(card_set, imposition.placements, len(imposition.pages))
-    return json.loads(json.dumps(document["faces"]))  # plain JSON values, as a manifest file has them
+    path = Path(path)
+    manifest_path = path.with_suffix(".json")
+    pipeline.write_set(card_set, session, path, manifest_path, pipeline.BuildOptions(layout="per-card"))
+    return json.loads(manifest_path.read_text(encoding="utf-8"))["faces"]
 
 
 def page_mm(card_type: CardType) -> tuple[float, float]:

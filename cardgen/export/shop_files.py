@@ -8,7 +8,6 @@ trim plus bleed, with TrimBox and BleedBox.
 """
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -55,11 +54,5 @@ def export_pdf(name: str, session: pipeline.Session, shop: Shop, out: Path) -> t
     """One PDF ``out/<set>.pdf``: a face a page at trim plus exactly the shop's bleed."""
     card_set = with_bleed(load_checked(name, session.root), lambda t: shop.bleed_mm)
     target = Path(out) / f"{name}.pdf"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.tmp")
-    try:
-        faces = per_card_pdf(card_set, session, temporary)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
+    faces = per_card_pdf(card_set, session, target)  # written whole or not at all, manifest beside it
     return target, len(faces)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..draw import draw_element
 from ..draw.context import FaceGeometry
 from ..layout import LaidFace
+from ..errors import CardgenError, Problem
 from ..model import Page, Placement
 from ..units import PT_PER_MM
 
@@ -30,13 +31,18 @@ def _box(values) -> tuple[float, float, float, float]:
 
 
 def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
-              laid: Mapping[str, LaidFace], title: str, draw_marks: Callable,
+              lay_out: Callable[[str], LaidFace], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = ()) -> None:
     """``font`` is a registered font of the project, used for the stamp and as the canvas's
     initial font (so that no standard, unembedded font is ever named); ``stamp`` is a text
     printed in every face's bleed; ``extra_pages`` are drawn after the sheets, one page each, by
-    functions called as ``draw(canvas, font)`` that set their own page size."""
+    functions called as ``draw(canvas, font)`` that set their own page size.
+
+    ``lay_out(markup_key)`` lays a face out when it is first drawn; nothing is kept after, so
+    memory stays flat however large the set. A face that cannot be laid out is reported with
+    all the others (CardgenError) once every face has been tried, and nothing is saved.
+    """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
     canvas.setTitle(title)
@@ -45,8 +51,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     by_page: dict[int, list[Placement]] = {}
     for placement in placements:
         by_page.setdefault(placement.slot.page, []).append(placement)
-    uses = Counter(p.face.markup_key for p in placements)
-    defined: set[str] = set()
+    faces = _FaceDrawer(canvas, Counter(p.face.markup_key for p in placements), lay_out, stamp and (stamp, font))
     for page in pages:
         canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
         if page.trim_box:
@@ -54,24 +59,53 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
         if page.bleed_box:
             canvas.setBleedBox(_box(page.bleed_box))
         for placement in by_page.get(page.number, ()):
-            face = placement.face
-            face_stamp = stamp and (stamp, font)
-            if uses[face.markup_key] == 1:  # a form costs a dictionary: only shared faces get one
-                _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, laid[face.markup_key], face_stamp))
-                continue
-            name = "F" + face.markup_key[:20]
-            if name not in defined:
-                _define_form(canvas, name, face.card_type, laid[face.markup_key], face_stamp)
-                defined.add(name)
-            _place(canvas, placement, lambda: canvas.doForm(name))
-            if proof_boxes:
+            faces.draw(placement)
+            if proof_boxes and not faces.problems:
                 _proof_boxes(canvas, placement)
         draw_marks(canvas, page)
         canvas.showPage()
+    if faces.problems:
+        raise CardgenError(faces.problems)
     for draw_page in extra_pages:
         draw_page(canvas, font)
         canvas.showPage()
     canvas.save()
+
+
+class _FaceDrawer:
+    """Draws placed faces: inline when a face is used once, else as a form defined on first use.
+    Once a face has failed to lay out, the rest are only laid out, to report every problem."""
+
+    def __init__(self, canvas: Canvas, uses: Counter, lay_out: Callable[[str], LaidFace], stamp):
+        self.canvas, self.uses, self.lay_out, self.stamp = canvas, uses, lay_out, stamp
+        self.defined: set[str] = set()
+        self.failed: set[str] = set()
+        self.problems: list[Problem] = []
+
+    def draw(self, placement: Placement) -> None:
+        canvas, face = self.canvas, placement.face
+        key = face.markup_key
+        name = "F" + key[:20]
+        if key in self.failed:
+            return
+        if name in self.defined:
+            if not self.problems:
+                _place(canvas, placement, lambda: canvas.doForm(name))
+            return
+        try:
+            laid = self.lay_out(key)
+        except CardgenError as error:
+            self.problems.extend(error.problems)
+            self.failed.add(key)
+            return
+        if self.problems:  # only looking for more problems now: this PDF will not be saved
+            return
+        if self.uses[key] == 1:  # a form costs a dictionary: only shared faces get one
+            _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, laid, self.stamp))
+            return
+        _define_form(canvas, name, face.card_type, laid, self.stamp)
+        self.defined.add(name)
+        _place(canvas, placement, lambda: canvas.doForm(name))
 
 
 def _define_form(canvas: Canvas, name: str, card_type, laid: LaidFace, stamp: tuple[str, str] | None) -> None:

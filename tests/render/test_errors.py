@@ -136,3 +136,17 @@ def test_templates_folder_may_be_a_link(project, tmp_path):
     only_tokens(project, "M")
     assert problems_of(project) == [
         "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
+
+
+def test_every_face_that_does_not_fit_is_reported_at_once(project, cli):
+    cli(project, "build", "demo")
+    before = (project / "output/demo.pdf").read_bytes()
+    (project / "data/demo/cards.yaml").write_text(
+        f"- {{name: One, type: token, label: '{'Longword ' * 10}'}}\n"
+        "- {name: Fine, type: token, count: 2, label: F}\n"
+        f"- {{name: Two, type: token, label: '{'Wordlong ' * 10}'}}\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert [line.split(": text box")[0] for line in result.stderr.splitlines()[:2]] == [
+        'templates/demo/token.xml.j2:3: card "One"', 'templates/demo/token.xml.j2:3: card "Two"']
+    assert (project / "output/demo.pdf").read_bytes() == before
