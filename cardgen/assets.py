@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from pathlib import Path
 
 from .layout import Resources
-from .render.markup import Element
 
 _ICON = re.compile(r":([a-z][a-z0-9_-]*):")
+_IMAGE_SRC = re.compile(r"<image\b[^>]*?\ssrc=\"([^\"]*)\"")
 
 
 class Fingerprints:
@@ -33,19 +34,19 @@ class Fingerprints:
     def _combine(parts) -> str:
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
-    def __call__(self, markup_key: str, elements: tuple[Element, ...]) -> str:
+    def __call__(self, markup_key: str, markup: str) -> str:
+        """The content hash of a face: its markup key, the fonts, and every image and icon the
+        markup names (read from the text: the markup is parsed later, when it is laid out)."""
         parts = [markup_key, self._fonts]
         icons = self.resources.card_set.icons
-        for element in elements:
-            if element.tag == "image":
-                try:
-                    parts.append(self.file(self.resources.find_image(element.attrs["src"])))
-                except ValueError:
-                    parts.append("missing")  # layout reports it
-            elif element.tag == "text":
-                for name in sorted(set(_ICON.findall(element.content or ""))):
-                    icon = icons.get(name)
-                    if icon is not None:
-                        parts.append(f"{name}:{icon.glyph}:{icon.font}:{icon.color}:"
-                                     + (self.file(icon.image) if icon.image else ""))
+        for src in sorted(set(_IMAGE_SRC.findall(markup))):
+            try:
+                parts.append(self.file(self.resources.find_image(html.unescape(src))))
+            except ValueError:
+                parts.append("missing")  # layout reports it
+        for name in sorted(set(_ICON.findall(markup))):
+            icon = icons.get(name)
+            if icon is not None:
+                parts.append(f"{name}:{icon.glyph}:{icon.font}:{icon.color}:"
+                             + (self.file(icon.image) if icon.image else ""))
         return self._combine(parts)

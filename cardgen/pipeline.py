@@ -128,7 +128,7 @@ class Rendered:
 
     def lay_out(self, key: str) -> LaidFace:
         markup = self.faces.markups[key]
-        return lay_out(markup.elements, self.resources, markup.card_type, markup.card_name)
+        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
 
 
 def render_set(card_set: CardSet, session: Session, cards=None,

@@ -6,10 +6,11 @@ out and draw each distinct face once.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from ..errors import CardgenError, Problem
+from ..errors import CardgenError, Problem, Source
 from ..model import Card, CardSet, CardType, Face
 from .environment import Templates
 from .markup import Element, parse_markup
@@ -17,15 +18,26 @@ from .markup import Element, parse_markup
 
 @dataclass(frozen=True)
 class Markup:
-    elements: tuple[Element, ...]
+    """A face's markup, kept compressed (a few hundred bytes) until it is laid out."""
+
+    packed: bytes
     card_type: CardType
     card_name: str
+    source: Source | None
+
+    @property
+    def text(self) -> str:
+        return zlib.decompress(self.packed).decode("utf-8")
+
+    def elements(self) -> tuple[Element, ...]:
+        """Parse and check the markup (raises CardgenError naming the template line)."""
+        return parse_markup(self.text, self.card_name, self.source)
 
 
 @dataclass(frozen=True)
 class RenderedSet:
     pairs: tuple[tuple[Face, Face | None], ...]
-    markups: Mapping[str, Markup]  # markup key -> parsed elements
+    markups: Mapping[str, Markup]  # markup key -> the markup
 
 
 class SetView(dict):
@@ -51,10 +63,11 @@ def _key(markup: str, card_type: CardType) -> str:
 
 
 def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] | None = None,
-                 fingerprint: Callable[[str, tuple[Element, ...]], str] = lambda key, elements: key,
+                 fingerprint: Callable[[str, str], str] = lambda key, markup: key,
                  progress: Callable[[int], None] | None = None) -> RenderedSet:
-    """Render fronts (one per copy) and backs. ``fingerprint(key, elements)`` gives the content
-    hash of a face: its markup and the files the markup refers to (fonts, images)."""
+    """Render fronts (one per copy) and backs. ``fingerprint(key, markup)`` gives the content
+    hash of a face: its markup and the files the markup refers to (fonts, images). The markup
+    is checked when it is laid out."""
     problems: list[Problem] = []
     markups: dict[str, Markup] = {}
     hashes: dict[str, str] = {}
@@ -74,8 +87,8 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
             text = templates.render(template, context, card.name, where)
             key = _key(text, card_type)
             if key not in markups:
-                markups[key] = Markup(parse_markup(text, card.name, where), card_type, card.name)
-                hashes[key] = fingerprint(key, markups[key].elements)
+                markups[key] = Markup(zlib.compress(text.encode("utf-8"), 1), card_type, card.name, where)
+                hashes[key] = fingerprint(key, text)
         except CardgenError as error:
             problems.extend(error.problems)
             return None
