@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .attributes import FILL, OPACITY, ROTATE, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from . import pdfops
 from .context import apply_paint, rotated
 
 TAG = "rect"
@@ -23,15 +24,28 @@ def check(attrs: dict) -> None:
 
 def draw(canvas, element, geometry, prepared=None) -> None:
     a = element.attrs
-    fill, stroke = apply_paint(canvas, a)
-    if not (fill or stroke):
+    fill, stroke = a["fill"], a["stroke"]
+    if fill is None and stroke is None:
         return
-    canvas.saveState()
-    rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
     x, y = geometry.x(a["x"]), geometry.y(a["y"] + a["h"])
     w, h = geometry.pt(a["w"]), geometry.pt(a["h"])
-    if a["r"]:
-        canvas.roundRect(x, y, w, h, geometry.pt(a["r"]), stroke=int(stroke), fill=int(fill))
-    else:
-        canvas.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
-    canvas.restoreState()
+    if a["r"] or a["rotate"] or a["opacity"] < 1:  # the general way, through reportlab
+        canvas.saveState()
+        apply_paint(canvas, a)
+        rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
+        if a["r"]:
+            canvas.roundRect(x, y, w, h, geometry.pt(a["r"]), stroke=int(stroke is not None), fill=int(fill is not None))
+        else:
+            canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
+        canvas.restoreState()
+        return
+    ops = ["q"]  # the common case, written directly (see pdfops)
+    if fill is not None:
+        ops.append(pdfops.color(fill))
+    if stroke is not None:
+        ops.append(pdfops.color(stroke, stroke=True))
+        ops.append(f"{geometry.pt(a['stroke-width']):.3f} w")
+    ops.append(pdfops.rect(x, y, w, h))
+    ops.append(pdfops.paint(fill is not None, stroke is not None))
+    ops.append("Q")
+    canvas._code.append(" ".join(ops))

@@ -128,33 +128,51 @@ def _height(broken, leading: float) -> float:
     return leading * (lines + PARAGRAPH_GAP * (len(broken) - 1))
 
 
+def _line_count(widths: list[list[float]], space: float, width1: float) -> int | None:
+    """How many lines greedy breaking needs at a line width of ``width1`` (1-pt units); None
+    if a word is wider than a line. Only counts: trial sizes need nothing more."""
+    limit = width1 + 1e-9
+    count = 0
+    for hard_line in widths:
+        used = -1.0
+        for w in hard_line:
+            if w > limit:
+                return None
+            if used < 0:
+                used = w
+            elif used + space + w > limit:
+                count += 1
+                used = w
+            else:
+                used += space + w
+        count += 1
+    return count
+
+
 def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         max_size: float, min_size: float) -> LaidText:
     """Lay the text out at the largest size in [min_size, max_size] that fits (pt)."""
     space = fonts.face(style.family, style.bold, style.italic).width(" ")
+    widths = [[w for _, w in hard_line] for paragraph in measured for hard_line in paragraph]
+    gaps = PARAGRAPH_GAP * (len(measured) - 1)
 
-    def attempt(size: float):
-        broken = _break(measured, space, box_w / size)
-        if broken is None or _height(broken, style.leading) * size > box_h + 1e-6:
-            return None
-        return broken
+    def fits(size: float) -> bool:
+        lines = _line_count(widths, space, box_w / size)
+        return lines is not None and style.leading * (lines + gaps) * size <= box_h + 1e-6
 
     size = max_size
-    broken = attempt(size)
-    if broken is None:
-        low, high = min_size, max_size
-        best = attempt(low)
-        if best is None:
+    if not fits(size):
+        if not fits(min_size):
             raise DoesNotFit(f"the text does not fit at the minimum size {min_size:g} pt")
+        low, high = min_size, max_size
         while high - low > SIZE_STEP:
             middle = (low + high) / 2
-            trial = attempt(middle)
-            if trial is None:
-                high = middle
+            if fits(middle):
+                low = middle
             else:
-                low, best = middle, trial
-        size, broken = low, best
-    return _place(broken, fonts, style, space, size, box_w, box_h)
+                high = middle
+        size = low
+    return _place(_break(measured, space, box_w / size), fonts, style, space, size, box_w, box_h)
 
 
 def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,

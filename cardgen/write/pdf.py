@@ -14,7 +14,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from ..draw import draw_element
+from ..draw import draw_element, pdfops
 from ..draw.context import FaceGeometry
 from ..layout import LaidFace
 from ..errors import CardgenError, Problem
@@ -155,22 +155,24 @@ def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:
 def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None]) -> None:
     slot = placement.slot
     k = PT_PER_MM
+    size = placement.face.card_type.size
     canvas.saveState()
     if slot.clip is not None:
         x0, y0, x1, y1 = (v * k for v in slot.clip)
-        path = canvas.beginPath()
         if slot.shape == "circle":
+            path = canvas.beginPath()
             path.ellipse(x0, y0, x1 - x0, y1 - y0)
+            canvas.clipPath(path, stroke=0, fill=0)
         else:
-            path.rect(x0, y0, x1 - x0, y1 - y0)
-        canvas.clipPath(path, stroke=0, fill=0)
+            canvas._code.append(f"{pdfops.rect(x0, y0, x1 - x0, y1 - y0)} W n")
     # The face's centre goes on the slot's centre (a die-cut label may be a little smaller
     # than the face it carries); backs on gutter-fold pages turn about it.
-    size = placement.face.card_type.size
-    canvas.translate((slot.x + slot.w / 2) * k, (slot.y + slot.h / 2) * k)
     if slot.rotation:
+        canvas.translate((slot.x + slot.w / 2) * k, (slot.y + slot.h / 2) * k)
         canvas.rotate(slot.rotation)
-    canvas.translate(-size.w / 2 * k, -size.h / 2 * k)
+        canvas.translate(-size.w / 2 * k, -size.h / 2 * k)
+    else:
+        canvas._code.append(pdfops.translate((slot.x + (slot.w - size.w) / 2) * k, (slot.y + (slot.h - size.h) / 2) * k))
     draw()
     canvas.restoreState()
 
