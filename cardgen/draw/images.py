@@ -5,8 +5,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.lib.utils import ImageReader
 
 
@@ -65,6 +63,9 @@ def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: floa
     if image.raster is not None:
         canvas.drawImage(image.raster, x, y, w, h, mask="auto")
     else:
+        from reportlab.graphics import renderPDF  # 50 ms of imports: paid only by sets with SVG
+        from reportlab.graphics.shapes import STATE_DEFAULTS
+
         canvas.saveState()
         canvas.translate(x, y)
         canvas.scale(w / image.width, h / image.height)
