@@ -55,13 +55,14 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-                   proof_boxes, stamp, deck, changed_since=None) -> pipeline.BuildOptions:
+                   proof_boxes, stamp, deck, changed_since=None, cache=True) -> pipeline.BuildOptions:
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
-                                 proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since)
+                                 proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
+                                 cache=cache)
 
 
 @main.command()
@@ -86,13 +87,14 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
+@click.option("--cache/--no-cache", default=True, help="Reuse laid-out text of unchanged faces (default on).")
 @click.pass_context
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-          proof_boxes, stamp, deck, changed_since):
+          proof_boxes, stamp, deck, changed_since, cache):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
-                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since)
+                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache)
 
     def action():
         names = pipeline.resolve_names(sets, root)

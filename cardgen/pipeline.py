@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 
 from . import sheets, validate
 from .assets import Fingerprints
+from .cache import LayoutCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .render.faces import RenderedSet, render_faces
@@ -38,6 +39,7 @@ class BuildOptions:
     stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
     deck: Path | None = None
     changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
+    cache: bool = True  # reuse laid-out text from earlier builds (<root>/.cardgen-cache/)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class SetResult:
     cards: int
     pages: int
     warnings: tuple[Problem, ...] = ()
+    laid_out: int = 0  # distinct faces laid out by this build
+    reused: int = 0  # distinct faces whose layout came from the cache
 
 
 @dataclass(frozen=True)
@@ -125,17 +129,21 @@ class Rendered:
 
     faces: RenderedSet
     resources: Resources
+    cache: LayoutCache | None = None
 
     def lay_out(self, key: str) -> LaidFace:
         markup = self.faces.markups[key]
+        if self.cache is not None:
+            return self.cache.lay_out(self.faces.hashes[key], markup, self.resources)
         return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
 
 
-def render_set(card_set: CardSet, session: Session, cards=None,
-               progress: Callable[[int], None] | None = None) -> Rendered:
-    """Render every face of ``cards`` (default: the whole set) to checked markup."""
+def render_set(card_set: CardSet, session: Session, cards=None, progress: Callable[[int], None] | None = None,
+               cache: LayoutCache | None = None) -> Rendered:
+    """Render every face of ``cards`` (default: the whole set) to markup, to be laid out."""
     resources = Resources(card_set, session.fonts, session.images)
-    return Rendered(render_faces(card_set, session.templates, cards, Fingerprints(resources), progress), resources)
+    faces = render_faces(card_set, session.templates, cards, Fingerprints(resources), progress)
+    return Rendered(faces, resources, cache)
 
 
 def lay_out_all(rendered: Rendered) -> None:
@@ -161,7 +169,8 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     cards = None
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    rendered = render_set(card_set, session, cards, progress)
+    cache = LayoutCache(session.root / ".cardgen-cache" / f"layout-{card_set.name}.pickle") if options.cache else None
+    rendered = render_set(card_set, session, cards, progress, cache)
     pairs, extra_pages, notes = rendered.faces.pairs, [], {}
     if options.changed_since is not None:
         from . import reprint  # only reprints need it
@@ -179,9 +188,13 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
         write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.lay_out, card_set.title,
                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
         write_manifest(json_tmp, manifest(card_set, imposition.placements, pages, notes))
+    if cache is not None:
+        cache.save()
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),
                      cards=len(rendered.faces.pairs), pages=pages,
-                     warnings=tuple(p for p in problems if not p.is_error))
+                     warnings=tuple(p for p in problems if not p.is_error),
+                     laid_out=cache.laid_out if cache else len(rendered.faces.markups),
+                     reused=cache.reused if cache else 0)
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),

@@ -38,6 +38,7 @@ class Markup:
 class RenderedSet:
     pairs: tuple[tuple[Face, Face | None], ...]
     markups: Mapping[str, Markup]  # markup key -> the markup
+    hashes: Mapping[str, str]  # markup key -> content hash (markup, fonts, images, icons)
 
 
 class SetView(dict):
@@ -113,4 +114,4 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
             progress(index + 1)
     if problems:
         raise CardgenError(problems)
-    return RenderedSet(tuple(pairs), markups)
+    return RenderedSet(tuple(pairs), markups, hashes)

@@ -80,6 +80,7 @@ class FontBook:
             self.families[str(family)] = paths
         self.default = str(data.get("default") or next(iter(self.families)))
         self._faces: dict[tuple[str, str], FontFace] = {}
+        self._by_pdf_name: dict[str, FontFace] | None = None
 
     def face(self, family: str | None, bold: bool = False, italic: bool = False) -> FontFace:
         family = family or self.default
@@ -91,6 +92,17 @@ class FontBook:
                 raise KeyError(family)
             face = self._faces[key] = self._load(self.families[family][style])
         return face
+
+    def faces_by_pdf_name(self) -> dict[str, FontFace]:
+        """Every face of every family, loaded, by the name it has in a PDF."""
+        if self._by_pdf_name is not None:
+            return self._by_pdf_name
+        for family in self.families:
+            for bold in (False, True):
+                for italic in (False, True):
+                    self.face(family, bold, italic)
+        self._by_pdf_name = {face.pdf_name: face for face in self._faces.values()}
+        return self._by_pdf_name
 
     @classmethod
     def _load(cls, path: Path) -> FontFace:
