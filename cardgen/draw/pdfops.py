@@ -22,3 +22,17 @@ def paint(fill: bool, stroke: bool) -> str:
 
 def translate(x: float, y: float) -> str:
     return f"1 0 0 1 {x:.3f} {y:.3f} cm"
+
+
+KAPPA = 0.5522847498  # control-point distance of a quarter circle drawn as one Bezier curve
+
+
+def round_rect(x: float, y: float, w: float, h: float, r: float) -> str:
+    """A closed rectangle path with corners rounded to radius ``r``."""
+    c = r * (1 - KAPPA)
+    x1, y1 = x + w, y + h
+    return (f"{x + r:.3f} {y:.3f} m {x1 - r:.3f} {y:.3f} l "
+            f"{x1 - c:.3f} {y:.3f} {x1:.3f} {y + c:.3f} {x1:.3f} {y + r:.3f} c "
+            f"{x1:.3f} {y1 - r:.3f} l {x1:.3f} {y1 - c:.3f} {x1 - c:.3f} {y1:.3f} {x1 - r:.3f} {y1:.3f} c "
+            f"{x + r:.3f} {y1:.3f} l {x + c:.3f} {y1:.3f} {x:.3f} {y1 - c:.3f} {x:.3f} {y1 - r:.3f} c "
+            f"{x:.3f} {y + r:.3f} l {x:.3f} {y + c:.3f} {x + c:.3f} {y:.3f} {x + r:.3f} {y:.3f} c h")

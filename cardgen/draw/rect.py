@@ -29,7 +29,7 @@ def draw(canvas, element, geometry, prepared=None) -> None:
         return
     x, y = geometry.x(a["x"]), geometry.y(a["y"] + a["h"])
     w, h = geometry.pt(a["w"]), geometry.pt(a["h"])
-    if a["r"] or a["rotate"] or a["opacity"] < 1:  # the general way, through reportlab
+    if a["rotate"] or a["opacity"] < 1:  # the general way, through reportlab
         canvas.saveState()
         apply_paint(canvas, a)
         rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
@@ -45,7 +45,7 @@ def draw(canvas, element, geometry, prepared=None) -> None:
     if stroke is not None:
         ops.append(pdfops.color(stroke, stroke=True))
         ops.append(f"{geometry.pt(a['stroke-width']):.3f} w")
-    ops.append(pdfops.rect(x, y, w, h))
+    ops.append(pdfops.round_rect(x, y, w, h, geometry.pt(a["r"])) if a["r"] else pdfops.rect(x, y, w, h))
     ops.append(pdfops.paint(fill is not None, stroke is not None))
     ops.append("Q")
     canvas._code.append(" ".join(ops))

@@ -146,12 +146,18 @@ def draw_marks(canvas, page) -> None:
     canvas.setFillColorCMYK(0, 0, 0, 1)
     canvas.setLineWidth(LINE_WIDTH_PT)
     canvas.setLineCap(0)
+    dash = None
     for mark in page.marks:
         if isinstance(mark, LineMark):
-            canvas.setDash([mm_to_pt(d) for d in mark.dash] if mark.dash else [])
-            canvas.line(mm_to_pt(mark.x0), mm_to_pt(mark.y0), mm_to_pt(mark.x1), mm_to_pt(mark.y1))
+            if mark.dash != dash:
+                canvas.setDash([mm_to_pt(d) for d in mark.dash] if mark.dash else [])
+                dash = mark.dash
+            # written directly: a sheet has dozens of marks, and reportlab's number formatting is slow
+            canvas._code.append(f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m "
+                                f"{mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S")
         elif isinstance(mark, CircleMark):
             canvas.setDash([])
+            dash = None
             canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r), stroke=1, fill=0)
         elif isinstance(mark, TextMark):
             canvas.saveState()
