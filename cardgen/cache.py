@@ -7,7 +7,9 @@ rewritten whole (temporary file, then rename) with the entries the last build us
 """
 from __future__ import annotations
 
+import marshal
 import pickle
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from .text.fit import LaidLine, LaidText, Piece, Placed
 from .text.rich import Run, Style
 from .write.atomic import staged
 
-FORMAT = 1  # bump when the stored shape changes: older files are then ignored
+FORMAT = 2  # bump when the stored shape changes: older files are then ignored
 
 
 class LayoutCache:
@@ -41,8 +43,8 @@ class LayoutCache:
         stored = self.entries.get(key)
         if stored is not None:
             try:
-                face = _thaw(elements, stored, resources)
-            except (KeyError, IndexError, TypeError, ValueError):
+                face = _thaw(elements, marshal.loads(zlib.decompress(stored)), resources)
+            except (KeyError, IndexError, TypeError, ValueError, EOFError, zlib.error):
                 face = None  # stale or foreign: lay it out again
             if face is not None:
                 self.reused += 1
@@ -50,7 +52,7 @@ class LayoutCache:
                 return face
         face = lay_out(elements, resources, markup.card_type, markup.card_name)
         self.laid_out += 1
-        self.used[key] = _freeze(face)
+        self.used[key] = zlib.compress(marshal.dumps(_freeze(face)), 1)  # ~1 KB a face in memory
         return face
 
     def save(self) -> None:
