@@ -22,15 +22,20 @@ def relative_name(path: Path, root: Path | None) -> str:
     return path.as_posix()
 
 
-def read_yaml(path: Path, root: Path | None = None) -> Any:
-    """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line."""
-    name = relative_name(path, root)
+def read_text(path: Path, name: str) -> str:
+    """A UTF-8 text file; a missing or undecodable file is an error naming ``name``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise fail("file not found", Source(name)) from None
     except UnicodeDecodeError as exc:
         raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+
+
+def read_yaml(path: Path, root: Path | None = None) -> Any:
+    """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line."""
+    name = relative_name(path, root)
+    text = read_text(path, name)
     try:
         return YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..model import Card
@@ -201,6 +201,13 @@ def check_unique(rule: Rule, collection: Collection, context: Context) -> Iterat
 
 
 def check_values(rule: Rule, collection: Collection, context: Context) -> Iterator[Problem]:
+    yield from _field_values(rule, collection, lambda value: value in rule.allowed,
+                             lambda value: f'{rule.field} "{value}" is not one of {listing(rule.allowed)}')
+
+
+def _field_values(rule: Rule, collection: Collection, allowed: Callable[[Any], bool],
+                  complaint: Callable[[Any], str]) -> Iterator[Problem]:
+    """A problem for every selected card whose field is unknown (as the rule says) or not allowed."""
     report = _Report(rule, collection)
     for entry in _selected(rule, collection):
         value = field_value(entry.card, rule.field)
@@ -209,9 +216,8 @@ def check_values(rule: Rule, collection: Collection, context: Context) -> Iterat
             problem = _unknown(report, entry, rule, source)
             if problem is not None:
                 yield problem
-        elif value not in rule.allowed:
-            yield report.at_card(entry, f'{rule.field} "{value}" is not one of {listing(rule.allowed)}',
-                                 source=source, value=value, field=rule.field)
+        elif not allowed(value):
+            yield report.at_card(entry, complaint(value), source=source, value=value, field=rule.field)
 
 
 def _unknown(report: _Report, entry: Entry, rule: Rule, source: Source) -> Problem | None:
@@ -232,26 +238,17 @@ def check_present(rule: Rule, collection: Collection, context: Context) -> Itera
 
 
 def check_allowed_from(rule: Rule, collection: Collection, context: Context) -> Iterator[Problem]:
-    report = _Report(rule, collection)
     origin = context.collections.get(rule.from_scope or collection.label, collection)
     allowed = {field_value(e.card, rule.from_field) for e in origin.entries
                if e.copies > 0 and matches_all(rule.from_where, e.card)}
-    allowed = {v for v in allowed if not is_unknown(v)}
-    for entry in _selected(rule, collection):
-        value = field_value(entry.card, rule.field)
-        source = _field_source(entry, rule.field, collection)
-        if is_unknown(value):
-            problem = _unknown(report, entry, rule, source)
-            if problem is not None:
-                yield problem
-        elif value not in allowed and value not in rule.plus:
-            where = describe_cards(rule.from_where, "card")
-            scope = "" if origin is collection else f" in {_scope_words(origin.label)}"
-            options = f"the {rule.from_field} of a {where}{scope}"
-            if rule.plus:
-                options += f", nor one of {listing(rule.plus)}"
-            yield report.at_card(entry, f'{rule.field} "{value}" is not {options}',
-                                 source=source, value=value, field=rule.field)
+    allowed = {v for v in allowed if not is_unknown(v)} | set(rule.plus)
+    where = describe_cards(rule.from_where, "card")
+    scope = "" if origin is collection else f" in {_scope_words(origin.label)}"
+    options = f"the {rule.from_field} of a {where}{scope}"
+    if rule.plus:
+        options += f", nor one of {listing(rule.plus)}"
+    yield from _field_values(rule, collection, lambda value: value in allowed,
+                             lambda value: f'{rule.field} "{value}" is not {options}')
 
 
 def _scope_words(label: str) -> str:

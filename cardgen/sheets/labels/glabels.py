@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from ...errors import Source, fail
+from ...load.yamlfile import read_text
 from ..template import SheetTemplate, TemplateSlot
 from .xmltree import Element, parse_xml
 
@@ -41,12 +42,7 @@ class GlabelsFile:
 
     def __init__(self, path: Path, name: str):
         self.name = name
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise fail("file not found", Source(name)) from None
-        except UnicodeDecodeError as exc:
-            raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+        text = read_text(path, name)
         root = parse_xml(text, name)
         if root.tag != "Glabels-templates":
             raise fail(f"not a gLabels template file (the root element is <{root.tag}>, "
