@@ -4,6 +4,7 @@ Exit codes: 0 success, 1 bad data or a failed check, 2 bad usage (unknown set, b
 """
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -15,7 +16,26 @@ from .commands import commands
 from .errors import CardgenError, UsageError
 from .load.setfile import load_set, set_names
 
-PAPERS = click.Choice(["letter", "a4", "a3"])
+class Paper(click.ParamType):
+    """letter, a4, a3, or a custom size W x H ("300x200", "11x17in", "210mmx297mm")."""
+
+    name = "letter|a4|a3|WxH"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        text = value.strip().lower()
+        if text in ("letter", "a4", "a3"):
+            return text
+        match = re.fullmatch(r"([\d.]+)(mm|in|pt)?x([\d.]+)(mm|in|pt)?", text)
+        if not match:
+            self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
+        w, w_unit, h, h_unit = match.groups()
+        unit = w_unit or h_unit or "mm"
+        return (f"{w}{w_unit or unit}", f"{h}{h_unit or unit}")
+
+
+PAPERS = Paper()
 
 
 class Failure(click.ClickException):
@@ -67,7 +87,8 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--paper", type=PAPERS, default="letter", show_default=True, help="Paper size.")
+@click.option("--paper", type=PAPERS, default="letter", show_default=True,
+              help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,

@@ -26,7 +26,7 @@ from .write.pdf import write_pdf
 class BuildOptions:
     """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
 
-    paper: str | tuple[float, float] = "letter"
+    paper: str | tuple = "letter"  # letter, a4, a3, or (w, h) as lengths
     orientation: str | None = None
     layout: str = "sheets"  # sheets | per-card | gutter-fold
     duplex: str = "long"

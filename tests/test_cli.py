@@ -59,3 +59,16 @@ def test_the_installed_command_runs_as_a_process(project):
     assert done.returncode == 1
     assert done.stderr.splitlines()[0].startswith("data/demo/cards.yaml:")
     assert "Traceback" not in done.stderr
+
+
+def test_custom_paper(project, cli):
+    result = cli(project, "build", "demo", "--paper", "11x17in", "--per-card")
+    assert result.exit_code == 0  # per-card ignores the paper; sheets below use it
+    result = cli(project, "build", "demo", "--paper", "300x200")
+    assert result.exit_code == 0, result.output
+    from pypdf import PdfReader
+
+    page = PdfReader(project / "output/demo.pdf").pages[0]
+    sides = sorted((round(float(page.mediabox.width) * 25.4 / 72, 3), round(float(page.mediabox.height) * 25.4 / 72, 3)))
+    assert sides == [200.0, 300.0]
+    assert cli(project, "build", "demo", "--paper", "huge").exit_code == 2
