@@ -6,16 +6,39 @@ at 1 pt so that fitting text at any size is arithmetic, not re-measurement.
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
+
+
+def _utf16_hex(code: int) -> str:
+    return "".join(f"{unit:04X}" for unit in struct.unpack(">" + "H" * (2 if code > 0xFFFF else 1),
+                                                         chr(code).encode("utf-16-be")))
+
+
+def _to_unicode_cmap(fontname: str, subset) -> str:
+    """reportlab's ToUnicode CMap, with characters beyond U+FFFF written as UTF-16 surrogate
+    pairs, as the PDF format requires (reportlab writes five hex digits, and PDF readers then
+    extract the wrong character: U+1F030 came back as U+1F03)."""
+    entries = "\n".join(f"<{i:02X}> <{_utf16_hex(v)}>" for i, v in enumerate(subset))
+    return "\n".join([
+        "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap", "/CIDSystemInfo",
+        f"<< /Registry ({fontname})", f"/Ordering ({fontname})", "/Supplement 0", ">> def",
+        f"/CMapName /{fontname} def", "/CMapType 2 def", "1 begincodespacerange",
+        f"<00> <{len(subset) - 1:02X}>", "endcodespacerange", f"{len(subset)} beginbfchar", entries,
+        "endbfchar", "endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"])
+
+
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap
 
 
 @dataclass(eq=False)
