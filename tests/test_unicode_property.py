@@ -35,6 +35,18 @@ def write_card(root, kind: str, text: str) -> None:
     (root / "data/notes/notes.csv").write_text(buffer.getvalue(), encoding="utf-8", newline="")
 
 
+def printed_or_clear_error(root, kind: str, text: str) -> Counter | None:
+    """Build one card: the characters printed, or None after checking every error is clear."""
+    write_card(root, kind, text)
+    try:
+        result = cardgen.build(["notes"], root)
+    except CardgenError as error:
+        for problem in error.problems:
+            assert CLEAR.match(str(problem)), str(problem)
+        return None
+    return pdf_chars(result.sets[0].pdf)
+
+
 def pdf_chars(path) -> Counter:
     with pdfplumber.open(path) as pdf:
         return Counter(c["text"] for page in pdf.pages for c in page.chars if not c["text"].isspace())
@@ -44,29 +56,18 @@ def pdf_chars(path) -> Counter:
 @example("\U0001F030")  # beyond U+FFFF: reportlab wrote its ToUnicode entry wrongly
 @given(st.text(max_size=80))
 def test_plain_text_prints_every_character_or_fails_clearly(root, text):
-    write_card(root, "plain", text)
-    try:
-        result = cardgen.build(["notes"], root)
-    except CardgenError as error:
-        for problem in error.problems:
-            assert CLEAR.match(str(problem)), str(problem)
-        return
-    expected = Counter(c for c in text.replace("\r\n", "\n") if not c.isspace())
-    assert pdf_chars(result.sets[0].pdf) == expected
+    printed = printed_or_clear_error(root, "plain", text)
+    if printed is not None:
+        assert printed == Counter(c for c in text.replace("\r\n", "\n") if not c.isspace())
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(list("ab *[]:/\\\n#=colrspade") + ["[color=#c00000]", "[/color]", ":spade:", "**"]),
                 max_size=25).map("".join))
 def test_rich_markup_never_loses_text(root, text):
-    write_card(root, "rich", text)
-    try:
-        result = cardgen.build(["notes"], root)
-    except CardgenError as error:
-        for problem in error.problems:
-            assert CLEAR.match(str(problem)), str(problem)
+    printed = printed_or_clear_error(root, "rich", text)
+    if printed is None:
         return
-    printed = pdf_chars(result.sets[0].pdf)
     # every letter typed prints: markup characters may be consumed, letters never
     letters = Counter(c for c in text if c in "ablrsd")
     letters_in_markup = Counter()
