@@ -40,6 +40,11 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     def at(container: Any, key: Any = None) -> Source:
         return Source(file, line_of(container, key))
 
+    for key in ("types", "backs", "icons", "variables", "defaults", "sheet"):
+        if data.get(key) is not None and not isinstance(data[key], dict):
+            raise fail(f"`{key}` must be a mapping of name: value", at(data, key))
+    if data.get("cards") is not None and not isinstance(data["cards"], (list, str, dict)):
+        raise fail("`cards` must be a list of card files", at(data, "cards"))
     declared = str(data.get("name", name))
     if declared != name:
         raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
@@ -83,8 +88,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         size = type(size)(size.w, size.h, size.name, shape)
         types[str(type_name)] = CardType(
             name=str(type_name), template=str(spec["template"]), back=str(back) if back is not None else None,
-            size=size, bleed=_length(spec, "bleed", bleed, lambda k=None: at(spec, k)),
-            safe=_length(spec, "safe", safe, lambda k=None: at(spec, k)),
+            size=size, bleed=_length(spec, "bleed", bleed, at), safe=_length(spec, "safe", safe, at),
             defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
 
     icons = _icons(data.get("icons") or {}, directory, at)

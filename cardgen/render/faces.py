@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import CardgenError, Problem, Source
@@ -69,7 +69,7 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
     """Render fronts (one per copy) and backs. ``fingerprint(key, markup)`` gives the content
     hash of a face: its markup and the files the markup refers to (fonts, images). The markup
     is checked when it is laid out."""
-    problems: list[Problem] = []
+    problems: dict[tuple, tuple[Problem, set]] = {}  # one line per template fault: (first problem, cards)
     markups: dict[str, Markup] = {}
     hashes: dict[str, str] = {}
     renderings: dict[tuple, str] = {}  # (template, the values it reads) -> markup key
@@ -91,7 +91,9 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
                 markups[key] = Markup(zlib.compress(text.encode("utf-8"), 1), card_type, card.name, where)
                 hashes[key] = fingerprint(key, text)
         except CardgenError as error:
-            problems.extend(error.problems)
+            for problem in error.problems:
+                first, cards = problems.setdefault((problem.source, problem.message), (problem, set()))
+                cards.add(problem.card)
             return None
         if memo is not None:
             renderings[memo] = key
@@ -108,10 +110,16 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
                 back_face = face(back.template, card, card_type, fields, copy, "back", back.source)
             if front is not None:
                 pairs.append((front, back_face))
-            if problems and len(problems) >= 50:  # enough to act on; do not flood the terminal
-                raise CardgenError(problems)
+            if len(problems) >= 50:  # enough to act on; do not flood the terminal
+                raise CardgenError(_with_counts(problems))
         if progress is not None:
             progress(index + 1)
     if problems:
-        raise CardgenError(problems)
+        raise CardgenError(_with_counts(problems))
     return RenderedSet(tuple(pairs), markups, hashes)
+
+
+def _with_counts(problems: dict[tuple, tuple[Problem, set]]) -> list[Problem]:
+    """A template fault met by many cards is one line, naming the first card and the count."""
+    return [replace(first, message=f"{first.message} (and {len(cards) - 1} more card{'s' * (len(cards) > 2)})")
+            if len(cards) > 1 else first for first, cards in problems.values()]

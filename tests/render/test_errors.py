@@ -150,3 +150,20 @@ def test_every_face_that_does_not_fit_is_reported_at_once(project, cli):
     assert [line.split(": text box")[0] for line in result.stderr.splitlines()[:2]] == [
         'templates/demo/token.xml.j2:3: card "One"', 'templates/demo/token.xml.j2:3: card "Two"']
     assert (project / "output/demo.pdf").read_bytes() == before
+
+
+def test_a_template_fault_met_by_many_cards_is_one_line(project):
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("template: demo/action.xml.j2", "template: demo/nope.xml.j2"))
+    assert problems_of(project) == [
+        'data/demo/set.yaml:8: card "Quick Draw": template "templates/demo/nope.xml.j2" not found (and 3 more cards)']
+
+
+def test_set_yaml_shapes_are_checked(project):
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    set_yaml.write_text(text.replace("bleed: 1", "bleed: lots"))
+    assert problems_of(project) == [
+        'data/demo/set.yaml:15: bleed: expected a length such as "12", "12mm", "0.5in" or "10pt", got "lots"']
+    set_yaml.write_text(text.replace('defaults:\n  flavor: ""', "defaults: 3"))
+    assert problems_of(project) == ["data/demo/set.yaml:5: `defaults` must be a mapping of name: value"]
