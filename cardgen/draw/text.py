@@ -6,6 +6,7 @@ from typing import Any, Callable, Mapping
 
 from .attributes import ROTATE, Attr, choice, color, length, positive_length, positive_number, text
 from .context import rotated
+from .encoding import encode
 
 TAG = "text"
 DOC = "A text box; its content is rich text (see Rich text), fitted to the box."
@@ -85,7 +86,7 @@ def draw(canvas, element, geometry, prepared: PreparedText) -> None:
     size = laid.size
     # Text operators are written directly: reportlab's text object re-measures every string
     # to advance its cursor, which layout has already done.
-    doc, escape = canvas._doc, canvas._escape
+    doc = canvas._doc
     code = ["BT"]
     current_font = current_color = None
     icons = []
@@ -103,12 +104,12 @@ def draw(canvas, element, geometry, prepared: PreparedText) -> None:
                 code.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
                 current_color = run_color
             code.append(f"1 0 0 1 {left + x:.2f} {baseline:.2f} Tm")
-            for subset, chunk in face.ttf.splitString(text_run, doc):
+            for subset, chunk in encode(face.ttf, text_run, doc):
                 font = face.ttf.getSubsetInternalName(subset, doc)
                 if font != current_font:
                     code.append(f"{font} {size:.4g} Tf")
                     current_font = font
-                code.append(f"({escape(chunk)}) Tj")
+                code.append(f"({chunk}) Tj")
     code.append("ET")
     canvas._code.append(" ".join(code))
     for name, x, baseline, run_color in icons:
