@@ -87,10 +87,9 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                         face = faces.get(key)
                         if face is None:
                             face = faces[key] = fonts.face(style.family, *key)
-                        missing = face.missing(run.text)
-                        if missing is not None:
-                            raise MissingGlyph(missing, face.path.name)
-                        width = face.width(run.text)
+                        width = face.checked_width(run.text)
+                        if width.__class__ is str:
+                            raise MissingGlyph(width, face.path.name)
                         pieces.append(Piece(run, face, width))
                     total += width
                 words.append((pieces, total))
@@ -192,14 +191,16 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             extra = box_w - used * size
             gap = space * size
             word_space = 0.0
-            x = {"left": 0.0, "center": extra / 2, "right": extra, "justify": 0.0}[style.align]
-            if style.align == "justify" and not last and len(words) > 1:
+            align = style.align
+            x = extra / 2 if align == "center" else extra if align == "right" else 0.0
+            if align == "justify" and not last and len(words) > 1:
                 word_space = extra / (len(words) - 1)
                 gap += word_space
             placed = []
+            append = placed.append
             for pieces, _width in words:
                 for piece in pieces:
-                    placed.append(Placed(x, piece))
+                    append(Placed(x, piece))
                     x += piece.width * size
                 x += gap
             lines.append(LaidLine(baseline, tuple(placed), word_space))

@@ -71,6 +71,17 @@ class FontFace:
             cached = self._widths[text] = self.ttf.stringWidth(text, 1.0)
         return cached
 
+    def checked_width(self, text: str) -> float | str:
+        """Width of ``text`` at 1 pt, or the first character the face lacks (a str). Cached: a
+        word met again costs one lookup, glyph check included."""
+        cached = self._widths.get(text)
+        if cached is None:
+            missing = self.missing(text)
+            if missing is not None:
+                return missing
+            cached = self._widths[text] = self.ttf.stringWidth(text, 1.0)
+        return cached
+
 
 class FontBook:
     """The families of ``fonts/fonts.yaml``: family name -> style -> :class:`FontFace`."""
