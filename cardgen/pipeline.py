@@ -191,7 +191,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     if cache is not None:
         cache.save()
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),
-                     cards=len(rendered.faces.pairs), pages=pages,
+                     cards=len(pairs), pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else len(rendered.faces.markups),
                      reused=cache.reused if cache else 0)
