@@ -16,6 +16,7 @@ from .commands import commands
 from .errors import CardgenError, UsageError
 from .load.setfile import load_set, set_names
 
+
 class Paper(click.ParamType):
     """letter, a4, a3, or a custom size W x H ("300x200", "11x17in", "210mmx297mm")."""
 

@@ -282,4 +282,4 @@ def test_suits_and_ranks_outside_a_deck_of_cards_fail(tmp_path):
             'suit "swords" is not one of spades, hearts, diamonds, clubs') in output
     assert (f'data/{SET}/cards.yaml:{field_line(cards, "Syphon", "rank")}: card "Syphon": rule "ranks": '
             'rank "11" is not one of A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K') in output
-    assert (f'rule "every card the aid explains": no card where type is dmd has name "Warn"') in output
+    assert ('rule "every card the aid explains": no card where type is dmd has name "Warn"') in output

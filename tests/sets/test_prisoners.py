@@ -195,6 +195,7 @@ def test_edition_texts_do_not_leak_into_each_other():
     v11, warp = seed_text("prisoners"), seed_text("prisoners-warp")
     assert [t for t in _printed_texts("prisoners-warp") if t not in v11]  # the Warp wording exists
     for text in _printed_texts("prisoners-warp"):
+        assert text in warp
         if text not in v11:
             assert text not in _printed_texts("prisoners")
     for text in _printed_texts("prisoners"):

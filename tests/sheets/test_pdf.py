@@ -135,7 +135,7 @@ def test_backs_exactly_behind_fronts(project, orientation, duplex, mirror):
 def test_gutter_fold_backs_mirror_fronts_across_the_marked_fold(project):
     with pdfplumber.open(build(project, "gutter", layout="gutter-fold")) as pdf:
         page = pdf.pages[0]
-        pw, ph = page.width * MM, page.height * MM
+        ph = page.height * MM
         fronts, backs = trims(page, FRONT), trims(page, BACK)
         assert sorted(fronts) == sorted(backs) == ["Alpha", "Bravo", "Charlie", "Delta"]
         for name, (x0, y0, x1, y1) in fronts.items():
