@@ -16,11 +16,10 @@ from typing import Any
 from .draw.text import PreparedText
 from .layout import LaidFace, Resources, lay_out
 from .render.faces import Markup
-from .text.fit import LaidLine, LaidText, Piece, Placed
-from .text.rich import Run, Style
+from .text.fit import LaidLine, LaidText, Segment
 from .write.atomic import staged
 
-FORMAT = 2  # bump when the stored shape changes: older files are then ignored
+FORMAT = 3  # bump when the stored shape changes: older files are then ignored
 
 
 class LayoutCache:
@@ -72,9 +71,8 @@ def _freeze(face: LaidFace) -> tuple:
             continue
         laid = prepared.laid
         lines = tuple((line.baseline, line.word_space,
-                       tuple((p.x, p.piece.run.text, tuple(p.piece.run.style), p.piece.run.icon,
-                              p.piece.face.pdf_name if p.piece.face else None, p.piece.width)
-                             for p in line.pieces))
+                       tuple((g.x, g.text, g.face.pdf_name if g.face else None, g.color, g.icon)
+                             for g in line.segments))
                       for line in laid.lines)
         frozen.append((laid.size, laid.height, lines))
     return tuple(frozen)
@@ -92,14 +90,13 @@ def _thaw(elements, stored: tuple, resources: Resources) -> LaidFace:
             size, height, lines = frozen
             painters = {}
             laid_lines = []
-            for baseline, word_space, pieces in lines:
-                placed = []
-                for x, text, style, icon, face_name, width in pieces:
+            for baseline, word_space, segments in lines:
+                thawed = []
+                for x, text, face_name, color, icon in segments:
                     if icon is not None:
                         painters[icon] = resources.icon(icon)[1]
-                    face = faces[face_name] if face_name is not None else None
-                    placed.append(Placed(x, Piece(Run(text, Style(*style), icon), face, width)))
-                laid_lines.append(LaidLine(baseline, tuple(placed), word_space))
+                    thawed.append(Segment(x, text, faces[face_name] if face_name is not None else None, color, icon))
+                laid_lines.append(LaidLine(baseline, tuple(thawed), word_space))
             items.append((element, PreparedText(LaidText(size, tuple(laid_lines), height), painters)))
         else:
             if frozen is not None:

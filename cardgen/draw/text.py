@@ -43,40 +43,6 @@ class PreparedText:
     icon_painters: Mapping[str, Callable]  # name -> paint(canvas, x, baseline, size, color)
 
 
-def _segments(line, size: float, box_color):
-    """Merge the pieces of a line into runs of one face and colour drawn as one string.
-
-    Pieces that touch (a word in two styles) or sit one space (plus the line's word spacing)
-    apart join; a change of face or colour starts a new segment. Icons come out separately.
-    """
-    segment = None  # [x, text, face, colour, end_x]
-    for placed in line.pieces:
-        piece = placed.piece
-        run_color = color(piece.run.style.color) if piece.run.style.color else box_color
-        if piece.run.icon is not None:
-            if segment:
-                yield tuple(segment[:4])
-                segment = None
-            yield placed.x, None, piece.run.icon, run_color
-            continue
-        width = piece.width * size
-        if segment and segment[2] is piece.face and segment[3] is run_color:
-            gap = placed.x - segment[4]
-            if abs(gap) < 1e-6:
-                segment[1] += piece.run.text
-                segment[4] = placed.x + width
-                continue
-            if abs(gap - piece.face.width(" ") * size - line.word_space) < 1e-6:
-                segment[1] += " " + piece.run.text
-                segment[4] = placed.x + width
-                continue
-        if segment:
-            yield tuple(segment[:4])
-        segment = [placed.x, piece.run.text, piece.face, run_color, placed.x + width]
-    if segment:
-        yield tuple(segment[:4])
-
-
 def draw(canvas, element, geometry, prepared: PreparedText) -> None:
     a = element.attrs
     laid = prepared.laid
@@ -87,6 +53,7 @@ def draw(canvas, element, geometry, prepared: PreparedText) -> None:
     # Text operators are written directly: reportlab's text object re-measures every string
     # to advance its cursor, which layout has already done.
     doc = canvas._doc
+    box_color = a["color"]
     code = ["BT"]
     current_font = current_color = None
     icons = []
@@ -96,9 +63,10 @@ def draw(canvas, element, geometry, prepared: PreparedText) -> None:
         if line.word_space != word_space:
             word_space = line.word_space
             code.append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
-        for x, text_run, face, run_color in _segments(line, size, a["color"]):
-            if text_run is None:
-                icons.append((face, left + x, baseline, run_color))
+        for x, text_run, face, run_color, icon in line.segments:
+            run_color = color(run_color) if run_color else box_color
+            if icon is not None:
+                icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
                 code.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")

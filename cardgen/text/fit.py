@@ -36,16 +36,19 @@ class Piece(NamedTuple):  # tuples: made by the hundred per card, and cheap to m
     width: float
 
 
-class Placed(NamedTuple):
-    """A piece at its final place: x from the box's left, in pt."""
+class Segment(NamedTuple):
+    """What one text operator draws: words of one face and colour on one line, or an icon."""
 
-    x: float
-    piece: Piece
+    x: float  # pt from the box's left
+    text: str  # "" for an icon
+    face: FontFace | None
+    color: str | None  # None: the box's colour
+    icon: str | None = None
 
 
 class LaidLine(NamedTuple):
     baseline: float  # pt below the box's top
-    pieces: tuple[Placed, ...]
+    segments: tuple[Segment, ...]
     word_space: float = 0.0  # pt added to every space of the line (justified text)
 
 
@@ -196,13 +199,43 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             if align == "justify" and not last and len(words) > 1:
                 word_space = extra / (len(words) - 1)
                 gap += word_space
-            placed = []
-            append = placed.append
-            for pieces, _width in words:
-                for piece in pieces:
-                    append(Placed(x, piece))
-                    x += piece.width * size
-                x += gap
-            lines.append(LaidLine(baseline, tuple(placed), word_space))
+            lines.append(LaidLine(baseline, _segments(words, x, gap, size, space), word_space))
             y += band
     return LaidText(size, tuple(lines), height)
+
+
+def _segments(words, x: float, gap: float, size: float, space: float) -> tuple[Segment, ...]:
+    """Join a line's words into segments: words in one face and colour, one space apart, are
+    one string (the PDF's own space, widened by the line's word spacing, keeps them apart). A
+    face whose space is not the layout's starts a new segment at its exact place."""
+    segments: list[Segment] = []
+    text: list[str] = []
+    start = 0.0
+    face = color = None
+
+    def flush():
+        if text:
+            segments.append(Segment(start, "".join(text), face, color))
+            text.clear()
+
+    for word_index, (pieces, _width) in enumerate(words):
+        for piece_index, piece in enumerate(pieces):
+            run = piece.run
+            if run.icon is not None:
+                flush()
+                face = None
+                segments.append(Segment(x, "", None, run.style.color, run.icon))
+            else:
+                joins = text and piece.face is face and run.style.color == color
+                if joins and piece_index == 0 and word_index > 0:
+                    joins = abs(face.width(" ") - space) < 1e-9
+                    if joins:
+                        text.append(" ")
+                if not joins:
+                    flush()
+                    start, face, color = x, piece.face, run.style.color
+                text.append(run.text)
+            x += piece.width * size
+        x += gap
+    flush()
+    return tuple(segments)
