@@ -42,6 +42,8 @@ _TOKEN_RICH = re.compile(
     r"|(?P<close>\[/color\])|(?P<icon>:[a-z][a-z0-9_-]*:)|(?P<newline>\n)|(?P<paragraph>\u2029)"
     r"|(?P<space>[^\S\n\u2029\u00a0]+)")  # U+00A0 is a space that never breaks: part of the word
 _TOKEN_PLAIN = re.compile(r"(?P<newline>\n)|(?P<paragraph>\u2029)|(?P<space>[^\S\n\u2029\u00a0]+)")
+_SPACES = re.compile(r"[^\S\n\u2029\u00a0]+")
+_MARKUP = re.compile(r"[*\[\]:\\]")  # a text without these parses as plain words
 
 
 def _tokenize(source: str, rich: bool, icons) -> list[_Token]:
@@ -108,6 +110,8 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     ``icons`` is the set of known icon names (``:name:`` with another name raises UnknownIcon).
     """
     source = _BREAKS.sub("\u2029", source.strip())
+    if not rich or not _MARKUP.search(source):
+        return _parse_words(source)
     tokens = _pair_markers(_tokenize(source, rich, icons))
     paragraphs: list[Paragraph] = []
     lines: list[Line] = []
@@ -153,6 +157,14 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     lines.append(tuple(words))
     paragraphs.append(tuple(lines))
     return tuple(paragraphs)
+
+
+def _parse_words(source: str) -> tuple[Paragraph, ...]:
+    """Text with no markup: paragraphs, lines and words only (the common case, made fast)."""
+    style = _style(False, False, None)
+    return tuple(
+        tuple(tuple((Run(word, style),) for word in _SPACES.split(line) if word) for line in paragraph.split("\n"))
+        for paragraph in source.split("\u2029"))
 
 
 def plain_text(paragraphs: tuple[Paragraph, ...]) -> str:
