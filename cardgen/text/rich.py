@@ -37,37 +37,43 @@ class _Token(NamedTuple):
     value: str = ""
 
 
-_TOKEN_RICH = re.compile(
-    r"(?P<escape>\\[*\[:\\])|(?P<bold>\*\*)|(?P<italic>\*)|(?P<open>\[color=[#A-Za-z0-9]+\])"
-    r"|(?P<close>\[/color\])|(?P<icon>:[a-z][a-z0-9_-]*:)|(?P<newline>\n)|(?P<paragraph>\u2029)"
-    r"|(?P<space>[^\S\n\u2029\u00a0]+)")  # U+00A0 is a space that never breaks: part of the word
-_TOKEN_PLAIN = re.compile(r"(?P<newline>\n)|(?P<paragraph>\u2029)|(?P<space>[^\S\n\u2029\u00a0]+)")
+# One alternation; re.split hands back text and markers in turn, so the loop below only sorts
+# the markers (by their first character) instead of asking a match object for its group.
+_MARKERS = re.compile(
+    r"(\\[*\[:\\]|\*\*?|\[color=[#A-Za-z0-9]+\]|\[/color\]|:[a-z][a-z0-9_-]*:|\n|\u2029"
+    r"|[^\S\n\u2029\u00a0]+)")  # U+00A0 is a space that never breaks: part of the word
 _SPACES = re.compile(r"[^\S\n\u2029\u00a0]+")
 _MARKUP = re.compile(r"[*\[\]:\\]")  # a text without these parses as plain words
 
 
-def _tokenize(source: str, rich: bool, icons) -> list[_Token]:
+def _tokenize(source: str, icons) -> list[_Token]:
     tokens: list[_Token] = []
     append = tokens.append
-    position = 0
-    for match in (_TOKEN_RICH if rich else _TOKEN_PLAIN).finditer(source):
-        start = match.start()
-        if start > position:
-            append(_Token("text", source[position:start]))
-        position = match.end()
-        kind = match.lastgroup
-        value = match.group()
-        if kind == "escape":
-            append(_Token("text", value[1]))
-        elif kind == "icon":
-            name = value[1:-1]
+    parts = _MARKERS.split(source)
+    for index in range(0, len(parts), 2):
+        if parts[index]:
+            append(_Token("text", parts[index]))
+        if index + 1 == len(parts):
+            break
+        marker = parts[index + 1]
+        first = marker[0]
+        if first == "\\":
+            append(_Token("text", marker[1]))
+        elif first == "*":
+            append(_Token("bold" if len(marker) == 2 else "italic", marker))
+        elif first == "[":
+            append(_Token("close" if marker[1] == "/" else "open", marker))
+        elif first == ":":
+            name = marker[1:-1]
             if icons is not None and name not in icons:
                 raise UnknownIcon(name)
             append(_Token("icon", name))
+        elif first == "\n":
+            append(_Token("newline", marker))
+        elif first == "\u2029":
+            append(_Token("paragraph", marker))
         else:
-            append(_Token(kind, value))
-    if position < len(source):
-        append(_Token("text", source[position:]))
+            append(_Token("space", marker))
     return tokens
 
 
@@ -112,7 +118,7 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     source = _BREAKS.sub("\u2029", source.strip())
     if not rich or not _MARKUP.search(source):
         return _parse_words(source)
-    tokens = _pair_markers(_tokenize(source, rich, icons))
+    tokens = _pair_markers(_tokenize(source, icons))
     paragraphs: list[Paragraph] = []
     lines: list[Line] = []
     words: list[Word] = []
