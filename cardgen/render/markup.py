@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -67,31 +68,37 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
 
 
 def _element(node, where: Source) -> Element:
-    primitive = PRIMITIVES.get(node.tag)
-    if primitive is None:
-        raise ValueError(f"unknown element <{node.tag}> (known: {', '.join(sorted(PRIMITIVES))})")
-    spec = primitive.ATTRIBUTES
-    attrs: dict[str, Any] = {}
-    for key, value in node.attrib.items():
-        if key == "_src":
-            continue
-        if key not in spec:
-            raise ValueError(f'<{node.tag}> has no attribute "{key}" (known: {", ".join(spec)})')
-        try:
-            attrs[key] = spec[key].parse(value)
-        except ValueError as exc:
-            raise ValueError(f'<{node.tag}> {key}: {exc}') from None
-    for key, attr in spec.items():
-        if key not in attrs:
-            if attr.required:
-                raise ValueError(f'<{node.tag}> needs the attribute "{key}"')
-            attrs[key] = attr.default
-    check = getattr(primitive, "check", None)
-    if check is not None:
-        check(attrs)
+    attrs = _attributes(node.tag, tuple((key, value) for key, value in node.attrib.items() if key != "_src"))
     if len(node):
         raise ValueError(f"<{node.tag}> cannot contain other elements")
     content = node.text or ""
     if node.tag != "text" and content.strip():
         raise ValueError(f"<{node.tag}> cannot contain text")
-    return Element(node.tag, MappingProxyType(attrs), content if node.tag == "text" else None, where)
+    return Element(node.tag, attrs, content if node.tag == "text" else None, where)
+
+
+@lru_cache(maxsize=8192)
+def _attributes(tag: str, items: tuple[tuple[str, str], ...]) -> Mapping[str, Any]:
+    """Checked attribute values of an element; every card of a layout repeats most elements
+    exactly, so each distinct element is parsed once (the result is read-only and shared)."""
+    primitive = PRIMITIVES.get(tag)
+    if primitive is None:
+        raise ValueError(f"unknown element <{tag}> (known: {', '.join(sorted(PRIMITIVES))})")
+    spec = primitive.ATTRIBUTES
+    attrs: dict[str, Any] = {}
+    for key, value in items:
+        if key not in spec:
+            raise ValueError(f'<{tag}> has no attribute "{key}" (known: {", ".join(spec)})')
+        try:
+            attrs[key] = spec[key].parse(value)
+        except ValueError as exc:
+            raise ValueError(f'<{tag}> {key}: {exc}') from None
+    for key, attr in spec.items():
+        if key not in attrs:
+            if attr.required:
+                raise ValueError(f'<{tag}> needs the attribute "{key}"')
+            attrs[key] = attr.default
+    check = getattr(primitive, "check", None)
+    if check is not None:
+        check(attrs)
+    return MappingProxyType(attrs)
