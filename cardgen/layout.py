@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .draw.attributes import color as parse_color
+from .draw.encoding import encode
 from .draw.images import ImageStore, draw_image
 from .draw.text import PreparedText
 from .errors import CardgenError, Problem
@@ -70,9 +71,13 @@ class Resources:
         fixed = parse_color(icon.color) if icon.color else None
 
         def paint_glyph(canvas, x, baseline, size, run_color):
-            canvas.setFont(face.pdf_name, size)
-            canvas.setFillColor(fixed or run_color)
-            canvas.drawString(x, baseline, icon.glyph)
+            # written directly, like all text (see draw/text.py): reportlab's drawString re-measures
+            paint = fixed or run_color
+            ops = ["q BT", f"{paint.red:.4g} {paint.green:.4g} {paint.blue:.4g} rg", f"1 0 0 1 {x:.2f} {baseline:.2f} Tm"]
+            for subset, chunk in encode(face.ttf, icon.glyph, canvas._doc):
+                ops.append(f"{face.ttf.getSubsetInternalName(subset, canvas._doc)} {size:.4g} Tf ({chunk}) Tj")
+            ops.append("ET Q")
+            canvas._code.append(" ".join(ops))
 
         return face.width(icon.glyph), paint_glyph
 
