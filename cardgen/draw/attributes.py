@@ -23,13 +23,6 @@ def length(value: str) -> float:
     return parse_length(value)
 
 
-def positive_length(value: str) -> float:
-    number = parse_length(value)
-    if number <= 0:
-        raise ValueError(f"must be greater than 0, got {value}")
-    return number
-
-
 def number(value: str) -> float:
     try:
         return float(value)
@@ -37,11 +30,17 @@ def number(value: str) -> float:
         raise ValueError(f'expected a number, got "{value}"') from None
 
 
-def positive_number(value: str) -> float:
-    result = number(value)
-    if result <= 0:
-        raise ValueError(f"must be greater than 0, got {value}")
-    return result
+def _positive(parse: Callable[[str], float]) -> Callable[[str], float]:
+    def parse_positive(value: str) -> float:
+        result = parse(value)
+        if result <= 0:
+            raise ValueError(f"must be greater than 0, got {value}")
+        return result
+    return parse_positive
+
+
+positive_length = _positive(length)
+positive_number = _positive(number)
 
 
 def fraction(value: str) -> float:
