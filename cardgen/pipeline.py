@@ -18,7 +18,7 @@ from .model import CardSet
 from .render.environment import Templates
 from .text.fonts import FontBook
 from .write.atomic import staged
-from .write.manifest import manifest, write_manifest
+from .write.manifest import write_manifest
 from .write.pdf import write_pdf
 
 
@@ -187,7 +187,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
         write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.lay_out, card_set.title,
                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
-        write_manifest(json_tmp, manifest(card_set, imposition.placements, pages, notes))
+        write_manifest(json_tmp, card_set, imposition.placements, pages, notes)
     if cache is not None:
         cache.save()
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),

@@ -38,18 +38,16 @@ def face_entry(placement: Placement) -> dict:
     return entry
 
 
-def manifest(card_set: CardSet, placements: Iterable[Placement], pages: int, extra: dict | None = None) -> dict:
-    document = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "pages": pages}
-    document.update(extra or {})
-    document["faces"] = [face_entry(p) for p in placements]
-    return document
-
-
-def write_manifest(path: Path, document: dict) -> None:
-    """JSON with one face a line: readable in a diff, and written by the C encoder (no indent)."""
-    head = {k: v for k, v in document.items() if k != "faces"}
-    lines = [json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [']
-    faces = [json.dumps(face, ensure_ascii=False) for face in document.get("faces", ())]
-    lines.append(",\n".join(faces))
-    lines.append("]}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement], pages: int,
+                   extra: dict | None = None) -> None:
+    """The manifest as JSON with one face a line: readable in a diff, written by the C encoder,
+    and streamed, face by face, so that a large set never holds it whole in memory."""
+    head = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "pages": pages}
+    head.update(extra or {})
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
+        separator = ""
+        for placement in placements:
+            out.write(separator + json.dumps(face_entry(placement), ensure_ascii=False))
+            separator = ",\n"
+        out.write("\n]}\n")

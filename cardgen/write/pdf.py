@@ -5,6 +5,7 @@ and shared backs cost a few bytes each.
 """
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Sequence
@@ -64,12 +65,24 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
                 _proof_boxes(canvas, placement)
         draw_marks(canvas, page)
         canvas.showPage()
+        _compress_last_page(canvas)
     if faces.problems:
         raise CardgenError(faces.problems)
     for draw_page in extra_pages:
         draw_page(canvas, font)
         canvas.showPage()
     canvas.save()
+
+
+def _compress_last_page(canvas: Canvas) -> None:
+    """Compress a finished page's content now: reportlab would keep it as text until it saves
+    the file, the largest part of a long build's memory."""
+    page = canvas._doc.Pages.pages[-1]
+    if not isinstance(getattr(page, "stream", None), str):
+        return
+    stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("latin-1")))
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+    page.Contents, page.stream = stream, None
 
 
 class _FaceDrawer:
