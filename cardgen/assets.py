@@ -16,9 +16,7 @@ class Fingerprints:
     def __init__(self, resources: Resources):
         self.resources = resources
         self._files: dict[Path, str] = {}
-        fonts = resources.fonts
-        paths = sorted({p for styles in fonts.families.values() for p in styles.values()})
-        self._fonts = self._combine([self.file(fonts.root / "fonts" / "fonts.yaml")] + [self.file(p) for p in paths])
+        self._fonts = resources.fonts.fingerprint
 
     def file(self, path: Path) -> str:
         digest = self._files.get(path)

@@ -83,6 +83,21 @@ class FontFace:
         return cached
 
 
+_DIGESTS: dict[tuple[Path, int, int], str] = {}
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file, remembered while its size and modification time stay the same (a
+    build reads each font once, however many sets use it)."""
+    path = Path(path).resolve()
+    stat = path.stat()
+    key = (path, stat.st_size, stat.st_mtime_ns)
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        digest = _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digest
+
+
 class FontBook:
     """The families of ``fonts/fonts.yaml``: family name -> style -> :class:`FontFace`."""
 
@@ -115,6 +130,7 @@ class FontBook:
         self.default = str(data.get("default") or next(iter(self.families)))
         self._faces: dict[tuple[str, str], FontFace] = {}
         self._by_pdf_name: dict[str, FontFace] | None = None
+        self._fingerprint: str | None = None
 
     def face(self, family: str | None, bold: bool = False, italic: bool = False) -> FontFace:
         family = family or self.default
@@ -138,11 +154,21 @@ class FontBook:
         self._by_pdf_name = {face.pdf_name: face for face in self._faces.values()}
         return self._by_pdf_name
 
+    @property
+    def fingerprint(self) -> str:
+        """One hash of fonts.yaml and every font file: part of every face's content hash."""
+        if self._fingerprint is None:
+            index = self.root / "fonts" / "fonts.yaml"
+            paths = sorted({p for styles in self.families.values() for p in styles.values()})
+            parts = [hashlib.sha256(index.read_bytes()).hexdigest()] + [file_digest(p) for p in paths]
+            self._fingerprint = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        return self._fingerprint
+
     @classmethod
     def _load(cls, path: Path) -> FontFace:
         path = path.resolve()
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = file_digest(path)
         except OSError as exc:
             raise fail(f"cannot read font: {exc}", Source(path.name)) from None
         face = cls._registered.get(digest)
