@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .attributes import FILL, OPACITY, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from . import pdfops
 from .context import apply_paint
 
 TAG = "ellipse"
@@ -16,6 +17,13 @@ ATTRIBUTES = {
 
 
 def draw_oval(canvas, geometry, cx, cy, rx, ry, attrs) -> None:
+    fill, stroke = attrs["fill"], attrs["stroke"]
+    if fill is None and stroke is None:
+        return
+    if attrs["opacity"] >= 1:  # the common case, written directly (see pdfops)
+        path = pdfops.ellipse(geometry.x(cx), geometry.y(cy), geometry.pt(rx), geometry.pt(ry))
+        canvas._code.append(pdfops.painted(path, fill, stroke, geometry.pt(attrs["stroke-width"])))
+        return
     fill, stroke = apply_paint(canvas, attrs)
     if fill or stroke:
         canvas.saveState()

@@ -36,3 +36,27 @@ def round_rect(x: float, y: float, w: float, h: float, r: float) -> str:
             f"{x1:.3f} {y1 - r:.3f} l {x1:.3f} {y1 - c:.3f} {x1 - c:.3f} {y1:.3f} {x1 - r:.3f} {y1:.3f} c "
             f"{x + r:.3f} {y1:.3f} l {x + c:.3f} {y1:.3f} {x:.3f} {y1 - c:.3f} {x:.3f} {y1 - r:.3f} c "
             f"{x:.3f} {y + r:.3f} l {x:.3f} {y + c:.3f} {x + c:.3f} {y:.3f} {x + r:.3f} {y:.3f} c h")
+
+
+def ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
+    """A closed ellipse path: four Bezier quarter arcs."""
+    kx, ky = rx * KAPPA, ry * KAPPA
+    return (f"{cx + rx:.3f} {cy:.3f} m "
+            f"{cx + rx:.3f} {cy + ky:.3f} {cx + kx:.3f} {cy + ry:.3f} {cx:.3f} {cy + ry:.3f} c "
+            f"{cx - kx:.3f} {cy + ry:.3f} {cx - rx:.3f} {cy + ky:.3f} {cx - rx:.3f} {cy:.3f} c "
+            f"{cx - rx:.3f} {cy - ky:.3f} {cx - kx:.3f} {cy - ry:.3f} {cx:.3f} {cy - ry:.3f} c "
+            f"{cx + kx:.3f} {cy - ry:.3f} {cx + rx:.3f} {cy - ky:.3f} {cx + rx:.3f} {cy:.3f} c h")
+
+
+def painted(path: str, fill, stroke, stroke_width_pt: float) -> str:
+    """``path`` filled and/or stroked inside its own graphics state."""
+    ops = ["q"]
+    if fill is not None:
+        ops.append(color(fill))
+    if stroke is not None:
+        ops.append(color(stroke, stroke=True))
+        ops.append(f"{stroke_width_pt:.3f} w")
+    ops.append(path)
+    ops.append(paint(fill is not None, stroke is not None))
+    ops.append("Q")
+    return " ".join(ops)

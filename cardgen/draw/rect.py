@@ -39,13 +39,5 @@ def draw(canvas, element, geometry, prepared=None) -> None:
             canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
         canvas.restoreState()
         return
-    ops = ["q"]  # the common case, written directly (see pdfops)
-    if fill is not None:
-        ops.append(pdfops.color(fill))
-    if stroke is not None:
-        ops.append(pdfops.color(stroke, stroke=True))
-        ops.append(f"{geometry.pt(a['stroke-width']):.3f} w")
-    ops.append(pdfops.round_rect(x, y, w, h, geometry.pt(a["r"])) if a["r"] else pdfops.rect(x, y, w, h))
-    ops.append(pdfops.paint(fill is not None, stroke is not None))
-    ops.append("Q")
-    canvas._code.append(" ".join(ops))
+    path = pdfops.round_rect(x, y, w, h, geometry.pt(a["r"])) if a["r"] else pdfops.rect(x, y, w, h)
+    canvas._code.append(pdfops.painted(path, fill, stroke, geometry.pt(a["stroke-width"])))  # written directly

@@ -24,3 +24,14 @@ def contrast(background: str) -> str:
     """Black or white, whichever contrasts more with ``background`` (Jinja filter)."""
     black, white = "#000000", "#ffffff"
     return black if contrast_ratio(background, black) >= contrast_ratio(background, white) else white
+
+
+def mix(first: str, second: str, t: float) -> str:
+    """The colour ``t`` of the way from ``first`` to ``second`` (0: first, 1: second), as
+    ``#rrggbb`` (Jinja global and filter): solid tints that print alike on every RIP."""
+    a, b = parse_color(first), parse_color(second)
+    if a is None or b is None:
+        raise ValueError(f'mix needs two colours, got "{first}" and "{second}"')
+    channels = (int(round(x * 255)) + (int(round(y * 255)) - int(round(x * 255))) * t
+                for x, y in ((a.red, b.red), (a.green, b.green), (a.blue, b.blue)))
+    return "#" + "".join(f"{round(c):02x}" for c in channels)

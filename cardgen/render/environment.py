@@ -16,7 +16,7 @@ from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..errors import CardgenError, Problem, Source
-from .colors import contrast
+from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
 
@@ -44,6 +44,8 @@ class Templates:
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
         self.env.filters["contrast"] = contrast
+        self.env.filters["mix"] = mix
+        self.env.globals["mix"] = mix
         self._compiled: dict[str, Any] = {}
         self._used: dict[str, frozenset[str]] = {}
 
