@@ -8,6 +8,7 @@ import re
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -37,6 +38,34 @@ class Paper(click.ParamType):
 
 
 PAPERS = Paper()
+
+
+class ProgressBars:
+    """A progress bar per set, over its sheets, for builds of at least ``MIN_PAGES`` sheets."""
+
+    MIN_PAGES = 10
+
+    def __init__(self):
+        self.bars: dict[str, Any] = {}
+
+    def update(self, name: str, done: int, total: int) -> None:
+        if total < self.MIN_PAGES:
+            return
+        bar = self.bars.get(name)
+        if bar is None:
+            bar = self.bars[name] = click.progressbar(length=total, label=f"building {name}", file=sys.stderr)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+        if done == total:
+            bar.__exit__(None, None, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for bar in self.bars.values():
+            if bar.pos < bar.length:
+                bar.__exit__(None, None, None)
 
 
 class Failure(click.ClickException):
@@ -120,17 +149,10 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 
     def action():
         names = pipeline.resolve_names(sets, root)
-        total = sum(load_set(n, root).copies() for n in names)
-        if total >= 500 and sys.stderr.isatty():
-            with click.progressbar(length=total, label="building", file=sys.stderr) as bar:
-                seen = {}
-
-                def progress(name, done):
-                    bar.update(done - seen.get(name, 0))
-                    seen[name] = done
-
-                return pipeline.build(names, root, out, options, progress)
-        return pipeline.build(names, root, out, options)
+        if not sys.stderr.isatty():
+            return pipeline.build(names, root, out, options)
+        with ProgressBars() as bars:
+            return pipeline.build(names, root, out, options, bars.update)
 
     result = run_reporting_errors(ctx, action)
     for set_result in result.sets:

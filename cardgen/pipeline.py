@@ -138,11 +138,10 @@ class Rendered:
         return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
 
 
-def render_set(card_set: CardSet, session: Session, cards=None, progress: Callable[[int], None] | None = None,
-               cache: LayoutCache | None = None) -> Rendered:
+def render_set(card_set: CardSet, session: Session, cards=None, cache: LayoutCache | None = None) -> Rendered:
     """Render every face of ``cards`` (default: the whole set) to markup, to be laid out."""
     resources = Resources(card_set, session.fonts, session.images)
-    faces = render_faces(card_set, session.templates, cards, Fingerprints(resources), progress)
+    faces = render_faces(card_set, session.templates, cards, Fingerprints(resources))
     return Rendered(faces, resources, cache)
 
 
@@ -159,7 +158,8 @@ def lay_out_all(rendered: Rendered) -> None:
 
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
-              options: BuildOptions = BuildOptions(), progress: Callable[[int], None] | None = None) -> SetResult:
+              options: BuildOptions = BuildOptions(),
+              progress: Callable[[int, int], None] | None = None) -> SetResult:
     """Check, render, impose and write one loaded set to ``pdf_path`` and ``json_path``, whole or
     not at all. Faces are laid out while they are drawn, so memory does not grow with the set."""
     problems = check_problems(card_set, options.deck)
@@ -170,7 +170,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
     cache = LayoutCache(session.root / ".cardgen-cache" / f"layout-{card_set.name}.pickle") if options.cache else None
-    rendered = render_set(card_set, session, cards, progress, cache)
+    rendered = render_set(card_set, session, cards, cache)
     pairs, extra_pages, notes = rendered.faces.pairs, [], {}
     if options.changed_since is not None:
         from . import reprint  # only reprints need it
@@ -186,7 +186,8 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     pages = len(imposition.pages) + len(extra_pages)
     with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
         write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.lay_out, card_set.title,
-                  sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages)
+                  sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages,
+                  progress)
         write_manifest(json_tmp, card_set, imposition.placements, pages, notes)
     if cache is not None:
         cache.save()
@@ -198,14 +199,15 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
-              progress: Callable[[int], None] | None = None) -> SetResult:
+              progress: Callable[[int, int], None] | None = None) -> SetResult:
     """Build the set ``name`` into ``<out>/<name>.pdf`` and ``<out>/<name>.json``."""
     card_set = load_set(name, session.root)
     return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
-          options: BuildOptions = BuildOptions(), progress: Callable[[str, int], None] | None = None) -> BuildResult:
+          options: BuildOptions = BuildOptions(),
+          progress: Callable[[str, int, int], None] | None = None) -> BuildResult:
     """Build sets into ``out`` (default ``<root>/output``): ``<set>.pdf`` and ``<set>.json`` each.
 
     Raises CardgenError (bad input) or UsageError (unknown set). A failing set leaves its earlier
@@ -217,7 +219,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     out = Path(out) if out is not None else root / "output"
     results = []
     for name in resolve_names(names, root):
-        report = (lambda done, _name=name: progress(_name, done)) if progress else None
+        report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
         results.append(build_set(name, session, out, options, report))
     return BuildResult(tuple(results), time.perf_counter() - started)
 

@@ -72,3 +72,28 @@ def test_custom_paper(project, cli):
     sides = sorted((round(float(page.mediabox.width) * 25.4 / 72, 3), round(float(page.mediabox.height) * 25.4 / 72, 3)))
     assert sides == [200.0, 300.0]
     assert cli(project, "build", "demo", "--paper", "huge").exit_code == 2
+
+
+def test_a_long_build_shows_a_progress_bar_on_a_terminal(project):
+    import os
+    import pty
+
+    path = project / "data/demo/cards.yaml"
+    path.write_text(path.read_text().replace("count: 2", "count: 120"))
+    leader, follower = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "build", "demo"],
+                          stdout=subprocess.PIPE, stderr=follower, text=True)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert done.returncode == 0
+    assert b"building demo" in shown and b"100%" in shown
+    assert done.stdout.startswith("built 1 set, 126 cards, ")

@@ -64,8 +64,7 @@ def _key(markup: str, card_type: CardType) -> str:
 
 
 def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] | None = None,
-                 fingerprint: Callable[[str, str], str] = lambda key, markup: key,
-                 progress: Callable[[int], None] | None = None) -> RenderedSet:
+                 fingerprint: Callable[[str, str], str] = lambda key, markup: key) -> RenderedSet:
     """Render fronts (one per copy) and backs. ``fingerprint(key, markup)`` gives the content
     hash of a face: its markup and the files the markup refers to (fonts, images). The markup
     is checked when it is laid out."""
@@ -99,7 +98,7 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
             renderings[memo] = key
         return Face(card, card_type, copy, side, key, hashes[key])
 
-    for index, card in enumerate(cards if cards is not None else card_set.cards):
+    for card in cards if cards is not None else card_set.cards:
         card_type = card_set.types[card.type]
         back = card_set.backs.get(card_type.back) if card_type.back else None
         for copy in range(1, card.count + 1):
@@ -112,8 +111,6 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
                 pairs.append((front, back_face))
             if len(problems) >= 50:  # enough to act on; do not flood the terminal
                 raise CardgenError(_with_counts(problems))
-        if progress is not None:
-            progress(index + 1)
     if problems:
         raise CardgenError(_with_counts(problems))
     return RenderedSet(tuple(pairs), markups, hashes)

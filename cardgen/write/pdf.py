@@ -34,12 +34,14 @@ def _box(values) -> tuple[float, float, float, float]:
 def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
               lay_out: Callable[[str], LaidFace], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
-              extra_pages: Sequence[Callable[[Canvas, str], None]] = ()) -> None:
+              extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
+              on_page: Callable[[int, int], None] | None = None) -> None:
     """``font`` is a registered font of the project, used for the stamp and as the canvas's
     initial font (so that no standard, unembedded font is ever named); ``stamp`` is a text
     printed in every face's bleed; ``extra_pages`` are drawn after the sheets, one page each, by
     functions called as ``draw(canvas, font)`` that set their own page size.
 
+    ``on_page(done, total)`` is told of every finished sheet (a progress bar).
     ``lay_out(markup_key)`` lays a face out when it is first drawn; nothing is kept after, so
     memory stays flat however large the set. A face that cannot be laid out is reported with
     all the others (CardgenError) once every face has been tried, and nothing is saved.
@@ -66,6 +68,8 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
         draw_marks(canvas, page)
         canvas.showPage()
         _compress_last_page(canvas)
+        if on_page is not None:
+            on_page(page.number, len(pages))
     if faces.problems:
         raise CardgenError(faces.problems)
     for draw_page in extra_pages:
