@@ -34,10 +34,6 @@ class Changelog:
         return {"since": self.since, "since_version": self.since_version, "added": list(self.added),
                 "removed": list(self.removed), "changed": list(self.changed), "faces": self.faces}
 
-    @property
-    def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed)
-
 
 def read_manifest(path: Path) -> dict:
     """An earlier full build's manifest; CardgenError naming the file when it is not one."""

@@ -25,7 +25,3 @@ def parse_length(value: object) -> float:
 
 def mm_to_pt(mm: float) -> float:
     return mm * PT_PER_MM
-
-
-def pt_to_mm(pt: float) -> float:
-    return pt * MM_PER_PT

@@ -75,21 +75,6 @@ class Templates:
             self._used[name] = frozenset(used)
         return self._used[name]
 
-    def source_hash_input(self, name: str) -> str:
-        """The template's text and every template it extends or includes (for content hashes)."""
-        seen, pending, parts = set(), [name], []
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            path = self.folder / current
-            if path.is_file():
-                text = path.read_text(encoding="utf-8")
-                parts.append(f"{current}\n{text}")
-                pending.extend(re.findall(r"{%-?\s*(?:extends|include|import|from)\s+[\"']([^\"']+)[\"']", text))
-        return "\n".join(sorted(parts))
-
     def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:
         try:
             template = self._compiled.get(name)

@@ -53,9 +53,6 @@ class FontFace:
     _coverage: frozenset = field(repr=False, default=frozenset())
     _widths: dict = field(repr=False, default_factory=dict)
 
-    def has(self, char: str) -> bool:
-        return ord(char) in self._coverage
-
     def missing(self, text: str) -> str | None:
         """The first character of ``text`` this face cannot draw, or None."""
         coverage = self._coverage

@@ -171,10 +171,3 @@ def _parse_words(source: str) -> tuple[Paragraph, ...]:
     return tuple(
         tuple(tuple((Run(word, style),) for word in _SPACES.split(line) if word) for line in paragraph.split("\n"))
         for paragraph in source.split("\u2029"))
-
-
-def plain_text(paragraphs: tuple[Paragraph, ...]) -> str:
-    """The visible characters, words joined by spaces (icons as :name:) - for tests and search."""
-    return "\n\n".join(
-        "\n".join(" ".join("".join(r.text or f":{r.icon}:" for r in word) for word in line) for line in para)
-        for para in paragraphs)
