@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from .layout import Resources
+from .text.fonts import file_digest
 
 _ICON = re.compile(r":([a-z][a-z0-9_-]*):")
 _IMAGE_SRC = re.compile(r"<image\b[^>]*?\ssrc=\"([^\"]*)\"")
@@ -15,18 +16,14 @@ _IMAGE_SRC = re.compile(r"<image\b[^>]*?\ssrc=\"([^\"]*)\"")
 class Fingerprints:
     def __init__(self, resources: Resources):
         self.resources = resources
-        self._files: dict[Path, str] = {}
         self._fonts = resources.fonts.fingerprint
 
-    def file(self, path: Path) -> str:
-        digest = self._files.get(path)
-        if digest is None:
-            try:
-                digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            except OSError:
-                digest = "missing"
-            self._files[path] = digest
-        return digest
+    @staticmethod
+    def file(path: Path) -> str:
+        try:
+            return file_digest(path)  # remembered per process, like the fonts'
+        except OSError:
+            return "missing"
 
     @staticmethod
     def _combine(parts) -> str:
