@@ -5,7 +5,9 @@ word widths; no text is re-measured.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable, NamedTuple
 
 from .fonts import FontBook, FontFace
@@ -101,27 +103,59 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
     return measured
 
 
-def _break(measured, space: float, width1: float):
-    """Greedy line breaks for a line width of ``width1`` (in 1-pt units); None if a word is too wide."""
-    out = []
-    for paragraph in measured:
-        para_lines = []
-        for hard_line in paragraph:
-            current: list = []
-            used = 0.0
-            for word in hard_line:
-                w = word[1]
-                if w > width1 + 1e-9:
-                    return None
-                if current and used + space + w > width1 + 1e-9:
-                    para_lines.append((current, used, False))
-                    current, used = [word], w
-                else:
-                    used = used + space + w if current else w
-                    current.append(word)
-            para_lines.append((current, used, True))  # a hard break ends the line: never justified
-        out.append(para_lines)
-    return out
+class _Lines:
+    """Word widths of each hard line as running sums of (width + space), so that greedy line
+    breaking at any width is one binary search per line, not one step per word: the words i..j-1
+    fit a line of width W exactly when ``sums[j] - sums[i] <= W + space``."""
+
+    def __init__(self, measured, space: float):
+        self.space = space
+        self.words = [hard_line for paragraph in measured for hard_line in paragraph]
+        self.paragraph_sizes = [len(paragraph) for paragraph in measured]
+        self.sums = [list(accumulate((word[1] + space for word in hard_line), initial=0.0))
+                     for hard_line in self.words]
+        self.widest = max((word[1] for hard_line in self.words for word in hard_line), default=0.0)
+
+    def _ends(self, sums: list[float], limit: float):
+        """Where each line of one hard line ends (word indices, exclusive)."""
+        start, last = 0, len(sums) - 1
+        while start < last:
+            end = bisect_right(sums, sums[start] + limit, start + 1) - 1
+            start = end if end > start else start + 1  # a word always starts its own line
+            yield start
+
+    def count(self, width1: float) -> int | None:
+        """How many lines greedy breaking needs at a line width of ``width1`` (1-pt units); None
+        if a word is wider than a line."""
+        if self.widest > width1 + 1e-9:
+            return None
+        limit = width1 + self.space + 1e-9
+        count = 0
+        for sums in self.sums:
+            if len(sums) == 1:
+                count += 1  # an empty line still takes its place
+            else:
+                for _ in self._ends(sums, limit):
+                    count += 1
+        return count
+
+    def broken(self, width1: float):
+        """Paragraph -> [(words of the line, width at 1 pt, ends its hard line)]."""
+        limit = width1 + self.space + 1e-9
+        lines_of = iter(zip(self.words, self.sums))
+        out = []
+        for size in self.paragraph_sizes:
+            para_lines = []
+            for _ in range(size):
+                words, sums = next(lines_of)
+                start = 0
+                for end in self._ends(sums, limit):
+                    para_lines.append((words[start:end], sums[end] - sums[start] - self.space, end == len(words)))
+                    start = end
+                if not words:
+                    para_lines.append(([], 0.0, True))
+            out.append(para_lines)
+        return out
 
 
 def _height(broken, leading: float) -> float:
@@ -130,37 +164,16 @@ def _height(broken, leading: float) -> float:
     return leading * (lines + PARAGRAPH_GAP * (len(broken) - 1))
 
 
-def _line_count(widths: list[list[float]], space: float, width1: float) -> int | None:
-    """How many lines greedy breaking needs at a line width of ``width1`` (1-pt units); None
-    if a word is wider than a line. Only counts: trial sizes need nothing more."""
-    limit = width1 + 1e-9
-    count = 0
-    for hard_line in widths:
-        used = -1.0
-        for w in hard_line:
-            if w > limit:
-                return None
-            if used < 0:
-                used = w
-            elif used + space + w > limit:
-                count += 1
-                used = w
-            else:
-                used += space + w
-        count += 1
-    return count
-
-
 def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         max_size: float, min_size: float) -> LaidText:
     """Lay the text out at the largest size in [min_size, max_size] that fits (pt)."""
     space = fonts.face(style.family, style.bold, style.italic).width(" ")
-    widths = [[w for _, w in hard_line] for paragraph in measured for hard_line in paragraph]
+    lines = _Lines(measured, space)
     gaps = PARAGRAPH_GAP * (len(measured) - 1)
 
     def fits(size: float) -> bool:
-        lines = _line_count(widths, space, box_w / size)
-        return lines is not None and style.leading * (lines + gaps) * size <= box_h + 1e-6
+        count = lines.count(box_w / size)
+        return count is not None and style.leading * (count + gaps) * size <= box_h + 1e-6
 
     size = max_size
     if not fits(size):
@@ -174,7 +187,7 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
             else:
                 high = middle
         size = low
-    return _place(_break(measured, space, box_w / size), fonts, style, space, size, box_w, box_h)
+    return _place(lines.broken(box_w / size), fonts, style, space, size, box_w, box_h)
 
 
 def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,
@@ -212,30 +225,35 @@ def _segments(words, x: float, gap: float, size: float, space: float) -> tuple[S
     text: list[str] = []
     start = 0.0
     face = color = None
-
-    def flush():
-        if text:
-            segments.append(Segment(start, "".join(text), face, color))
-            text.clear()
-
-    for word_index, (pieces, _width) in enumerate(words):
-        for piece_index, piece in enumerate(pieces):
-            run = piece.run
+    spaces_match: dict = {}  # face -> its space is the layout's: words in it may share a string
+    word_start = False
+    for pieces, _width in words:
+        for run, piece_face, width in pieces:
             if run.icon is not None:
-                flush()
+                if text:
+                    segments.append(Segment(start, "".join(text), face, color))
+                    text = []
                 face = None
                 segments.append(Segment(x, "", None, run.style.color, run.icon))
             else:
-                joins = text and piece.face is face and run.style.color == color
-                if joins and piece_index == 0 and word_index > 0:
-                    joins = abs(face.width(" ") - space) < 1e-9
+                run_color = run.style.color
+                joins = text and piece_face is face and run_color == color
+                if joins and word_start:
+                    joins = spaces_match.get(face)
+                    if joins is None:
+                        joins = spaces_match[face] = abs(face.width(" ") - space) < 1e-9
                     if joins:
                         text.append(" ")
                 if not joins:
-                    flush()
-                    start, face, color = x, piece.face, run.style.color
+                    if text:
+                        segments.append(Segment(start, "".join(text), face, color))
+                        text = []
+                    start, face, color = x, piece_face, run_color
                 text.append(run.text)
-            x += piece.width * size
+            word_start = False
+            x += width * size
         x += gap
-    flush()
+        word_start = True
+    if text:
+        segments.append(Segment(start, "".join(text), face, color))
     return tuple(segments)

@@ -32,49 +32,15 @@ Line = tuple[Word, ...]
 Paragraph = tuple[Line, ...]
 
 
-class _Token(NamedTuple):
-    kind: str  # text, bold, italic, open, close, icon, newline, space, paragraph
-    value: str = ""
-
-
-# One alternation; re.split hands back text and markers in turn, so the loop below only sorts
-# the markers (by their first character) instead of asking a match object for its group.
+# One alternation of the markers; re.split hands back text and markers in turn. Spaces are not
+# markers: a text between two markers is split into words in one C call, so the Python loop
+# below runs once per marker, not once per word.
 _MARKERS = re.compile(
-    r"(\\[*\[:\\]|\*\*?|\[color=[#A-Za-z0-9]+\]|\[/color\]|:[a-z][a-z0-9_-]*:|\n|\u2029"
-    r"|[^\S\n\u2029\u00a0]+)")  # U+00A0 is a space that never breaks: part of the word
-_SPACES = re.compile(r"[^\S\n\u2029\u00a0]+")
+    r"(\\[*\[:\\]|\*\*?|\[color=[#A-Za-z0-9]+\]|\[/color\]|:[a-z][a-z0-9_-]*:|\n|\u2029)")
+_SPACES = re.compile(r"[^\S\n\u2029\u00a0]+")  # U+00A0 is a space that never breaks: part of the word
 _MARKUP = re.compile(r"[*\[\]:\\]")  # a text without these parses as plain words
 
-
-def _tokenize(source: str, icons) -> list[_Token]:
-    tokens: list[_Token] = []
-    append = tokens.append
-    parts = _MARKERS.split(source)
-    for index in range(0, len(parts), 2):
-        if parts[index]:
-            append(_Token("text", parts[index]))
-        if index + 1 == len(parts):
-            break
-        marker = parts[index + 1]
-        first = marker[0]
-        if first == "\\":
-            append(_Token("text", marker[1]))
-        elif first == "*":
-            append(_Token("bold" if len(marker) == 2 else "italic", marker))
-        elif first == "[":
-            append(_Token("close" if marker[1] == "/" else "open", marker))
-        elif first == ":":
-            name = marker[1:-1]
-            if icons is not None and name not in icons:
-                raise UnknownIcon(name)
-            append(_Token("icon", name))
-        elif first == "\n":
-            append(_Token("newline", marker))
-        elif first == "\u2029":
-            append(_Token("paragraph", marker))
-        else:
-            append(_Token("space", marker))
-    return tokens
+_LITERAL = "text"  # a marker printed as typed: an escape, or a marker without a partner
 
 
 class UnknownIcon(ValueError):
@@ -83,26 +49,40 @@ class UnknownIcon(ValueError):
         self.name = name
 
 
-def _pair_markers(tokens: list[_Token]) -> list[_Token]:
-    """Turn markers without a partner back into literal text."""
-    tokens = list(tokens)
+def _marker_kinds(markers: list[str], icons) -> list[str]:
+    """The meaning of each marker: bold, italic, open, close, icon, newline, paragraph, or text
+    (printed as typed: escapes, and markers that are never closed)."""
+    kinds = []
+    for marker in markers:
+        first = marker[0]
+        if first == "\\":
+            kinds.append(_LITERAL)
+        elif first == "*":
+            kinds.append("bold" if len(marker) == 2 else "italic")
+        elif first == "[":
+            kinds.append("close" if marker[1] == "/" else "open")
+        elif first == ":":
+            if icons is not None and marker[1:-1] not in icons:
+                raise UnknownIcon(marker[1:-1])
+            kinds.append("icon")
+        else:
+            kinds.append("newline" if first == "\n" else "paragraph")
     for kind in ("bold", "italic"):
-        positions = [i for i, t in enumerate(tokens) if t.kind == kind]
+        positions = [i for i, k in enumerate(kinds) if k == kind]
         if len(positions) % 2:
-            last = positions[-1]
-            tokens[last] = _Token("text", tokens[last].value)
+            kinds[positions[-1]] = _LITERAL
     stack: list[int] = []
-    for i, token in enumerate(tokens):
-        if token.kind == "open":
+    for i, kind in enumerate(kinds):
+        if kind == "open":
             stack.append(i)
-        elif token.kind == "close":
+        elif kind == "close":
             if stack:
                 stack.pop()
             else:
-                tokens[i] = _Token("text", token.value)
+                kinds[i] = _LITERAL
     for i in stack:
-        tokens[i] = _Token("text", tokens[i].value)
-    return tokens
+        kinds[i] = _LITERAL
+    return kinds
 
 
 @lru_cache(maxsize=256)
@@ -118,7 +98,8 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     source = _BREAKS.sub("\u2029", source.strip())
     if not rich or not _MARKUP.search(source):
         return _parse_words(source)
-    tokens = _pair_markers(_tokenize(source, icons))
+    parts = _MARKERS.split(source)
+    kinds = _marker_kinds(parts[1::2], icons)
     paragraphs: list[Paragraph] = []
     lines: list[Line] = []
     words: list[Word] = []
@@ -126,19 +107,32 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     bold = italic = False
     colors: list[str] = []
     style = _style(False, False, None)
-    for token in tokens:
-        kind = token.kind
-        if kind == "text":
-            if runs and runs[-1].style is style and runs[-1].icon is None:
-                runs[-1] = Run(runs[-1].text + token.value, style)
-            else:
-                runs.append(Run(token.value, style))
-        elif kind == "space":
-            if runs:
-                words.append(tuple(runs))
-                runs = []
+
+    def add_text(text: str) -> None:
+        if runs and runs[-1].style is style and runs[-1].icon is None:
+            runs[-1] = Run(runs[-1].text + text, style)
+        else:
+            runs.append(Run(text, style))
+
+    for index, part in enumerate(parts):
+        if not index & 1:
+            if not part:
+                continue
+            pieces = _SPACES.split(part)
+            if pieces[0]:
+                add_text(pieces[0])
+            for piece in pieces[1:]:  # each follows a space: a new word
+                if runs:
+                    words.append(tuple(runs))
+                    runs = []
+                if piece:
+                    runs.append(Run(piece, style))
+            continue
+        kind = kinds[index >> 1]
+        if kind == _LITERAL:
+            add_text(part[1] if part[0] == "\\" else part)
         elif kind == "icon":
-            runs.append(Run("", style, token.value))
+            runs.append(Run("", style, part[1:-1]))
         elif kind == "newline" or kind == "paragraph":
             if runs:
                 words.append(tuple(runs))
@@ -154,8 +148,8 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             elif kind == "italic":
                 italic = not italic
             elif kind == "open":
-                colors.append(_COLOR_OPEN.match(token.value).group(1))
-            elif kind == "close":
+                colors.append(_COLOR_OPEN.match(part).group(1))
+            else:
                 colors.pop()
             style = _style(bold, italic, colors[-1] if colors else None)
     if runs:
