@@ -1,105 +1,97 @@
-"""Laid-out text kept between builds, by each face's content hash.
+"""Each face's drawing kept between builds, by the face's content hash.
 
-A face's content hash covers its markup, the fonts and every image and icon it names, so a
-cached layout is reused only when nothing that decides it has changed: after an edit to one
-card, a rebuild lays out that card alone. The cache lives in ``<root>/.cardgen-cache/`` and is
-rewritten whole (temporary file, then rename) with the entries the last build used.
+A face's content hash covers its markup, the fonts and every image and icon it names, so a kept
+drawing is reused only when nothing that decides it has changed: after an edit to one card, a
+rebuild lays out and draws that card alone, and writes the others from their recorded parts
+(see draw/content.py). The cache lives in ``<root>/.cardgen-cache/``. Each build writes a new
+file as it draws, holding the faces it used, and renames it into place when the build has
+succeeded; so the cache costs no memory per face, and a failed build leaves the old one.
 """
 from __future__ import annotations
 
 import marshal
-import pickle
-import zlib
+import os
+import struct
 from pathlib import Path
-from typing import Any
 
-from .draw.text import PreparedText
-from .layout import LaidFace, Resources, lay_out
-from .render.faces import Markup
-from .text.fit import LaidLine, LaidText, Segment
-from .write.atomic import staged
-
-FORMAT = 3  # bump when the stored shape changes: older files are then ignored
+FORMAT = b"cardgen-faces 1\n"  # change when the stored shape changes: older files are then ignored
+_HEADER = struct.Struct("<HI")  # key length, payload length
 
 
-class LayoutCache:
-    def __init__(self, path: Path | None):
-        self.path = Path(path) if path is not None else None
-        self.entries: dict[str, Any] = {}
-        self.used: dict[str, Any] = {}
+def _read(path: Path) -> dict[str, bytes]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    if not data.startswith(FORMAT):
+        return {}
+    entries: dict[str, bytes] = {}
+    offset = len(FORMAT)
+    try:
+        while offset < len(data):
+            key_length, length = _HEADER.unpack_from(data, offset)
+            offset += _HEADER.size
+            key = data[offset:offset + key_length].decode("ascii")
+            offset += key_length
+            entries[key] = data[offset:offset + length]
+            offset += length
+    except (struct.error, UnicodeDecodeError):
+        return {}  # a damaged cache is only a slower build
+    return entries
+
+
+class FaceCache:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.stored = _read(self.path)
         self.laid_out = 0  # faces laid out in this build
-        self.reused = 0  # faces taken from the cache
-        if self.path is not None and self.path.is_file():
-            try:
-                stored = pickle.loads(self.path.read_bytes())
-                if isinstance(stored, dict) and stored.get("format") == FORMAT:
-                    self.entries = stored["entries"]
-            except Exception:  # a damaged cache is only a slower build  # noqa: BLE001
-                self.entries = {}
+        self.reused = 0  # faces drawn from the cache
+        self._written: set[str] = set()
+        self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self._out = None
 
-    def lay_out(self, key: str, markup: Markup, resources: Resources) -> LaidFace:
-        elements = markup.elements()
-        stored = self.entries.get(key)
-        if stored is not None:
-            try:
-                face = _thaw(elements, marshal.loads(zlib.decompress(stored)), resources)
-            except (KeyError, IndexError, TypeError, ValueError, EOFError, zlib.error):
-                face = None  # stale or foreign: lay it out again
-            if face is not None:
-                self.reused += 1
-                self.used[key] = stored
-                return face
-        face = lay_out(elements, resources, markup.card_type, markup.card_name)
+    def get(self, key: str) -> tuple | None:
+        """The recorded parts of a face, or None."""
+        payload = self.stored.get(key)
+        if payload is None:
+            return None
+        try:
+            parts = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            return None  # damaged: lay it out again
+        if not isinstance(parts, tuple):
+            return None
+        self.reused += 1
+        self._write(key, payload)
+        return parts
+
+    def put(self, key: str, parts) -> None:
+        """Keep a freshly laid-out face's parts."""
         self.laid_out += 1
-        self.used[key] = zlib.compress(marshal.dumps(_freeze(face)), 1)  # ~1 KB a face in memory
-        return face
+        self._write(key, marshal.dumps(tuple(parts)))
+
+    def _write(self, key: str, payload: bytes) -> None:
+        if key in self._written:
+            return
+        if self._out is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._out = open(self._temporary, "wb")
+            self._out.write(FORMAT)
+        encoded = key.encode("ascii")
+        self._out.write(_HEADER.pack(len(encoded), len(payload)) + encoded + payload)
+        self._written.add(key)
 
     def save(self) -> None:
-        if self.path is None or self.used == self.entries:
+        """Put this build's file in place of the last one."""
+        if self._out is None:
             return
-        with staged(self.path) as (temporary,):
-            temporary.write_bytes(pickle.dumps({"format": FORMAT, "entries": self.used}, protocol=5))
-        self.entries = dict(self.used)
+        self._out.close()
+        self._out = None
+        os.replace(self._temporary, self.path)
 
-
-def _freeze(face: LaidFace) -> tuple:
-    """Plain tuples of what text fitting decided, by element index (fonts by their PDF name)."""
-    frozen = []
-    for element, prepared in face.items:
-        if element.tag != "text":
-            frozen.append(None)
-            continue
-        laid = prepared.laid
-        lines = tuple((line.baseline, line.word_space,
-                       tuple((g.x, g.text, g.face.pdf_name if g.face else None, g.color, g.icon)
-                             for g in line.segments))
-                      for line in laid.lines)
-        frozen.append((laid.size, laid.height, lines))
-    return tuple(frozen)
-
-
-def _thaw(elements, stored: tuple, resources: Resources) -> LaidFace:
-    if len(stored) != len(elements):
-        raise ValueError("the cached face has other elements")
-    faces = resources.fonts.faces_by_pdf_name()
-    items = []
-    for element, frozen in zip(elements, stored):
-        if element.tag == "image":
-            items.append((element, resources.images.load(resources.find_image(element.attrs["src"]))))
-        elif element.tag == "text":
-            size, height, lines = frozen
-            painters = {}
-            laid_lines = []
-            for baseline, word_space, segments in lines:
-                thawed = []
-                for x, text, face_name, color, icon in segments:
-                    if icon is not None:
-                        painters[icon] = resources.icon(icon)[1]
-                    thawed.append(Segment(x, text, faces[face_name] if face_name is not None else None, color, icon))
-                laid_lines.append(LaidLine(baseline, tuple(thawed), word_space))
-            items.append((element, PreparedText(LaidText(size, tuple(laid_lines), height), painters)))
-        else:
-            if frozen is not None:
-                raise ValueError("the cached face has other elements")
-            items.append((element, None))
-    return LaidFace(tuple(items))
+    def discard(self) -> None:
+        """Drop this build's file (the build failed): the last one stays."""
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+            self._temporary.unlink(missing_ok=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .draw.attributes import color as parse_color
-from .draw.encoding import encode
+from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image
 from .draw.text import PreparedText
 from .errors import CardgenError, Problem
@@ -35,7 +35,7 @@ class Resources:
         self.card_set = card_set
         self.fonts = fonts
         self.images = images
-        self._icon_painters: dict[str, Callable] = {}
+        self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
 
     def find_image(self, src: str) -> Path:
@@ -46,20 +46,22 @@ class Resources:
         raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
 
     def icon(self, name: str) -> tuple[float, Callable]:
-        """(width at 1 pt, painter) for an icon of the set."""
-        if name not in self._icon_painters:
-            self._icon_widths[name], self._icon_painters[name] = self._make_icon(self.card_set.icons[name])
-        return self._icon_widths[name], self._icon_painters[name]
+        """(width at 1 pt, parts(x, baseline, size, color)) for an icon of the set: its drawing
+        as parts (see draw/content.py)."""
+        if name not in self._icon_parts:
+            self._icon_widths[name], self._icon_parts[name] = self._make_icon(self.card_set.icons[name])
+        return self._icon_widths[name], self._icon_parts[name]
+
+    def paint_icon(self, canvas, name: str, x: float, baseline: float, size: float) -> None:
+        """Draw an image icon (its "I" part)."""
+        image = self.images.load(self.card_set.icons[name].image)
+        height = size * ICON_HEIGHT
+        draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
 
     def _make_icon(self, icon: Icon):
         if icon.image is not None:
             image = self.images.load(icon.image)
-
-            def paint_image(canvas, x, baseline, size, _color):
-                height = size * ICON_HEIGHT
-                draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
-
-            return ICON_HEIGHT * image.aspect, paint_image
+            return ICON_HEIGHT * image.aspect, lambda x, baseline, size, _color: [(ICON, icon.name, x, baseline, size)]
         try:
             face = self.fonts.face(icon.font)
         except KeyError:
@@ -70,16 +72,12 @@ class Resources:
                              f'U+{ord(missing):04X} ({missing})')
         fixed = parse_color(icon.color) if icon.color else None
 
-        def paint_glyph(canvas, x, baseline, size, run_color):
-            # written directly, like all text (see draw/text.py): reportlab's drawString re-measures
+        def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
-            ops = ["q BT", f"{paint.red:.4g} {paint.green:.4g} {paint.blue:.4g} rg", f"1 0 0 1 {x:.2f} {baseline:.2f} Tm"]
-            for subset, chunk in encode(face.ttf, icon.glyph, canvas._doc):
-                ops.append(f"{face.ttf.getSubsetInternalName(subset, canvas._doc)} {size:.4g} Tf ({chunk}) Tj")
-            ops.append("ET Q")
-            canvas._code.append(" ".join(ops))
+            return ["q", (TEXT, (f"{paint.red:.4g} {paint.green:.4g} {paint.blue:.4g} rg",
+                                 f"1 0 0 1 {x:.2f} {baseline:.2f} Tm", (face.pdf_name, f"{size:.4g}", icon.glyph))), "Q"]
 
-        return face.width(icon.glyph), paint_glyph
+        return face.width(icon.glyph), glyph_parts
 
 
 def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card_name: str) -> LaidFace:
@@ -120,10 +118,10 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
         raise ValueError(f'{box}: unknown icon ":{exc.name}:" (the set has: {known})') from None
     style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"])
-    painters = {}
+    icon_parts = {}
 
     def icon_width(name: str) -> float:
-        width, painters[name] = resources.icon(name)
+        width, icon_parts[name] = resources.icon(name)
         return width
 
     try:
@@ -133,4 +131,4 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
         raise ValueError(f"{box}: the font {exc.font} has no character U+{ord(exc.char):04X} ({exc.char})") from None
     except DoesNotFit as exc:
         raise ValueError(f"{box}: {exc.reason} ({a['w']:g} x {a['h']:g} mm)") from None
-    return PreparedText(laid, painters)
+    return PreparedText(laid, icon_parts, resources.paint_icon)

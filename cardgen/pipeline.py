@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 from . import sheets, validate
 from .assets import Fingerprints
-from .cache import LayoutCache
+from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .render.faces import RenderedSet, render_faces
@@ -19,6 +19,7 @@ from .render.environment import Templates
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import write_manifest
+from .write.face import FaceDrawing
 from .write.pdf import write_pdf
 
 
@@ -39,7 +40,7 @@ class BuildOptions:
     stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
     deck: Path | None = None
     changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
-    cache: bool = True  # reuse laid-out text from earlier builds (<root>/.cardgen-cache/)
+    cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class SetResult:
     pages: int
     warnings: tuple[Problem, ...] = ()
     laid_out: int = 0  # distinct faces laid out by this build
-    reused: int = 0  # distinct faces whose layout came from the cache
+    reused: int = 0  # distinct faces drawn from the cache
 
 
 @dataclass(frozen=True)
@@ -129,16 +130,45 @@ class Rendered:
 
     faces: RenderedSet
     resources: Resources
-    cache: LayoutCache | None = None
+    cache: FaceCache | None = None
 
     def lay_out(self, key: str) -> LaidFace:
         markup = self.faces.markups[key]
-        if self.cache is not None:
-            return self.cache.lay_out(self.faces.hashes[key], markup, self.resources)
         return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
 
+    def drawing(self, key: str) -> FaceDrawing:
+        """What the write stage draws for a face: its recorded parts from the cache, or a fresh
+        layout whose parts go into the cache."""
+        resources = self.resources
+        common = {"face_named": resources.fonts.face_named, "paint_icon": resources.paint_icon}
+        if self.cache is None:
+            return FaceDrawing(laid=self.lay_out(key), **common)
+        content_hash = self.faces.hashes[key]
+        parts = self.cache.get(content_hash)
+        if parts is not None:
+            return FaceDrawing(parts=parts, element_at=_ElementsOf(self.faces.markups[key], resources), **common)
+        return FaceDrawing(laid=self.lay_out(key), keep=lambda recorded: self.cache.put(content_hash, recorded),
+                           **common)
 
-def render_set(card_set: CardSet, session: Session, cards=None, cache: LayoutCache | None = None) -> Rendered:
+
+class _ElementsOf:
+    """The elements of a face drawn from the cache that are drawn again (images, transparency),
+    with what they need prepared; the markup is parsed only if one is asked for."""
+
+    def __init__(self, markup, resources: Resources):
+        self.markup, self.resources = markup, resources
+        self.elements = None
+
+    def __call__(self, index: int):
+        if self.elements is None:
+            self.elements = self.markup.elements()
+        element = self.elements[index]
+        if element.tag == "image":
+            return element, self.resources.images.load(self.resources.find_image(element.attrs["src"]))
+        return element, None
+
+
+def render_set(card_set: CardSet, session: Session, cards=None, cache: FaceCache | None = None) -> Rendered:
     """Render every face of ``cards`` (default: the whole set) to markup, to be laid out."""
     resources = Resources(card_set, session.fonts, session.images)
     faces = render_faces(card_set, session.templates, cards, Fingerprints(resources))
@@ -169,7 +199,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     cards = None
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    cache = LayoutCache(session.root / ".cardgen-cache" / f"layout-{card_set.name}.pickle") if options.cache else None
+    cache = FaceCache(session.root / ".cardgen-cache" / f"faces-{card_set.name}.bin") if options.cache else None
     rendered = render_set(card_set, session, cards, cache)
     pairs, extra_pages, notes = rendered.faces.pairs, [], {}
     if options.changed_since is not None:
@@ -184,11 +214,16 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     pages = len(imposition.pages) + len(extra_pages)
-    with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
-        write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.lay_out, card_set.title,
-                  sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages,
-                  progress)
-        write_manifest(json_tmp, card_set, imposition.placements, pages, notes)
+    try:
+        with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
+            write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.drawing, card_set.title,
+                      sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages,
+                      progress)
+            write_manifest(json_tmp, card_set, imposition.placements, pages, notes)
+    except BaseException:
+        if cache is not None:
+            cache.discard()
+        raise
     if cache is not None:
         cache.save()
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),

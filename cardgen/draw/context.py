@@ -1,6 +1,7 @@
 """What a primitive needs to draw one face: the face's height and the markup-to-PDF mapping."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..units import PT_PER_MM
@@ -38,6 +39,14 @@ def apply_paint(canvas, attrs) -> tuple[bool, bool]:
         if opacity < 1:
             canvas.setStrokeAlpha(opacity)
     return fill is not None, stroke is not None
+
+
+def rotation(geometry: FaceGeometry, angle: float, cx_mm: float, cy_mm: float) -> str:
+    """The operators that rotate clockwise by ``angle`` about a point in markup coordinates."""
+    cx, cy = geometry.x(cx_mm), geometry.y(cy_mm)
+    cos, sin = math.cos(math.radians(-angle)), math.sin(math.radians(-angle))
+    return (f"1 0 0 1 {cx:.3f} {cy:.3f} cm {cos:.6f} {sin:.6f} {-sin:.6f} {cos:.6f} 0 0 cm "
+            f"1 0 0 1 {-cx:.3f} {-cy:.3f} cm")
 
 
 def rotated(canvas, geometry: FaceGeometry, angle: float, cx_mm: float, cy_mm: float) -> None:

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .attributes import ROTATE, Attr, choice, color, length, positive_length, positive_number, text
-from .context import rotated
-from .encoding import encode
+from .content import TEXT, replay
+from .context import rotation
 
 TAG = "text"
 DOC = "A text box; its content is rich text (see Rich text), fitted to the box."
@@ -40,46 +40,50 @@ def check(attrs: dict) -> None:
 @dataclass(frozen=True)
 class PreparedText:
     laid: Any  # cardgen.text.fit.LaidText
-    icon_painters: Mapping[str, Callable]  # name -> paint(canvas, x, baseline, size, color)
+    icon_parts: Mapping[str, Callable]  # name -> parts(x, baseline, size, color): an icon's drawing
+    paint_icon: Callable  # (canvas, name, x, baseline, size): draws an image icon (an "I" part)
 
 
-def draw(canvas, element, geometry, prepared: PreparedText) -> None:
+def record(element, geometry, prepared: PreparedText) -> list:
+    """The box's drawing as parts (see draw/content.py). Text operators are written directly:
+    reportlab's text object re-measures every string to advance its cursor, which layout has
+    already done."""
     a = element.attrs
     laid = prepared.laid
     left, top = geometry.x(a["x"]), geometry.y(a["y"])
-    canvas.saveState()
-    rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
-    size = laid.size
-    # Text operators are written directly: reportlab's text object re-measures every string
-    # to advance its cursor, which layout has already done.
-    doc = canvas._doc
+    parts: list = ["q"]
+    if a["rotate"]:
+        parts.append(rotation(geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2))
+    size = f"{laid.size:.4g}"
     box_color = a["color"]
-    code = ["BT"]
-    current_font = current_color = None
+    items: list = []
+    current_color = None
     icons = []
     word_space = 0.0
     for line in laid.lines:
         baseline = top - line.baseline
         if line.word_space != word_space:
             word_space = line.word_space
-            code.append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
+            items.append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
         for x, text_run, face, run_color, icon in line.segments:
             run_color = color(run_color) if run_color else box_color
             if icon is not None:
                 icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
-                code.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
+                items.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
                 current_color = run_color
-            code.append(f"1 0 0 1 {left + x:.2f} {baseline:.2f} Tm")
-            for subset, chunk in encode(face.ttf, text_run, doc):
-                font = face.ttf.getSubsetInternalName(subset, doc)
-                if font != current_font:
-                    code.append(f"{font} {size:.4g} Tf")
-                    current_font = font
-                code.append(f"({chunk}) Tj")
-    code.append("ET")
-    canvas._code.append(" ".join(code))
+            items.append(f"1 0 0 1 {left + x:.2f} {baseline:.2f} Tm")
+            items.append((face.pdf_name, size, text_run))
+    parts.append((TEXT, tuple(items)))
     for name, x, baseline, run_color in icons:
-        prepared.icon_painters[name](canvas, x, baseline, size, run_color)
-    canvas.restoreState()
+        parts.extend(prepared.icon_parts[name](x, baseline, laid.size, run_color))
+    parts.append("Q")
+    return parts
+
+
+def draw(canvas, element, geometry, prepared: PreparedText) -> None:
+    from ..text.fonts import FontBook  # the faces layout loaded
+
+    replay(canvas, record(element, geometry, prepared), FontBook.loaded, None,
+           lambda *icon: prepared.paint_icon(canvas, *icon))

@@ -11,7 +11,7 @@ from itertools import accumulate
 from typing import Callable, NamedTuple
 
 from .fonts import FontBook, FontFace
-from .rich import Paragraph, Run
+from .rich import Group, Paragraph, Run, Style
 
 ICON_HEIGHT = 0.9  # an inline icon's height, as a fraction of the text size
 PARAGRAPH_GAP = 0.5  # extra space between paragraphs, in lines
@@ -71,36 +71,76 @@ class TextStyle:
     valign: str
 
 
+class MeasuredLine(NamedTuple):
+    """A hard line's words, measured at 1 pt. A word is plain (one run of text: its text and
+    its (face, colour) key) or mixed (its pieces); plain words of one key side by side are
+    written as one string."""
+
+    widths: list[float]
+    texts: list  # a plain word's text, or None
+    keys: list  # a plain word's (face, colour), or None
+    pieces: dict[int, list[Piece]]  # word index -> the pieces of a mixed word
+
+
 def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle,
-            icon_width: Callable[[str], float]) -> list[list[list[tuple[list[Piece], float]]]]:
-    """Paragraph -> line -> word -> (pieces, width at 1 pt). Raises MissingGlyph."""
-    measured = []
+            icon_width: Callable[[str], float]) -> list[list[MeasuredLine]]:
+    """Paragraph -> hard line -> measured words. Raises MissingGlyph."""
     faces: dict[tuple[bool, bool], FontFace] = {}
+    keys: dict[Style, tuple] = {}  # one (face, colour) tuple per style: compared by identity
+
+    def face_of(run_style: Style) -> FontFace:
+        bold, italic = style.bold or run_style.bold, style.italic or run_style.italic
+        face = faces.get((bold, italic))
+        if face is None:
+            face = faces[bold, italic] = fonts.face(style.family, bold, italic)
+        return face
+
+    measured = []
     for paragraph in paragraphs:
         lines = []
         for line in paragraph:
-            words = []
-            for word in line:
+            widths: list[float] = []
+            texts: list = []
+            line_keys: list = []
+            mixed: dict[int, list[Piece]] = {}
+            for item in line:
+                if item.__class__ is Group:
+                    key = keys.get(item.style)
+                    if key is None:
+                        key = keys[item.style] = (face_of(item.style), item.style.color)
+                    face = key[0]
+                    group_widths = list(map(face._widths.get, item.texts))
+                    if None in group_widths:
+                        group_widths = [_width(face, text) for text in item.texts]
+                    widths += group_widths
+                    texts += item.texts
+                    line_keys += [key] * len(item.texts)
+                    continue
                 pieces = []
                 total = 0.0
-                for run in word:
+                for run in item:
                     if run.icon is not None:
                         width = icon_width(run.icon)
                         pieces.append(Piece(run, None, width))
                     else:
-                        key = (style.bold or run.style.bold, style.italic or run.style.italic)
-                        face = faces.get(key)
-                        if face is None:
-                            face = faces[key] = fonts.face(style.family, *key)
-                        width = face.checked_width(run.text)
-                        if width.__class__ is str:
-                            raise MissingGlyph(width, face.path.name)
+                        face = face_of(run.style)
+                        width = _width(face, run.text)
                         pieces.append(Piece(run, face, width))
                     total += width
-                words.append((pieces, total))
-            lines.append(words)
+                mixed[len(widths)] = pieces
+                widths.append(total)
+                texts.append(None)
+                line_keys.append(None)
+            lines.append(MeasuredLine(widths, texts, line_keys, mixed))
         measured.append(lines)
     return measured
+
+
+def _width(face: FontFace, text: str) -> float:
+    width = face.checked_width(text)
+    if width.__class__ is str:
+        raise MissingGlyph(width, face.path.name)
+    return width
 
 
 class _Lines:
@@ -108,21 +148,12 @@ class _Lines:
     breaking at any width is one binary search per line, not one step per word: the words i..j-1
     fit a line of width W exactly when ``sums[j] - sums[i] <= W + space``."""
 
-    def __init__(self, measured, space: float):
+    def __init__(self, measured: list[list[MeasuredLine]], space: float):
         self.space = space
-        self.words = [hard_line for paragraph in measured for hard_line in paragraph]
+        self.lines = [hard_line for paragraph in measured for hard_line in paragraph]
         self.paragraph_sizes = [len(paragraph) for paragraph in measured]
-        self.sums = [list(accumulate((word[1] + space for word in hard_line), initial=0.0))
-                     for hard_line in self.words]
-        self.widest = max((word[1] for hard_line in self.words for word in hard_line), default=0.0)
-
-    def _ends(self, sums: list[float], limit: float):
-        """Where each line of one hard line ends (word indices, exclusive)."""
-        start, last = 0, len(sums) - 1
-        while start < last:
-            end = bisect_right(sums, sums[start] + limit, start + 1) - 1
-            start = end if end > start else start + 1  # a word always starts its own line
-            yield start
+        self.sums = [list(accumulate(map(space.__add__, hard_line.widths), initial=0.0)) for hard_line in self.lines]
+        self.widest = max((max(hard_line.widths) for hard_line in self.lines if hard_line.widths), default=0.0)
 
     def count(self, width1: float) -> int | None:
         """How many lines greedy breaking needs at a line width of ``width1`` (1-pt units); None
@@ -132,28 +163,32 @@ class _Lines:
         limit = width1 + self.space + 1e-9
         count = 0
         for sums in self.sums:
-            if len(sums) == 1:
-                count += 1  # an empty line still takes its place
-            else:
-                for _ in self._ends(sums, limit):
-                    count += 1
+            start, last = 0, len(sums) - 1
+            count += start == last  # an empty line still takes its place
+            while start < last:
+                end = bisect_right(sums, sums[start] + limit, start + 1) - 1
+                start = end if end > start else start + 1  # a word always starts its own line
+                count += 1
         return count
 
     def broken(self, width1: float):
-        """Paragraph -> [(words of the line, width at 1 pt, ends its hard line)]."""
+        """Paragraph -> [(hard line, first word, end word, width at 1 pt, ends its hard line)]."""
         limit = width1 + self.space + 1e-9
-        lines_of = iter(zip(self.words, self.sums))
+        hard_lines = iter(zip(self.lines, self.sums))
         out = []
         for size in self.paragraph_sizes:
             para_lines = []
             for _ in range(size):
-                words, sums = next(lines_of)
-                start = 0
-                for end in self._ends(sums, limit):
-                    para_lines.append((words[start:end], sums[end] - sums[start] - self.space, end == len(words)))
+                hard_line, sums = next(hard_lines)
+                start, last = 0, len(sums) - 1
+                if start == last:
+                    para_lines.append((hard_line, 0, 0, 0.0, True))
+                while start < last:
+                    end = bisect_right(sums, sums[start] + limit, start + 1) - 1
+                    if end <= start:
+                        end = start + 1
+                    para_lines.append((hard_line, start, end, sums[end] - sums[start] - self.space, end == last))
                     start = end
-                if not words:
-                    para_lines.append(([], 0.0, True))
             out.append(para_lines)
         return out
 
@@ -197,63 +232,82 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
     glyphs = (face.ascent + face.descent) * size
     height = _height(broken, style.leading) * size
     top = {"top": 0.0, "middle": (box_h - height) / 2, "bottom": box_h - height}[style.valign]
+    align = style.align
+    joinable: dict = {}  # (face, colour) -> its space is the layout's: its words may share a string
     lines: list[LaidLine] = []
     y = top
     for index, paragraph in enumerate(broken):
         if index:
             y += PARAGRAPH_GAP * band
-        for words, used, last in paragraph:
+        for hard_line, start, end, used, last in paragraph:
             baseline = y + (band - glyphs) / 2 + face.ascent * size
             extra = box_w - used * size
             gap = space * size
             word_space = 0.0
-            align = style.align
             x = extra / 2 if align == "center" else extra if align == "right" else 0.0
-            if align == "justify" and not last and len(words) > 1:
-                word_space = extra / (len(words) - 1)
+            if align == "justify" and not last and end - start > 1:
+                word_space = extra / (end - start - 1)
                 gap += word_space
-            lines.append(LaidLine(baseline, _segments(words, x, gap, size, space), word_space))
+            key = hard_line.keys[start] if end > start else None
+            if key is not None and hard_line.keys[start:end].count(key) == end - start:
+                joins = joinable.get(key)
+                if joins is None:
+                    joins = joinable[key] = abs(key[0].width(" ") - space) < 1e-9
+                if joins:  # the usual line: one string
+                    segments = (Segment(x, " ".join(hard_line.texts[start:end]), key[0], key[1]),)
+                    lines.append(LaidLine(baseline, segments, word_space))
+                    y += band
+                    continue
+            lines.append(LaidLine(baseline, _segments(hard_line, start, end, x, gap, size, space, joinable),
+                                  word_space))
             y += band
     return LaidText(size, tuple(lines), height)
 
 
-def _segments(words, x: float, gap: float, size: float, space: float) -> tuple[Segment, ...]:
+def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: float, size: float, space: float,
+              joinable: dict) -> tuple[Segment, ...]:
     """Join a line's words into segments: words in one face and colour, one space apart, are
     one string (the PDF's own space, widened by the line's word spacing, keeps them apart). A
     face whose space is not the layout's starts a new segment at its exact place."""
     segments: list[Segment] = []
     text: list[str] = []
-    start = 0.0
+    segment_x = 0.0
     face = color = None
-    spaces_match: dict = {}  # face -> its space is the layout's: words in it may share a string
-    word_start = False
-    for pieces, _width in words:
-        for run, piece_face, width in pieces:
-            if run.icon is not None:
+    texts, keys, widths, mixed = hard_line.texts, hard_line.keys, hard_line.widths, hard_line.pieces
+    for index in range(start, end):
+        word_text = texts[index]
+        if word_text is not None:
+            pieces = ((keys[index], word_text, widths[index]),)
+        else:
+            pieces = [((piece.face, piece.run.style.color), piece.run.text if piece.run.icon is None else None,
+                       piece.width) if piece.face is not None else (piece.run, None, piece.width)
+                      for piece in mixed[index]]
+        word_start = index > start
+        for key, piece_text, width in pieces:
+            if piece_text is None:  # an icon
                 if text:
-                    segments.append(Segment(start, "".join(text), face, color))
+                    segments.append(Segment(segment_x, "".join(text), face, color))
                     text = []
                 face = None
-                segments.append(Segment(x, "", None, run.style.color, run.icon))
+                segments.append(Segment(x, "", None, key.style.color, key.icon))
             else:
-                run_color = run.style.color
-                joins = text and piece_face is face and run_color == color
+                piece_face, piece_color = key
+                joins = text and piece_face is face and piece_color == color
                 if joins and word_start:
-                    joins = spaces_match.get(face)
+                    joins = joinable.get(key)
                     if joins is None:
-                        joins = spaces_match[face] = abs(face.width(" ") - space) < 1e-9
+                        joins = joinable[key] = abs(piece_face.width(" ") - space) < 1e-9
                     if joins:
                         text.append(" ")
                 if not joins:
                     if text:
-                        segments.append(Segment(start, "".join(text), face, color))
+                        segments.append(Segment(segment_x, "".join(text), face, color))
                         text = []
-                    start, face, color = x, piece_face, run_color
-                text.append(run.text)
+                    segment_x, face, color = x, piece_face, piece_color
+                text.append(piece_text)
             word_start = False
             x += width * size
         x += gap
-        word_start = True
     if text:
-        segments.append(Segment(start, "".join(text), face, color))
+        segments.append(Segment(segment_x, "".join(text), face, color))
     return tuple(segments)

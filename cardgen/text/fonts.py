@@ -80,6 +80,10 @@ class FontFace:
         return cached
 
 
+def _pdf_name(path: Path, digest: str) -> str:
+    return f"cg-{path.stem}-{digest[:8]}"
+
+
 _DIGESTS: dict[tuple[Path, int, int], str] = {}
 
 
@@ -101,6 +105,7 @@ class FontBook:
     # reportlab's registry is process-wide, so is this; keyed by content, because two TTFont
     # objects of one face in one PDF collide (same subset and CMap names).
     _registered: dict[str, FontFace] = {}
+    _named: dict[str, FontFace] = {}  # by PDF name
 
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -126,7 +131,6 @@ class FontBook:
             self.families[str(family)] = paths
         self.default = str(data.get("default") or next(iter(self.families)))
         self._faces: dict[tuple[str, str], FontFace] = {}
-        self._by_pdf_name: dict[str, FontFace] | None = None
         self._fingerprint: str | None = None
 
     def face(self, family: str | None, bold: bool = False, italic: bool = False) -> FontFace:
@@ -139,17 +143,6 @@ class FontBook:
                 raise KeyError(family)
             face = self._faces[key] = self._load(self.families[family][style])
         return face
-
-    def faces_by_pdf_name(self) -> dict[str, FontFace]:
-        """Every face of every family, loaded, by the name it has in a PDF."""
-        if self._by_pdf_name is not None:
-            return self._by_pdf_name
-        for family in self.families:
-            for bold in (False, True):
-                for italic in (False, True):
-                    self.face(family, bold, italic)
-        self._by_pdf_name = {face.pdf_name: face for face in self._faces.values()}
-        return self._by_pdf_name
 
     @property
     def fingerprint(self) -> str:
@@ -171,7 +164,7 @@ class FontBook:
         face = cls._registered.get(digest)
         if face is not None:
             return face
-        pdf_name = f"cg-{path.stem}-{digest[:8]}"
+        pdf_name = _pdf_name(path, digest)
         try:
             ttf = TTFont(pdf_name, str(path))
         except (TTFError, OSError) as exc:
@@ -179,5 +172,21 @@ class FontBook:
         pdfmetrics.registerFont(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
-        cls._registered[digest] = face
+        cls._registered[digest] = cls._named[pdf_name] = face
+        return face
+
+    @classmethod
+    def loaded(cls, pdf_name: str) -> FontFace:
+        """A face already loaded in this process, by its PDF name."""
+        return cls._named[pdf_name]
+
+    def face_named(self, pdf_name: str) -> FontFace:
+        """A face of this book by its PDF name, loaded if need be (KeyError if it has none)."""
+        face = self._named.get(pdf_name)
+        if face is None:
+            for family, styles in self.families.items():
+                for path in styles.values():
+                    if _pdf_name(path, file_digest(path)) == pdf_name:
+                        return self._load(path)
+            raise KeyError(pdf_name)
         return face

@@ -26,9 +26,18 @@ class Run(NamedTuple):
     icon: str | None = None
 
 
-# A paragraph is a list of lines (hard breaks); a line is a list of words; a word is a list of runs.
+class Group(NamedTuple):
+    """Whole words in one style, each a single run: most of any text, and kept together so
+    that later stages can measure and join them without a step per word."""
+
+    style: Style
+    texts: tuple[str, ...]
+
+
+# A paragraph is a tuple of lines (hard breaks); a line is a tuple of items, each a Group of
+# plain words or one Word of several runs (style changes inside it, or an icon).
 Word = tuple[Run, ...]
-Line = tuple[Word, ...]
+Line = tuple["Group | Word", ...]
 Paragraph = tuple[Line, ...]
 
 
@@ -102,8 +111,8 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     kinds = _marker_kinds(parts[1::2], icons)
     paragraphs: list[Paragraph] = []
     lines: list[Line] = []
-    words: list[Word] = []
-    runs: list[Run] = []
+    items: list = []  # the current line's groups and words
+    runs: list[Run] = []  # the word being read
     bold = italic = False
     colors: list[str] = []
     style = _style(False, False, None)
@@ -114,19 +123,35 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
         else:
             runs.append(Run(text, style))
 
+    def end_word() -> None:
+        if len(runs) == 1 and runs[0].icon is None:  # a plain word: it joins a group
+            add_words(runs[0].style, (runs[0].text,))
+        elif runs:
+            items.append(tuple(runs))
+        runs.clear()
+
+    def add_words(word_style: Style, texts) -> None:
+        if items and items[-1].__class__ is Group and items[-1].style is word_style:
+            items[-1] = Group(word_style, items[-1].texts + tuple(texts))
+        else:
+            items.append(Group(word_style, tuple(texts)))
+
     for index, part in enumerate(parts):
         if not index & 1:
             if not part:
                 continue
             pieces = _SPACES.split(part)
+            if len(pieces) == 1:
+                add_text(part)
+                continue
             if pieces[0]:
                 add_text(pieces[0])
-            for piece in pieces[1:]:  # each follows a space: a new word
-                if runs:
-                    words.append(tuple(runs))
-                    runs = []
-                if piece:
-                    runs.append(Run(piece, style))
+            end_word()
+            whole = pieces[1:-1]  # between two spaces: whole words in this style
+            if whole:
+                add_words(style, whole)
+            if pieces[-1]:
+                runs.append(Run(pieces[-1], style))
             continue
         kind = kinds[index >> 1]
         if kind == _LITERAL:
@@ -134,11 +159,9 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
         elif kind == "icon":
             runs.append(Run("", style, part[1:-1]))
         elif kind == "newline" or kind == "paragraph":
-            if runs:
-                words.append(tuple(runs))
-                runs = []
-            lines.append(tuple(words))
-            words = []
+            end_word()
+            lines.append(tuple(items))
+            items = []
             if kind == "paragraph":
                 paragraphs.append(tuple(lines))
                 lines = []
@@ -152,16 +175,30 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             else:
                 colors.pop()
             style = _style(bold, italic, colors[-1] if colors else None)
-    if runs:
-        words.append(tuple(runs))
-    lines.append(tuple(words))
+    end_word()
+    lines.append(tuple(items))
     paragraphs.append(tuple(lines))
     return tuple(paragraphs)
+
+
+def words(line: Line):
+    """The words of a line, each a tuple of runs (for tests and tools; layout reads groups)."""
+    for item in line:
+        if item.__class__ is Group:
+            for text in item.texts:
+                yield (Run(text, item.style),)
+        else:
+            yield item
 
 
 def _parse_words(source: str) -> tuple[Paragraph, ...]:
     """Text with no markup: paragraphs, lines and words only (the common case, made fast)."""
     style = _style(False, False, None)
-    return tuple(
-        tuple(tuple((Run(word, style),) for word in _SPACES.split(line) if word) for line in paragraph.split("\n"))
-        for paragraph in source.split("\u2029"))
+    paragraphs = []
+    for paragraph in source.split("\u2029"):
+        lines = []
+        for line in paragraph.split("\n"):
+            texts = tuple(word for word in _SPACES.split(line) if word)
+            lines.append((Group(style, texts),) if texts else ())
+        paragraphs.append(tuple(lines))
+    return tuple(paragraphs)

@@ -15,9 +15,8 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from ..draw import draw_element, pdfops
-from ..draw.context import FaceGeometry
-from ..layout import LaidFace
+from ..draw import pdfops
+from .face import FaceDrawing, draw_face
 from ..errors import CardgenError, Problem
 from ..model import Page, Placement
 from ..units import PT_PER_MM
@@ -32,7 +31,7 @@ def _box(values) -> tuple[float, float, float, float]:
 
 
 def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
-              lay_out: Callable[[str], LaidFace], title: str, draw_marks: Callable,
+              drawing: Callable[[str], FaceDrawing], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
               on_page: Callable[[int, int], None] | None = None) -> None:
@@ -42,9 +41,10 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     functions called as ``draw(canvas, font)`` that set their own page size.
 
     ``on_page(done, total)`` is told of every finished sheet (a progress bar).
-    ``lay_out(markup_key)`` lays a face out when it is first drawn; nothing is kept after, so
-    memory stays flat however large the set. A face that cannot be laid out is reported with
-    all the others (CardgenError) once every face has been tried, and nothing is saved.
+    ``drawing(markup_key)`` lays a face out (or finds its drawing in the cache) when it is first
+    drawn; nothing is kept after, so memory stays flat however large the set. A face that cannot
+    be laid out is reported with all the others (CardgenError) once every face has been tried,
+    and nothing is saved.
     """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
@@ -54,7 +54,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     by_page: dict[int, list[Placement]] = {}
     for placement in placements:
         by_page.setdefault(placement.slot.page, []).append(placement)
-    faces = _FaceDrawer(canvas, Counter(p.face.markup_key for p in placements), lay_out, stamp and (stamp, font))
+    faces = _FaceDrawer(canvas, Counter(p.face.markup_key for p in placements), drawing, stamp and (stamp, font))
     for page in pages:
         canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
         if page.trim_box:
@@ -93,8 +93,8 @@ class _FaceDrawer:
     """Draws placed faces: inline when a face is used once, else as a form defined on first use.
     Once a face has failed to lay out, the rest are only laid out, to report every problem."""
 
-    def __init__(self, canvas: Canvas, uses: Counter, lay_out: Callable[[str], LaidFace], stamp):
-        self.canvas, self.uses, self.lay_out, self.stamp = canvas, uses, lay_out, stamp
+    def __init__(self, canvas: Canvas, uses: Counter, drawing: Callable[[str], FaceDrawing], stamp):
+        self.canvas, self.uses, self.drawing, self.stamp = canvas, uses, drawing, stamp
         self.defined: set[str] = set()
         self.failed: set[str] = set()
         self.problems: list[Problem] = []
@@ -110,7 +110,7 @@ class _FaceDrawer:
                 _place(canvas, placement, lambda: canvas.doForm(name))
             return
         try:
-            laid = self.lay_out(key)
+            drawing = self.drawing(key)
         except CardgenError as error:
             self.problems.extend(error.problems)
             self.failed.add(key)
@@ -118,18 +118,18 @@ class _FaceDrawer:
         if self.problems:  # only looking for more problems now: this PDF will not be saved
             return
         if self.uses[key] == 1:  # a form costs a dictionary: only shared faces get one
-            _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, laid, self.stamp))
+            _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, drawing, self.stamp))
             return
-        _define_form(canvas, name, face.card_type, laid, self.stamp)
+        _define_form(canvas, name, face.card_type, drawing, self.stamp)
         self.defined.add(name)
         _place(canvas, placement, lambda: canvas.doForm(name))
 
 
-def _define_form(canvas: Canvas, name: str, card_type, laid: LaidFace, stamp: tuple[str, str] | None) -> None:
+def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> None:
     size, bleed = card_type.size, card_type.bleed
     k = PT_PER_MM
     canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
-    _draw_face(canvas, card_type, laid, stamp)
+    _draw_face(canvas, card_type, drawing, stamp)
     canvas.endForm()
     _complete_form_resources(canvas, name)
 
@@ -148,14 +148,11 @@ def _complete_form_resources(canvas: Canvas, name: str) -> None:
     form.Resources = resources
 
 
-def _draw_face(canvas: Canvas, card_type, laid: LaidFace, stamp: tuple[str, str] | None) -> None:
+def _draw_face(canvas: Canvas, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> None:
     """Draw a face with its trim's bottom-left corner at the origin."""
-    size, bleed = card_type.size, card_type.bleed
-    geometry = FaceGeometry(size.w, size.h)
-    for element, prepared in laid.items:
-        draw_element(canvas, element, geometry, prepared)
-    if stamp and bleed > 0:
-        _stamp(canvas, stamp, size, bleed)
+    draw_face(canvas, card_type, drawing)
+    if stamp and card_type.bleed > 0:
+        _stamp(canvas, stamp, card_type.size, card_type.bleed)
 
 
 def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:

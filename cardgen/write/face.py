@@ -1,0 +1,60 @@
+"""Draw one face, either from its fresh layout (recording the drawing as parts on the way) or
+by replaying the parts an earlier build recorded (see draw/content.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..draw import draw_element, text
+from ..draw.content import ELEMENT, replay
+from ..draw.context import FaceGeometry
+from ..layout import LaidFace
+
+
+@dataclass(frozen=True)
+class FaceDrawing:
+    """A face ready to draw: ``parts`` recorded by an earlier build, or ``laid``, a fresh layout
+    whose recorded parts go to ``keep``. ``element_at(index)`` gives (element, what it needs
+    prepared) for parts drawn again; ``face_named`` finds a font face by its PDF name;
+    ``paint_icon(canvas, name, x, baseline, size)`` draws an image icon."""
+
+    face_named: Callable[[str], Any]
+    paint_icon: Callable
+    parts: tuple | None = None
+    element_at: Callable[[int], tuple] | None = None
+    laid: LaidFace | None = None
+    keep: Callable[[list], None] | None = None
+
+
+def draw_face(canvas, card_type, drawing: FaceDrawing) -> None:
+    """Draw a face with its trim's bottom-left corner at the origin."""
+    geometry = FaceGeometry(card_type.size.w, card_type.size.h)
+
+    def icon(*args):
+        drawing.paint_icon(canvas, *args)
+
+    if drawing.parts is not None:
+        def element(index: int) -> None:
+            element, prepared = drawing.element_at(index)
+            draw_element(canvas, element, geometry, prepared)
+
+        replay(canvas, drawing.parts, drawing.face_named, element, icon)
+        return
+    parts: list = []
+    for index, (element, prepared) in enumerate(drawing.laid.items):
+        if element.tag == "text":
+            recorded = text.record(element, geometry, prepared)
+            replay(canvas, recorded, drawing.face_named, None, icon)
+            parts.extend(recorded)
+        elif element.tag == "image" or element.attrs.get("opacity", 1.0) < 1:
+            # resources of this document (an image, a transparency state): drawn anew each time
+            draw_element(canvas, element, geometry, prepared)
+            parts.append((ELEMENT, index))
+        else:
+            start = len(canvas._code)
+            draw_element(canvas, element, geometry, prepared)
+            if len(canvas._code) > start:  # one string, written the same whether fresh or replayed
+                canvas._code[start:] = [" ".join(canvas._code[start:])]
+                parts.append(canvas._code[start])
+    if drawing.keep is not None:
+        drawing.keep(parts)
