@@ -30,6 +30,16 @@ class _Book:
     def __init__(self) -> None:
         self.pages: list[Page] = []
         self.placements: list[Placement] = []
+        self._marks: dict[tuple, tuple] = {}
+
+    def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
+              axis: str | None = None) -> tuple:
+        """A page's marks; pages with the same sheet and slots share one tuple (and its drawing)."""
+        key = (id(sheet), tuple(used), bleed, axis)
+        marks = self._marks.get(key)
+        if marks is None:
+            marks = self._marks[key] = tuple(_marks(sheet, used, options, bleed, axis))
+        return marks
 
     def page(self, w: float, h: float, marks: Iterable = (), **boxes) -> int:
         number = len(self.pages) + 1
@@ -208,12 +218,12 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: list[Pair], options: 
     axis = back_axis(sheet.w, sheet.h, options.duplex)
     for chunk in _chunks(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        number = book.page(sheet.w, sheet.h, _marks(sheet, cells, options, bleed))
+        number = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         fronts = [book.put(front, _place(front, cell, number)) for (front, _), cell in zip(chunk, cells)]
         backed = [(back, slot, cell) for (_, back), slot, cell in zip(chunk, fronts, cells) if back is not None]
         if backed:
             used = [cell for _, _, cell in backed]
-            number = book.page(sheet.w, sheet.h, _marks(sheet, used, options, bleed, axis))
+            number = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis))
             for back, slot, _ in backed:
                 book.put(back, back_slot(slot, axis, sheet.w, sheet.h, number))
 
@@ -224,7 +234,7 @@ def _fill_single(book: _Book, sheet: SheetTemplate, group: list[Pair], options: 
     faces = [face for pair in group for face in pair if face is not None]
     for chunk in _chunks(faces, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        number = book.page(sheet.w, sheet.h, _marks(sheet, cells, options, bleed))
+        number = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         for face, cell in zip(chunk, cells):
             book.put(face, _place(face, cell, number))
 
@@ -236,7 +246,7 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: list[Pair], options: 
     rotation = 180 if sheet.fold == "horizontal" else 0
     for chunk in _chunks(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        number = book.page(sheet.w, sheet.h, _marks(sheet, cells, options, bleed))
+        number = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         fronts = [book.put(front, _place(front, cell, number)) for (front, _), cell in zip(chunk, cells)]
         for (_, back), slot in zip(chunk, fronts):
             if back is not None:

@@ -8,6 +8,7 @@ a small "fold" label. Marks are drawn in registration-free 100% black (K only), 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..units import mm_to_pt
 from .template import Box, TemplateSlot
@@ -141,6 +142,9 @@ def draw_marks(canvas, page) -> None:
     """Draw ``page.marks`` on a reportlab canvas (points, origin at the page's bottom-left)."""
     if not page.marks:
         return
+    if all(mark.__class__ is LineMark for mark in page.marks):
+        canvas._code.append(_line_marks(page.marks))
+        return
     canvas.saveState()
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
     canvas.setFillColorCMYK(0, 0, 0, 1)
@@ -169,3 +173,17 @@ def draw_marks(canvas, page) -> None:
         else:
             raise TypeError(f"not a mark: {mark!r}")
     canvas.restoreState()
+
+
+@lru_cache(maxsize=64)
+def _line_marks(marks: tuple) -> str:
+    """Marks that are all lines, as one string of operators: every page of a sheet has the same."""
+    ops = ["q 0 0 0 1 K 0 0 0 1 k", f"{LINE_WIDTH_PT} w 0 J"]
+    dash = ()
+    for mark in marks:
+        if mark.dash != dash:
+            ops.append(f"[{' '.join(f'{mm_to_pt(d):.3f}' for d in mark.dash)}] 0 d")
+            dash = mark.dash
+        ops.append(f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m {mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S")
+    ops.append("Q")
+    return " ".join(ops)
