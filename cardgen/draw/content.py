@@ -17,28 +17,21 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .encoding import encode, subset_name
+from .encoding import TextWriter
 
 TEXT, ELEMENT, ICON = "T", "E", "I"
 
 
 def write_text(canvas, items: Sequence, face_named: Callable) -> None:
     """Write one text object. ``face_named(pdf_name)`` gives a FontFace."""
-    doc = canvas._doc
+    show = TextWriter.of(canvas, face_named).show
     code = ["BT"]
     current = None
     for item in items:
         if item.__class__ is str:
             code.append(item)
-            continue
-        font_name, size, text = item
-        ttf = face_named(font_name).ttf
-        for subset, chunk in encode(ttf, text, doc):
-            font = (subset_name(ttf, subset, doc), size)
-            if font != current:
-                code.append(f"{font[0]} {size} Tf")
-                current = font
-            code.append(f"({chunk}) Tj")
+        else:
+            current = show(code, item[0], item[1], item[2], current)
     code.append("ET")
     canvas._code.append(" ".join(code))
 

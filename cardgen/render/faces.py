@@ -6,7 +6,6 @@ out and draw each distinct face once.
 from __future__ import annotations
 
 import hashlib
-import zlib
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping
 
@@ -18,16 +17,12 @@ from .markup import Element, parse_markup
 
 @dataclass(frozen=True)
 class Markup:
-    """A face's markup, kept compressed (a few hundred bytes) until it is laid out."""
+    """A face's markup, kept as text until it is laid out."""
 
-    packed: bytes
+    text: str
     card_type: CardType
     card_name: str
     source: Source | None
-
-    @property
-    def text(self) -> str:
-        return zlib.decompress(self.packed).decode("utf-8")
 
     def elements(self) -> tuple[Element, ...]:
         """Parse and check the markup (raises CardgenError naming the template line)."""
@@ -87,7 +82,7 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
             text = templates.render(template, context, card.name, where)
             key = _key(text, card_type)
             if key not in markups:
-                markups[key] = Markup(zlib.compress(text.encode("utf-8"), 1), card_type, card.name, where)
+                markups[key] = Markup(text, card_type, card.name, where)
                 hashes[key] = fingerprint(key, text)
         except CardgenError as error:
             for problem in error.problems:
