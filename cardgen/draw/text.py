@@ -60,6 +60,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
     current_color = None
     icons = []
     word_space = 0.0
+    line_x = line_y = 0  # the text line start in force, in hundredths of a point
     for line in laid.lines:
         baseline = top - line.baseline
         if line.word_space != word_space:
@@ -73,7 +74,11 @@ def record(element, geometry, prepared: PreparedText) -> list:
             if run_color is not current_color:
                 items.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
                 current_color = run_color
-            items.append(f"1 0 0 1 {left + x:.2f} {baseline:.2f} Tm")
+            # Td moves from the last line start: shorter than a matrix, and exact, because
+            # positions are whole hundredths of a point
+            at_x, at_y = round((left + x) * 100), round(baseline * 100)
+            items.append(f"{(at_x - line_x) / 100:.2f} {(at_y - line_y) / 100:.2f} Td")
+            line_x, line_y = at_x, at_y
             items.append((face.pdf_name, size, text_run))
     parts.append((TEXT, tuple(items)))
     for name, x, baseline, run_color in icons:

@@ -5,6 +5,7 @@ word widths; no text is re-measured.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
@@ -171,6 +172,19 @@ class _Lines:
                 count += 1
         return count
 
+    def largest_possible(self, box_w: float, box_h: float, leading: float, gaps: float) -> float:
+        """A size above which the text cannot fit, however its lines break: L lines of width
+        ``box_w / s`` hold at most L * (box_w / s + space) of the running sums, so L >= T * s /
+        (box_w + space * s) for the sums' total T; the size at which that many lines fill the
+        box is the root of a quadratic."""
+        total = sum(sums[-1] for sums in self.sums)
+        if total <= 0:
+            return float("inf")
+        a = leading * (total + gaps * self.space)
+        b = leading * gaps * box_w - box_h * self.space
+        c = -box_h * box_w
+        return (-b + math.sqrt(b * b - 4 * a * c)) / (2 * a) + 1e-9
+
     def broken(self, width1: float):
         """Paragraph -> [(hard line, first word, end word, width at 1 pt, ends its hard line)]."""
         limit = width1 + self.space + 1e-9
@@ -210,11 +224,18 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         count = lines.count(box_w / size)
         return count is not None and style.leading * (count + gaps) * size <= box_h + 1e-6
 
-    size = max_size
-    if not fits(size):
-        if not fits(min_size):
-            raise DoesNotFit(f"the text does not fit at the minimum size {min_size:g} pt")
-        low, high = min_size, max_size
+    count = lines.count(box_w / max_size)
+    if count is not None and style.leading * (count + gaps) * max_size <= box_h + 1e-6:
+        size = max_size
+    else:
+        # Greedy breaking never needs more lines at a smaller size, so the size at which the
+        # lines needed at max_size just fill the box fits too: a lower bound to start from.
+        low = box_h / (style.leading * (count + gaps)) if count is not None else 0.0
+        if low < min_size:
+            if not fits(min_size):
+                raise DoesNotFit(f"the text does not fit at the minimum size {min_size:g} pt")
+            low = min_size
+        high = min(max_size, lines.largest_possible(box_w, box_h, style.leading, gaps))
         while high - low > SIZE_STEP:
             middle = (low + high) / 2
             if fits(middle):

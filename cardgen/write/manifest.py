@@ -18,9 +18,9 @@ def _json_value(value: Any) -> Any:
     return str(value)
 
 
-def face_entry(placement: Placement) -> dict:
+def _entry_without_data(placement: Placement) -> dict:
     face, slot = placement.face, placement.slot
-    entry = {
+    return {
         "card": face.card.name,
         "type": face.card.type,
         "copy": face.copy,
@@ -33,9 +33,7 @@ def face_entry(placement: Placement) -> dict:
         "shape": slot.shape,
         "rotation": slot.rotation,
         "hash": face.content_hash,
-        "data": _json_value(dict(face.card.fields)),
     }
-    return entry
 
 
 def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement], pages: int,
@@ -47,7 +45,15 @@ def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement
     with open(path, "w", encoding="utf-8") as out:
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
         separator = ""
+        data: dict[int, str] = {}  # a card's data, encoded once for its front, back and copies
         for placement in placements:
-            out.write(separator + json.dumps(face_entry(placement), ensure_ascii=False))
+            card = placement.face.card
+            encoded = data.get(id(card))
+            if encoded is None:
+                if len(data) > 512:  # a sheet's worth and more: memory stays flat
+                    data.clear()
+                encoded = data[id(card)] = json.dumps(_json_value(dict(card.fields)), ensure_ascii=False)
+            entry = json.dumps(_entry_without_data(placement), ensure_ascii=False)
+            out.write(f'{separator}{entry[:-1]}, "data": {encoded}}}')
             separator = ",\n"
         out.write("\n]}\n")
