@@ -19,6 +19,7 @@ from .render.environment import Templates
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import write_manifest
+from .draw.content import TEXT
 from .write.face import FaceDrawing
 from .write.pdf import write_pdf
 
@@ -142,13 +143,27 @@ class Rendered:
         resources = self.resources
         common = {"face_named": resources.fonts.face_named, "paint_icon": resources.paint_icon}
         if self.cache is None:
-            return FaceDrawing(laid=self.lay_out(key), **common)
+            laid = self.lay_out(key)
+            return FaceDrawing(laid=laid, pure=_pure(laid, resources), **common)
         content_hash = self.faces.hashes[key]
         parts = self.cache.get(content_hash)
         if parts is not None:
-            return FaceDrawing(parts=parts, element_at=_ElementsOf(self.faces.markups[key], resources), **common)
-        return FaceDrawing(laid=self.lay_out(key), keep=lambda recorded: self.cache.put(content_hash, recorded),
-                           **common)
+            return FaceDrawing(parts=parts, element_at=_ElementsOf(self.faces.markups[key], resources),
+                               pure=all(part.__class__ is str or part[0] == TEXT for part in parts), **common)
+        laid = self.lay_out(key)
+        return FaceDrawing(laid=laid, keep=lambda recorded: self.cache.put(content_hash, recorded),
+                           pure=_pure(laid, resources), **common)
+
+
+def _pure(laid: LaidFace, resources: Resources) -> bool:
+    """Whether a face draws with operators alone: no image, no transparency, no image icon."""
+    icons = resources.card_set.icons
+    for element, prepared in laid.items:
+        if element.tag == "image" or element.attrs.get("opacity", 1.0) < 1:
+            return False
+        if element.tag == "text" and any(icons[name].image is not None for name in prepared.icon_parts):
+            return False
+    return True
 
 
 class _ElementsOf:

@@ -24,6 +24,7 @@ class FaceDrawing:
     element_at: Callable[[int], tuple] | None = None
     laid: LaidFace | None = None
     keep: Callable[[list], None] | None = None
+    pure: bool = False  # only operators: nothing drawn through reportlab's graphics state
 
 
 def draw_face(canvas, card_type, drawing: FaceDrawing) -> None:

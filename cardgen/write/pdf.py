@@ -118,7 +118,7 @@ class _FaceDrawer:
         if self.problems:  # only looking for more problems now: this PDF will not be saved
             return
         if self.uses[key] == 1:  # a form costs a dictionary: only shared faces get one
-            _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, drawing, self.stamp))
+            _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, drawing, self.stamp), drawing.pure)
             return
         _define_form(canvas, name, face.card_type, drawing, self.stamp)
         self.defined.add(name)
@@ -166,11 +166,16 @@ def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:
     canvas.restoreState()
 
 
-def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None]) -> None:
+def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure: bool = True) -> None:
+    """Draw a face in its slot. A ``pure`` drawing (operators only) is wrapped in a plain q/Q;
+    others also save and restore reportlab's own record of the graphics state."""
     slot = placement.slot
     k = PT_PER_MM
     size = placement.face.card_type.size
-    canvas.saveState()
+    if pure:
+        canvas._code.append("q")
+    else:
+        canvas.saveState()
     if slot.clip is not None:
         x0, y0, x1, y1 = (v * k for v in slot.clip)
         if slot.shape == "circle":
@@ -188,7 +193,10 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None]) -> No
     else:
         canvas._code.append(pdfops.translate((slot.x + (slot.w - size.w) / 2) * k, (slot.y + (slot.h - size.h) / 2) * k))
     draw()
-    canvas.restoreState()
+    if pure:
+        canvas._code.append("Q")
+    else:
+        canvas.restoreState()
 
 
 def _proof_boxes(canvas: Canvas, placement: Placement) -> None:
