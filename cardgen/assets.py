@@ -32,14 +32,25 @@ class Fingerprints:
     def __call__(self, markup_key: str, markup: str) -> str:
         """The content hash of a face: its markup key, the fonts, and every image and icon the
         markup names (read from the text: the markup is parsed later, when it is laid out)."""
+        return self.of(markup_key, self.refs(markup))
+
+    @staticmethod
+    def refs(markup: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The image sources and icon names a face's markup names."""
+        return (tuple(sorted({html.unescape(src) for src in _IMAGE_SRC.findall(markup)})),
+                tuple(sorted(set(_ICON.findall(markup)))))
+
+    def of(self, markup_key: str, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
+        """The content hash of a face from its markup key and what its markup names."""
+        images, icon_names = refs
         parts = [markup_key, self._fonts]
         icons = self.resources.card_set.icons
-        for src in sorted(set(_IMAGE_SRC.findall(markup))):
+        for src in images:
             try:
-                parts.append(self.file(self.resources.find_image(html.unescape(src))))
+                parts.append(self.file(self.resources.find_image(src)))
             except ValueError:
                 parts.append("missing")  # layout reports it
-        for name in sorted(set(_ICON.findall(markup))):
+        for name in icon_names:
             icon = icons.get(name)
             if icon is not None:
                 parts.append(f"{name}:{icon.glyph}:{icon.font}:{icon.color}:"

@@ -3,7 +3,8 @@
 A face's content hash covers its markup, the fonts and every image and icon it names, so a kept
 drawing is reused only when nothing that decides it has changed: after an edit to one card, a
 rebuild lays out and draws that card alone, and writes the others from their recorded parts
-(see draw/content.py). The cache lives in ``<root>/.cardgen-cache/``. Each build writes a new
+(see draw/content.py). The same file keeps each face's rendering by what decides it (templates,
+set, card values: see render/faces.py), so unchanged cards are not even rendered. The cache lives in ``<root>/.cardgen-cache/``. Each build writes a new
 file as it draws, holding the faces it used, and renames it into place when the build has
 succeeded; so the cache costs no memory per face, and a failed build leaves the old one.
 """
@@ -49,26 +50,36 @@ class FaceCache:
         self._written: set[str] = set()
         self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._out = None
+        self.prefix = ""  # what every kept rendering depends on (see render/faces.py, RenderMemo)
 
     def get(self, key: str) -> tuple | None:
         """The recorded parts of a face, or None."""
-        payload = self.stored.get(key)
-        if payload is None:
-            return None
-        try:
-            parts = marshal.loads(payload)
-        except (EOFError, ValueError, TypeError):
-            return None  # damaged: lay it out again
+        parts = self.recall(key)
         if not isinstance(parts, tuple):
             return None
         self.reused += 1
-        self._write(key, payload)
         return parts
 
     def put(self, key: str, parts) -> None:
         """Keep a freshly laid-out face's parts."""
         self.laid_out += 1
-        self._write(key, marshal.dumps(tuple(parts)))
+        self.remember(key, tuple(parts))
+
+    def recall(self, key: str):
+        """A value kept under ``key`` (kept again for the next build), or None."""
+        payload = self.stored.get(key)
+        if payload is None:
+            return None
+        try:
+            value = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            return None  # damaged: it is made again
+        self._write(key, payload)
+        return value
+
+    def remember(self, key: str, value) -> None:
+        """Keep ``value`` (plain data: tuples, strings, numbers) under ``key``."""
+        self._write(key, marshal.dumps(value))
 
     def _write(self, key: str, payload: bytes) -> None:
         if key in self._written:

@@ -1,6 +1,7 @@
 """The pipeline, end to end: load -> validate -> render -> lay out -> impose -> draw and write."""
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,7 @@ from .assets import Fingerprints
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
-from .render.faces import RenderedSet, render_faces
+from .render.faces import RENDERER, RenderedSet, plain_data, render_faces
 from .layout import LaidFace, Resources, lay_out
 from .load.setfile import load_set, set_names
 from .model import CardSet
@@ -184,10 +185,25 @@ class _ElementsOf:
 
 
 def render_set(card_set: CardSet, session: Session, cards=None, cache: FaceCache | None = None) -> Rendered:
-    """Render every face of ``cards`` (default: the whole set) to markup, to be laid out."""
+    """Render every face of ``cards`` (default: the whole set) to markup, to be laid out. Faces
+    the cache has seen rendered from the same templates and values are not rendered again."""
     resources = Resources(card_set, session.fonts, session.images)
-    faces = render_faces(card_set, session.templates, cards, Fingerprints(resources))
+    memo = None
+    if cache is not None:
+        cache.prefix = _render_prefix(card_set, session)
+        memo = cache if cache.prefix else None
+    faces = render_faces(card_set, session.templates, cards, Fingerprints(resources), memo)
     return Rendered(faces, resources, cache)
+
+
+def _render_prefix(card_set: CardSet, session: Session) -> str:
+    """What every rendering of the set depends on besides its template and card: all templates,
+    the set's values, and the renderer's own code. Empty when a set value is not plain data."""
+    shared = {"name": card_set.name, "title": card_set.title, "version": card_set.version,
+              "variables": dict(card_set.variables)}
+    if not plain_data(shared):
+        return ""
+    return hashlib.sha256(f"{session.templates.digest}\0{RENDERER}\0{shared!r}".encode("utf-8")).hexdigest()
 
 
 def lay_out_all(rendered: Rendered) -> None:
@@ -233,7 +249,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
             write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.drawing, card_set.title,
                       sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages,
-                      progress)
+                      progress, cache)
             write_manifest(json_tmp, card_set, imposition.placements, pages, notes)
     except BaseException:
         if cache is not None:

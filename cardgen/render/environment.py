@@ -6,6 +6,7 @@ Every element tag in a template is marked with the template file and line it was
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import traceback
 from pathlib import Path
@@ -48,6 +49,19 @@ class Templates:
         self.env.globals["mix"] = mix
         self._compiled: dict[str, Any] = {}
         self._used: dict[str, frozenset[str]] = {}
+        self._digest: str | None = None
+
+    @property
+    def digest(self) -> str:
+        """One hash of every file under templates/ (names and contents)."""
+        if self._digest is None:
+            hashed = hashlib.sha256()
+            if self.folder.is_dir():
+                for path in sorted(p for p in self.folder.rglob("*") if p.is_file()):
+                    hashed.update(f"{path.relative_to(self.folder).as_posix()}\0{path.stat().st_size}\0".encode())
+                    hashed.update(path.read_bytes())
+            self._digest = hashed.hexdigest()
+        return self._digest
 
     def names_used(self, name: str) -> frozenset[str] | None:
         """The context names a template (with the templates it extends or includes) reads, so

@@ -6,8 +6,10 @@ out and draw each distinct face once.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping
+from pathlib import Path
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from ..errors import CardgenError, Problem, Source
 from ..model import Card, CardSet, CardType, Face
@@ -17,12 +19,20 @@ from .markup import Element, parse_markup
 
 @dataclass(frozen=True)
 class Markup:
-    """A face's markup, kept as text until it is laid out."""
+    """A face's markup, kept as text until it is laid out; a face known from an earlier build
+    (see ``RenderMemo``) is rendered only if its markup is asked for."""
 
-    text: str
+    rendered: str | None
     card_type: CardType
     card_name: str
     source: Source | None
+    render: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        if self.rendered is None:
+            object.__setattr__(self, "rendered", self.render())
+        return self.rendered
 
     def elements(self) -> tuple[Element, ...]:
         """Parse and check the markup (raises CardgenError naming the template line)."""
@@ -58,39 +68,98 @@ def _key(markup: str, card_type: CardType) -> str:
     return hashlib.sha256((head + markup).encode("utf-8")).hexdigest()
 
 
+class RenderMemo(Protocol):
+    """Renderings kept from earlier builds: a render key -> (markup key, what it names)."""
+
+    prefix: str  # everything a rendering depends on besides its template and card: see render_key
+
+    def recall(self, key: str) -> Any: ...
+
+    def remember(self, key: str, value: Any) -> None: ...
+
+
+_PLAIN = {str, int, float, bool, type(None)}
+
+# The renderer's own code: a kept rendering is stale once it changes.
+RENDERER = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(Path(__file__).parent.glob("*.py")))).hexdigest()
+
+
+def plain_data(value: Any) -> bool:
+    """Whether ``repr`` tells all of a value (so it can stand for it in a render key)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return True
+    if kind is list or kind is tuple:
+        return all(plain_data(v) for v in value)
+    if kind is SetView:
+        return True  # the set's values: checked once for the whole set (pipeline._render_prefix)
+    if kind is dict or kind is MappingProxyType:
+        return all(type(k) is str and plain_data(v) for k, v in value.items())
+    return False
+
+
+def render_key(prefix: str, template: str, card_type: CardType, values: list, values_text: str) -> str | None:
+    """What decides a face's rendering, hashed: the memo's prefix (templates, set, renderer),
+    the template, the card size and the values the template reads (``values_text``, their
+    repr); None when a value is not plain data, whose repr might not tell all of it."""
+    if not plain_data(values):
+        return None
+    size = card_type.size
+    text = f"{prefix}\0{template}\0{size.w}x{size.h}:{size.shape}:{card_type.bleed}:{card_type.safe}\0{values_text}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] | None = None,
-                 fingerprint: Callable[[str, str], str] = lambda key, markup: key) -> RenderedSet:
-    """Render fronts (one per copy) and backs. ``fingerprint(key, markup)`` gives the content
-    hash of a face: its markup and the files the markup refers to (fonts, images). The markup
-    is checked when it is laid out."""
+                 fingerprints=None, memo: RenderMemo | None = None) -> RenderedSet:
+    """Render fronts (one per copy) and backs. ``fingerprints`` gives the content hash of a
+    face: its markup and the files the markup refers to (fonts, images; see assets.py). The
+    markup is checked when it is laid out. A face that ``memo`` knows is not rendered."""
     problems: dict[tuple, tuple[Problem, set]] = {}  # one line per template fault: (first problem, cards)
     markups: dict[str, Markup] = {}
     hashes: dict[str, str] = {}
     renderings: dict[tuple, str] = {}  # (template, the values it reads) -> markup key
     pairs: list[tuple[Face, Face | None]] = []
 
+    def content_hash(key: str, refs) -> str:
+        return fingerprints.of(key, refs) if fingerprints is not None else key
+
     def face(template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where) -> Face | None:
         context = template_context(card_set, card_type, fields, copy)
         used = templates.names_used(template)
-        memo = None
-        if used is not None:  # a back that reads no card field is rendered once, not per card
-            memo = (template, id(card_type), repr([(n, context.get(n)) for n in sorted(used)]))
-            key = renderings.get(memo)
-            if key is not None:
-                return Face(card, card_type, copy, side, key, hashes[key])
-        try:
-            text = templates.render(template, context, card.name, where)
+        # the values the template reads: faces with the same ones are one rendering (a back
+        # that reads no card field is rendered once, not per card)
+        values = [(n, context.get(n)) for n in sorted(used)] if used is not None else list(context.items())
+        values_text = repr(values)
+        shared = (template, id(card_type), values_text)
+        key = renderings.get(shared)
+        if key is not None:
+            return Face(card, card_type, copy, side, key, hashes[key])
+        remembered = None
+        if memo is not None:
+            remembered = render_key(memo.prefix, template, card_type, values, values_text)
+        known = memo.recall(remembered) if remembered is not None else None
+        if known is not None:
+            key, refs = known
+            if key not in markups:
+                markups[key] = Markup(None, card_type, card.name, where,
+                                      lambda: templates.render(template, context, card.name, where))
+                hashes[key] = content_hash(key, refs)
+        else:
+            try:
+                text = templates.render(template, context, card.name, where)
+            except CardgenError as error:
+                for problem in error.problems:
+                    first, cards = problems.setdefault((problem.source, problem.message), (problem, set()))
+                    cards.add(problem.card)
+                return None
             key = _key(text, card_type)
+            refs = fingerprints.refs(text) if fingerprints is not None else ((), ())
             if key not in markups:
                 markups[key] = Markup(text, card_type, card.name, where)
-                hashes[key] = fingerprint(key, text)
-        except CardgenError as error:
-            for problem in error.problems:
-                first, cards = problems.setdefault((problem.source, problem.message), (problem, set()))
-                cards.add(problem.card)
-            return None
-        if memo is not None:
-            renderings[memo] = key
+                hashes[key] = content_hash(key, refs)
+            if remembered is not None:
+                memo.remember(remembered, (key, refs))
+        renderings[shared] = key
         return Face(card, card_type, copy, side, key, hashes[key])
 
     for card in cards if cards is not None else card_set.cards:

@@ -26,9 +26,15 @@ class Element:
 
 def _source(value: str | None, fallback: Source) -> Source:
     if value and ":" in value:
-        file, line = value.rsplit(":", 1)
-        return Source(file, int(line))
+        return _marker(value)
     return fallback
+
+
+@lru_cache(maxsize=1024)
+def _marker(value: str) -> Source:
+    """A ``_src`` marker as a Source: every card of a layout repeats the same few."""
+    file, line = value.rsplit(":", 1)
+    return Source(file, int(line))
 
 
 def _last_marker_before(markup: str, line: int, fallback: Source) -> Source:
@@ -68,7 +74,12 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
 
 
 def _element(node, where: Source) -> Element:
-    attrs = _attributes(node.tag, tuple((key, value) for key, value in node.attrib.items() if key != "_src"))
+    items = node.items()
+    if items and items[0][0] == "_src" and all(key != "_src" for key, _ in items[1:]):
+        items = tuple(items[1:])  # where the renderer puts it
+    else:
+        items = tuple(item for item in items if item[0] != "_src")
+    attrs = _attributes(node.tag, items)
     if len(node):
         raise ValueError(f"<{node.tag}> cannot contain other elements")
     content = node.text or ""

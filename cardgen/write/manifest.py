@@ -18,42 +18,35 @@ def _json_value(value: Any) -> Any:
     return str(value)
 
 
-def _entry_without_data(placement: Placement) -> dict:
-    face, slot = placement.face, placement.slot
-    return {
-        "card": face.card.name,
-        "type": face.card.type,
-        "copy": face.copy,
-        "side": face.side,
-        "page": slot.page,
-        "x_mm": round(slot.x, 4),
-        "y_mm": round(slot.y, 4),
-        "w_mm": round(slot.w, 4),
-        "h_mm": round(slot.h, 4),
-        "shape": slot.shape,
-        "rotation": slot.rotation,
-        "hash": face.content_hash,
-    }
-
-
 def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement], pages: int,
                    extra: dict | None = None) -> None:
-    """The manifest as JSON with one face a line: readable in a diff, written by the C encoder,
-    and streamed, face by face, so that a large set never holds it whole in memory."""
+    """The manifest as JSON with one face a line: readable in a diff, and streamed, face by face,
+    so that a large set never holds it whole in memory. What belongs to a card (its name, type
+    and data) is encoded once for its front, back and copies."""
     head = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "pages": pages}
     head.update(extra or {})
     with open(path, "w", encoding="utf-8") as out:
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
         separator = ""
-        data: dict[int, str] = {}  # a card's data, encoded once for its front, back and copies
+        cards: dict[int, tuple[str, str]] = {}
         for placement in placements:
-            card = placement.face.card
-            encoded = data.get(id(card))
+            face, slot = placement.face, placement.slot
+            card = face.card
+            encoded = cards.get(id(card))
             if encoded is None:
-                if len(data) > 512:  # a sheet's worth and more: memory stays flat
-                    data.clear()
-                encoded = data[id(card)] = json.dumps(_json_value(dict(card.fields)), ensure_ascii=False)
-            entry = json.dumps(_entry_without_data(placement), ensure_ascii=False)
-            out.write(f'{separator}{entry[:-1]}, "data": {encoded}}}')
+                if len(cards) > 512:  # a sheet's worth and more: memory stays flat
+                    cards.clear()
+                encoded = cards[id(card)] = (
+                    f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
+                    f'"type": {json.dumps(card.type, ensure_ascii=False)}, "copy": ',
+                    json.dumps(_json_value(dict(card.fields)), ensure_ascii=False))
+            out.write(f'{separator}{encoded[0]}{face.copy}, "side": {json.dumps(face.side)}, "page": {slot.page}, '
+                      f'"x_mm": {_number(slot.x)}, "y_mm": {_number(slot.y)}, "w_mm": {_number(slot.w)}, '
+                      f'"h_mm": {_number(slot.h)}, "shape": {json.dumps(slot.shape)}, "rotation": {slot.rotation}, '
+                      f'"hash": {json.dumps(face.content_hash)}, "data": {encoded[1]}}}')
             separator = ",\n"
         out.write("\n]}\n")
+
+
+def _number(value: float) -> str:
+    return json.dumps(round(value, 4))

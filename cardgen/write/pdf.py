@@ -5,6 +5,7 @@ and shared backs cost a few bytes each.
 """
 from __future__ import annotations
 
+import hashlib
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -34,7 +35,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
               drawing: Callable[[str], FaceDrawing], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
-              on_page: Callable[[int, int], None] | None = None) -> None:
+              on_page: Callable[[int, int], None] | None = None, kept=None) -> None:
     """``font`` is a registered font of the project, used for the stamp and as the canvas's
     initial font (so that no standard, unembedded font is ever named); ``stamp`` is a text
     printed in every face's bleed; ``extra_pages`` are drawn after the sheets, one page each, by
@@ -44,7 +45,8 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     ``drawing(markup_key)`` lays a face out (or finds its drawing in the cache) when it is first
     drawn; nothing is kept after, so memory stays flat however large the set. A face that cannot
     be laid out is reported with all the others (CardgenError) once every face has been tried,
-    and nothing is saved.
+    and nothing is saved. ``kept`` (the face cache) also keeps each page's compressed content,
+    so that a rebuild compresses only the pages that changed.
     """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
@@ -67,7 +69,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
                 _proof_boxes(canvas, placement)
         draw_marks(canvas, page)
         canvas.showPage()
-        _compress_last_page(canvas)
+        _compress_last_page(canvas, kept)
         if on_page is not None:
             on_page(page.number, len(pages))
     if faces.problems:
@@ -78,13 +80,23 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     canvas.save()
 
 
-def _compress_last_page(canvas: Canvas) -> None:
+def _compress_last_page(canvas: Canvas, kept=None) -> None:
     """Compress a finished page's content now: reportlab would keep it as text until it saves
     the file, the largest part of a long build's memory."""
     page = canvas._doc.Pages.pages[-1]
     if not isinstance(getattr(page, "stream", None), str):
         return
-    stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("latin-1")))
+    content = page.stream.encode("latin-1")
+    compressed = None
+    if kept is not None:
+        key = "page:" + hashlib.blake2b(content, digest_size=20).hexdigest()
+        compressed = kept.recall(key)
+        if compressed.__class__ is not bytes:
+            compressed = zlib.compress(content)
+            kept.remember(key, compressed)
+    else:
+        compressed = zlib.compress(content)
+    stream = pdfdoc.PDFStream(content=compressed)
     stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
     page.Contents, page.stream = stream, None
 
