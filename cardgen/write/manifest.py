@@ -40,13 +40,10 @@ def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement
                     f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
                     f'"type": {json.dumps(card.type, ensure_ascii=False)}, "copy": ',
                     json.dumps(_json_value(dict(card.fields)), ensure_ascii=False))
-            out.write(f'{separator}{encoded[0]}{face.copy}, "side": {json.dumps(face.side)}, "page": {slot.page}, '
-                      f'"x_mm": {_number(slot.x)}, "y_mm": {_number(slot.y)}, "w_mm": {_number(slot.w)}, '
-                      f'"h_mm": {_number(slot.h)}, "shape": {json.dumps(slot.shape)}, "rotation": {slot.rotation}, '
-                      f'"hash": {json.dumps(face.content_hash)}, "data": {encoded[1]}}}')
+            # side, shape and hash are words of cardgen's own (front, rect, hex digits): no escaping
+            out.write(f'{separator}{encoded[0]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
+                      f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
+                      f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape}", "rotation": {slot.rotation}, '
+                      f'"hash": "{face.content_hash}", "data": {encoded[1]}}}')
             separator = ",\n"
         out.write("\n]}\n")
-
-
-def _number(value: float) -> str:
-    return json.dumps(round(value, 4))
