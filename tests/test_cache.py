@@ -43,3 +43,74 @@ def test_a_damaged_cache_is_only_a_slower_build(project):
     result = build(project)
     assert (result.laid_out, result.reused) == (6, 0)
     assert build(project).reused == 6
+
+
+def count_renders(monkeypatch) -> list[str]:
+    """Every template rendering from now on, by card name."""
+    from cardgen.render.environment import Templates
+
+    rendered: list[str] = []
+    original = Templates.render
+
+    def render(self, name, context, card, declared_at):
+        rendered.append(card)
+        return original(self, name, context, card, declared_at)
+
+    monkeypatch.setattr(Templates, "render", render)
+    return rendered
+
+
+def test_a_rebuild_renders_only_the_changed_card(project, monkeypatch):
+    build(project)
+    rendered = count_renders(monkeypatch)
+    build(project)
+    assert rendered == []  # every face known from the last build
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    build(project)
+    assert rendered == ["Attack <12> & more"]
+
+
+def test_a_template_change_renders_every_card_again(project, monkeypatch):
+    rendered = count_renders(monkeypatch)
+    build(project)
+    first = sorted(rendered)
+    assert len(first) == 6  # copies and the shared back are rendered once within a build
+    template = project / "templates/demo/frame.xml.j2"  # the frame every card type extends
+    template.write_text(template.read_text() + "\n")
+    rendered.clear()
+    build(project)
+    assert sorted(rendered) == first
+
+
+def test_faces_with_images_and_transparency_replay_to_the_same_bytes(tmp_path):
+    """Images, SVG icons and opacity are drawn anew from the cache: the PDF must not change."""
+    import shutil
+
+    from projects import REPO
+
+    root = tmp_path / "shipped"
+    for folder in ("fonts", "data/death-mesa", "data/skill-tokens", "templates/death-mesa", "templates/skill-tokens"):
+        shutil.copytree(REPO / folder, root / folder)
+    options = BuildOptions()
+    first = cardgen.build(["death-mesa", "skill-tokens"], root, root / "first", options)
+    cached = cardgen.build(["death-mesa", "skill-tokens"], root, root / "cached", options)
+    fresh = cardgen.build(["death-mesa", "skill-tokens"], root, root / "fresh", BuildOptions(cache=False))
+    for one, again, new in zip(first.sets, cached.sets, fresh.sets):
+        assert again.laid_out == 0 and again.reused == one.laid_out > 0
+        assert again.pdf.read_bytes() == new.pdf.read_bytes() == one.pdf.read_bytes()
+        assert again.manifest.read_bytes() == new.manifest.read_bytes()
+
+
+def test_a_failed_build_keeps_the_last_cache(project):
+    import pytest
+
+    build(project)
+    (cache,) = (project / ".cardgen-cache").iterdir()
+    kept = cache.read_bytes()
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,:nosuchicon:"))
+    with pytest.raises(cardgen.CardgenError, match="unknown icon"):
+        build(project)
+    assert [p.name for p in (project / ".cardgen-cache").iterdir()] == [cache.name]  # no temporary left
+    assert cache.read_bytes() == kept
