@@ -49,6 +49,19 @@ _MARKERS = re.compile(
 _SPACES = re.compile(r"[^\S\n\u2029\u00a0]+")  # U+00A0 is a space that never breaks: part of the word
 _MARKUP = re.compile(r"[*\[\]:\\]")  # a text without these parses as plain words
 
+def _split_spaces(text: str) -> list[str]:
+    """``_SPACES.split(text)`` for a text without line breaks, by ``str.split`` (five times
+    faster) unless the text holds a space that never breaks."""
+    if "\u00a0" in text:
+        return _SPACES.split(text)
+    pieces = text.split()
+    if text[:1].isspace():
+        pieces.insert(0, "")
+    if text[-1:].isspace():
+        pieces.append("")
+    return pieces
+
+
 _LITERAL = "text"  # a marker printed as typed: an escape, or a marker without a partner
 
 
@@ -104,7 +117,9 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
 
     ``icons`` is the set of known icon names (``:name:`` with another name raises UnknownIcon).
     """
-    source = _BREAKS.sub("\u2029", source.strip())
+    source = source.strip()
+    if "\n" in source:
+        source = _BREAKS.sub("\u2029", source)
     if not rich or not _MARKUP.search(source):
         return _parse_words(source)
     parts = _MARKERS.split(source)
@@ -140,7 +155,7 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
         if not index & 1:
             if not part:
                 continue
-            pieces = _SPACES.split(part)
+            pieces = _split_spaces(part)
             if len(pieces) == 1:
                 add_text(part)
                 continue
@@ -198,7 +213,7 @@ def _parse_words(source: str) -> tuple[Paragraph, ...]:
     for paragraph in source.split("\u2029"):
         lines = []
         for line in paragraph.split("\n"):
-            texts = tuple(word for word in _SPACES.split(line) if word)
+            texts = tuple(word for word in _split_spaces(line) if word)
             lines.append((Group(style, texts),) if texts else ())
         paragraphs.append(tuple(lines))
     return tuple(paragraphs)
