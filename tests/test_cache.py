@@ -114,3 +114,42 @@ def test_a_failed_build_keeps_the_last_cache(project):
         build(project)
     assert [p.name for p in (project / ".cardgen-cache").iterdir()] == [cache.name]  # no temporary left
     assert cache.read_bytes() == kept
+
+
+def test_a_face_known_only_by_its_rendering_is_rendered_when_it_must_be_laid_out(project, monkeypatch):
+    """The cache may know how a face renders but not how it draws (its drawing was dropped):
+    the face is then rendered after all, laid out, and prints the same."""
+    from cardgen.cache import FaceCache
+
+    first = build(project)
+    (path,) = (project / ".cardgen-cache").iterdir()
+    cache = FaceCache(path)
+    drawings = [key for key in cache.stored if not key.startswith(("render:", "page:"))]
+    assert len(drawings) == 6
+    for key in drawings:
+        del cache.stored[key]
+        cache.remember(key, "not a drawing")  # damaged: the face must be laid out again
+    for key, payload in cache.stored.items():
+        cache._write(key, payload)
+    cache.save()
+    rendered = count_renders(monkeypatch)
+    again = build(project, "again")
+    assert (again.laid_out, again.reused) == (6, 0)
+    assert len(rendered) == 6
+    assert again.pdf.read_bytes() == first.pdf.read_bytes()
+
+
+def test_an_edited_icon_lays_out_only_the_faces_that_show_it(tmp_path):
+    import shutil
+
+    from projects import REPO
+
+    root = tmp_path / "shipped"
+    for folder in ("fonts", "data/death-mesa", "templates/death-mesa"):
+        shutil.copytree(REPO / folder, root / folder)
+    first = cardgen.build(["death-mesa"], root).sets[0]
+    icon = root / "data/death-mesa/icons/living.svg"  # shown by some cards, not all
+    icon.write_text(icon.read_text().replace("</svg>", "<!-- edited --></svg>"))
+    again = cardgen.build(["death-mesa"], root).sets[0]
+    assert 0 < again.laid_out < first.laid_out
+    assert again.laid_out + again.reused == first.laid_out

@@ -106,7 +106,7 @@ def render_key(prefix: str, template: str, card_type: CardType, values: list, va
         return None
     size = card_type.size
     text = f"{prefix}\0{template}\0{size.w}x{size.h}:{size.shape}:{card_type.bleed}:{card_type.safe}\0{values_text}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return "render:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] | None = None,
