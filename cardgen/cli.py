@@ -138,7 +138,8 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
-@click.option("--cache/--no-cache", default=True, help="Reuse laid-out text of unchanged faces (default on).")
+@click.option("--cache/--no-cache", default=True,
+              help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
 @click.pass_context
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
           proof_boxes, stamp, deck, changed_since, cache):

@@ -134,24 +134,26 @@ class Rendered:
     resources: Resources
     cache: FaceCache | None = None
 
-    def lay_out(self, key: str) -> LaidFace:
-        markup = self.faces.markups[key]
+    def lay_out(self, key: str, markup=None) -> LaidFace:
+        markup = markup or self.faces.markups[key]
         return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
 
     def drawing(self, key: str) -> FaceDrawing:
         """What the write stage draws for a face: its recorded parts from the cache, or a fresh
-        layout whose parts go into the cache."""
+        layout whose parts go into the cache. The write stage draws each face once (copies and
+        backs are forms), so the face's markup is let go here: memory falls as the PDF grows."""
         resources = self.resources
+        markup = self.faces.markups.pop(key)
         common = {"face_named": resources.fonts.face_named, "paint_icon": resources.paint_icon}
         if self.cache is None:
-            laid = self.lay_out(key)
+            laid = self.lay_out(key, markup)
             return FaceDrawing(laid=laid, pure=_pure(laid, resources), **common)
         content_hash = self.faces.hashes[key]
         parts = self.cache.get(content_hash)
         if parts is not None:
-            return FaceDrawing(parts=parts, element_at=_ElementsOf(self.faces.markups[key], resources),
+            return FaceDrawing(parts=parts, element_at=_ElementsOf(markup, resources),
                                pure=all(part.__class__ is str or part[0] == TEXT for part in parts), **common)
-        laid = self.lay_out(key)
+        laid = self.lay_out(key, markup)
         return FaceDrawing(laid=laid, keep=lambda recorded: self.cache.put(content_hash, recorded),
                            pure=_pure(laid, resources), **common)
 
@@ -232,6 +234,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
     cache = FaceCache(session.root / ".cardgen-cache" / f"faces-{card_set.name}.bin") if options.cache else None
     rendered = render_set(card_set, session, cards, cache)
+    distinct = len(rendered.faces.markups)
     pairs, extra_pages, notes = rendered.faces.pairs, [], {}
     if options.changed_since is not None:
         from . import reprint  # only reprints need it
@@ -260,7 +263,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),
                      cards=len(pairs), pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error),
-                     laid_out=cache.laid_out if cache else len(rendered.faces.markups),
+                     laid_out=cache.laid_out if cache else distinct,
                      reused=cache.reused if cache else 0)
 
 

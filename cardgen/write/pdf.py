@@ -109,14 +109,14 @@ class _FaceDrawer:
     def __init__(self, canvas: Canvas, uses: Counter, drawing: Callable[[str], FaceDrawing], stamp):
         self.canvas, self.uses, self.drawing, self.stamp = canvas, uses, drawing, stamp
         self.defined: set[str] = set()
-        self.failed: set[str] = set()
+        self.finished: set[str] = set()  # faces failed, or checked once a face has failed
         self.problems: list[Problem] = []
 
     def draw(self, placement: Placement) -> None:
         canvas, face = self.canvas, placement.face
         key = face.markup_key
         name = "F" + key[:20]
-        if key in self.failed:
+        if key in self.finished:
             return
         if name in self.defined:
             if not self.problems:
@@ -126,9 +126,10 @@ class _FaceDrawer:
             drawing = self.drawing(key)
         except CardgenError as error:
             self.problems.extend(error.problems)
-            self.failed.add(key)
+            self.finished.add(key)
             return
         if self.problems:  # only looking for more problems now: this PDF will not be saved
+            self.finished.add(key)
             return
         if self.uses[key] == 1:  # a form costs a dictionary: only shared faces get one
             _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, drawing, self.stamp), drawing.pure)
