@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per card row: kept small
 class Source:
     """Where a value came from: a file (relative to the project) and a line or row."""
 

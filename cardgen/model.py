@@ -64,7 +64,7 @@ class Icon:
     source: Source | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per card or face: kept small
 class Card:
     """One row of card data (before its ``count`` is expanded into copies)."""
 
@@ -101,7 +101,7 @@ class CardSet:
         return sum(card.count for card in self.cards)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per card or face: kept small
 class Face:
     """One face to print: a copy of a card's front, or its back."""
 
@@ -113,7 +113,7 @@ class Face:
     content_hash: str  # hash of everything that decides how the face looks
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per card or face: kept small
 class Slot:
     """Where a face goes on a page: its trim box in mm from the page's bottom-left."""
 
@@ -127,7 +127,7 @@ class Slot:
     clip: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 of the art clip, mm
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per card or face: kept small
 class Placement:
     face: Face
     slot: Slot

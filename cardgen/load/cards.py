@@ -58,6 +58,14 @@ def _count(value: Any, source: Source, card: str) -> int:
     return number
 
 
+_NO_SOURCES: Mapping[str, Source] = MappingProxyType({})
+
+
+def _sources(row: Row) -> Mapping[str, Source]:
+    """Where each field came from, when not from the row's own line (CSV and XLSX rows: never)."""
+    return MappingProxyType(dict(row.sources)) if row.sources else _NO_SOURCES
+
+
 def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[str, Any],
                     forced_type: str | None) -> list[Card]:
     values = dict(row.values)
@@ -82,7 +90,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
 
     each = fields.pop("each", None)
     if each in (None, ""):
-        return [Card(name, type_name, count, MappingProxyType(fields), row.source, MappingProxyType(dict(row.sources)))]
+        return [Card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
         raise CardgenError(Problem(f'each: "{each}" must name a list of {{name: ...}} items in the set\'s variables',
@@ -92,6 +100,5 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
         item_name = str(item["name"])
         card_name = name.replace("{item}", item_name) if "{item}" in name else f"{name} ({item_name})"
         item_fields = {**fields, "name": card_name, "item": dict(item)}
-        cards.append(Card(card_name, type_name, count, MappingProxyType(item_fields), row.source,
-                          MappingProxyType(dict(row.sources))))
+        cards.append(Card(card_name, type_name, count, MappingProxyType(item_fields), row.source, _sources(row)))
     return cards

@@ -16,7 +16,7 @@ from .yamlfile import line_of, plain, read_yaml, relative_name
 class Row:
     values: Mapping[str, Any]
     source: Source
-    sources: Mapping[str, Source]
+    sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty
 
 
 def read_rows(path: Path, root: Path) -> list[Row]:
@@ -84,7 +84,7 @@ def _csv_rows(path: Path, root: Path) -> list[Row]:
                 raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns", Source(name, line))
             values = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header)}
             source = Source(name, line)
-            rows.append(Row(values, source, {h: source for h in header}))
+            rows.append(Row(values, source, {}))  # every cell is on the row's line
     except csv.Error as exc:
         raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num)) from None
     return rows
@@ -126,7 +126,7 @@ def _xlsx_rows(path: Path, root: Path) -> list[Row]:
                 raise fail(f"row has cells beyond the {len(header)} named columns", Source(name, number))
             record = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
             source = Source(name, number)
-            rows.append(Row(record, source, {h: source for h in header}))
+            rows.append(Row(record, source, {}))  # every cell is on the row's line
         return rows
     finally:
         workbook.close()
