@@ -91,19 +91,15 @@ def plain_data(value: Any) -> bool:
         return True
     if kind is list or kind is tuple:
         return all(plain_data(v) for v in value)
-    if kind is SetView:
-        return True  # the set's values: checked once for the whole set (pipeline._render_prefix)
     if kind is dict or kind is MappingProxyType:
         return all(type(k) is str and plain_data(v) for k, v in value.items())
     return False
 
 
-def render_key(prefix: str, template: str, card_type: CardType, values: list, values_text: str) -> str | None:
+def render_key(prefix: str, template: str, card_type: CardType, values_text: str) -> str:
     """What decides a face's rendering, hashed: the memo's prefix (templates, set, renderer),
     the template, the card size and the values the template reads (``values_text``, their
-    repr); None when a value is not plain data, whose repr might not tell all of it."""
-    if not plain_data(values):
-        return None
+    repr, which tells all of them when they are plain data: see ``plain_data``)."""
     size = card_type.size
     text = f"{prefix}\0{template}\0{size.w}x{size.h}:{size.shape}:{card_type.bleed}:{card_type.safe}\0{values_text}"
     return "render:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -123,7 +119,8 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
     def content_hash(key: str, refs) -> str:
         return fingerprints.of(key, refs) if fingerprints is not None else key
 
-    def face(template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where) -> Face | None:
+    def face(template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where,
+             plain: bool) -> Face | None:
         context = template_context(card_set, card_type, fields, copy)
         used = templates.names_used(template)
         # the values the template reads: faces with the same ones are one rendering (a back
@@ -135,8 +132,8 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
         if key is not None:
             return Face(card, card_type, copy, side, key, hashes[key])
         remembered = None
-        if memo is not None:
-            remembered = render_key(memo.prefix, template, card_type, values, values_text)
+        if plain:  # the context holds the card's fields and values of cardgen's own: all plain
+            remembered = render_key(memo.prefix, template, card_type, values_text)
         known = memo.recall(remembered) if remembered is not None else None
         if known is not None:
             key, refs = known
@@ -165,12 +162,14 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
     for card in cards if cards is not None else card_set.cards:
         card_type = card_set.types[card.type]
         back = card_set.backs.get(card_type.back) if card_type.back else None
+        plain = memo is not None and plain_data(card.fields)
         for copy in range(1, card.count + 1):
-            front = face(card_type.template, card, card_type, card.fields, copy, "front", card_type.source)
+            front = face(card_type.template, card, card_type, card.fields, copy, "front", card_type.source, plain)
             back_face = None
             if back is not None:
                 fields = {**card.fields, **back.fields}
-                back_face = face(back.template, card, card_type, fields, copy, "back", back.source)
+                back_face = face(back.template, card, card_type, fields, copy, "back", back.source,
+                                 plain and plain_data(back.fields))
             if front is not None:
                 pairs.append((front, back_face))
             if len(problems) >= 50:  # enough to act on; do not flood the terminal
