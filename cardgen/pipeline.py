@@ -25,6 +25,9 @@ from .write.face import FaceDrawing
 from .write.pdf import write_pdf
 
 
+CACHE_FOLDER = ".cardgen-cache"
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
@@ -73,9 +76,11 @@ class BuildResult:
 
 @dataclass
 class Session:
-    """What one build or check reads once and shares across its sets: templates and fonts."""
+    """What one build or check reads once and shares across its sets: templates and fonts.
+    With ``cache``, fonts are read through the project's cache (``.cardgen-cache/``)."""
 
     root: Path
+    cache: bool = True
     templates: Templates = field(init=False)
     fonts: FontBook = field(init=False)
     images: ImageStore = field(init=False)
@@ -83,7 +88,7 @@ class Session:
     def __post_init__(self):
         self.root = Path(self.root).resolve()
         self.templates = Templates(self.root)
-        self.fonts = FontBook(self.root)
+        self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
         self.images = ImageStore()
 
 
@@ -232,7 +237,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     cards = None
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    cache = FaceCache(session.root / ".cardgen-cache" / f"faces-{card_set.name}.bin") if options.cache else None
+    cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache else None
     rendered = render_set(card_set, session, cards, cache)
     distinct = len(rendered.faces.markups)
     pairs, extra_pages, notes = rendered.faces.pairs, [], {}
@@ -284,7 +289,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     """
     started = time.perf_counter()
     root = Path(root).resolve()
-    session = Session(root)
+    session = Session(root, cache=options.cache)
     out = Path(out) if out is not None else root / "output"
     results = []
     for name in resolve_names(names, root):
@@ -296,7 +301,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
 def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None) -> list[Problem]:
     """Load, validate and lay out sets without writing anything; return errors and warnings."""
     root = Path(root).resolve()
-    session = Session(root)
+    session = Session(root, cache=False)  # check writes nothing
     problems: list[Problem] = []
     for name in resolve_names(names, root):
         try:

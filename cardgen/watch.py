@@ -52,7 +52,7 @@ def _read(path: Path) -> dict | None:
 def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.BuildOptions = pipeline.BuildOptions(),
             proofs: Path | None = None) -> list[str]:
     """Build the sets once; a line per set saying what changed, or its problems."""
-    session = pipeline.Session(root)  # a new one each time: templates and fonts may have changed
+    session = pipeline.Session(root, cache=options.cache)  # a new one each time: templates and fonts may change
     lines: list[str] = []
     for name in names:
         manifest = Path(out) / f"{name}.json"

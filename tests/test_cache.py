@@ -38,8 +38,8 @@ def test_a_font_change_lays_everything_out_again(project):
 
 def test_a_damaged_cache_is_only_a_slower_build(project):
     build(project)
-    (cache,) = (project / ".cardgen-cache").iterdir()
-    cache.write_bytes(b"not a pickle")
+    cache = project / ".cardgen-cache/faces-demo.bin"
+    cache.write_bytes(b"not a cache")
     result = build(project)
     assert (result.laid_out, result.reused) == (6, 0)
     assert build(project).reused == 6
@@ -106,13 +106,14 @@ def test_a_failed_build_keeps_the_last_cache(project):
     import pytest
 
     build(project)
-    (cache,) = (project / ".cardgen-cache").iterdir()
+    before = sorted(p.name for p in (project / ".cardgen-cache").iterdir())
+    cache = project / ".cardgen-cache/faces-demo.bin"
     kept = cache.read_bytes()
     path = project / "data/demo/more.csv"
     path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,:nosuchicon:"))
     with pytest.raises(cardgen.CardgenError, match="unknown icon"):
         build(project)
-    assert [p.name for p in (project / ".cardgen-cache").iterdir()] == [cache.name]  # no temporary left
+    assert sorted(p.name for p in (project / ".cardgen-cache").iterdir()) == before  # no temporary left
     assert cache.read_bytes() == kept
 
 
@@ -122,8 +123,7 @@ def test_a_face_known_only_by_its_rendering_is_rendered_when_it_must_be_laid_out
     from cardgen.cache import FaceCache
 
     first = build(project)
-    (path,) = (project / ".cardgen-cache").iterdir()
-    cache = FaceCache(path)
+    cache = FaceCache(project / ".cardgen-cache/faces-demo.bin")
     drawings = [key for key in cache.stored if not key.startswith(("render:", "page:"))]
     assert len(drawings) == 6
     for key in drawings:
@@ -153,3 +153,25 @@ def test_an_edited_icon_lays_out_only_the_faces_that_show_it(tmp_path):
     again = cardgen.build(["death-mesa"], root).sets[0]
     assert 0 < again.laid_out < first.laid_out
     assert again.laid_out + again.reused == first.laid_out
+
+
+def test_fonts_read_from_the_cache_print_the_same_bytes(project, tmp_path):
+    """reportlab's reading of each font is kept in the cache; a build in a new process that
+    reads it from there prints what a build that reads the font files prints."""
+    import subprocess
+    import sys
+
+    script = ("import sys, cardgen; cardgen.build(['demo'], sys.argv[1], sys.argv[2], "
+              "cardgen.BuildOptions(cache=sys.argv[3] == 'on'))")
+
+    def build_in_new_process(out, cache):
+        subprocess.run([sys.executable, "-c", script, str(project), str(project / out), cache], check=True)
+        return (project / out / "demo.pdf").read_bytes()
+
+    fresh = build_in_new_process("fresh", "off")
+    assert not (project / ".cardgen-cache").exists()  # --no-cache writes no cache at all
+    build_in_new_process("first", "on")
+    kept = sorted(p.name for p in (project / ".cardgen-cache").iterdir() if p.name.startswith("font-"))
+    assert kept  # the fonts the set uses
+    (project / ".cardgen-cache" / "faces-demo.bin").unlink()  # drawings laid out anew, fonts from the cache
+    assert build_in_new_process("again", "on") == fresh

@@ -16,6 +16,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
+from .parsed import load_ttf
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 
@@ -107,8 +108,11 @@ class FontBook:
     _registered: dict[str, FontFace] = {}
     _named: dict[str, FontFace] = {}  # by PDF name
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, parse_cache: Path | None = None):
+        """``parse_cache``: a folder where reportlab's reading of each font is kept between
+        builds (see parsed.py); None reads every font anew and writes nothing."""
         self.root = Path(root)
+        self.parse_cache = parse_cache
         folder = self.root / "fonts"
         index = folder / "fonts.yaml"
         data = read_yaml(index, self.root)
@@ -154,8 +158,8 @@ class FontBook:
             self._fingerprint = hashlib.sha256("\n".join(parts).encode()).hexdigest()
         return self._fingerprint
 
-    @classmethod
-    def _load(cls, path: Path) -> FontFace:
+    def _load(self, path: Path) -> FontFace:
+        cls = type(self)
         path = path.resolve()
         try:
             digest = file_digest(path)
@@ -166,7 +170,7 @@ class FontBook:
             return face
         pdf_name = _pdf_name(path, digest)
         try:
-            ttf = TTFont(pdf_name, str(path))
+            ttf = load_ttf(pdf_name, path, digest, self.parse_cache)
         except (TTFError, OSError) as exc:
             raise fail(f"cannot read font: {exc}", Source(path.name)) from None
         pdfmetrics.registerFont(ttf)

@@ -1,0 +1,71 @@
+"""reportlab's reading of a TrueType file, kept between builds.
+
+Every build in a new process reads each font it uses: reportlab walks the font's tables in
+Python, about 10 ms a face. What it finds is plain data (numbers, tables, names), kept here
+with ``marshal`` by the file's content hash and reportlab's version, and read back in a fraction
+of that time. The font file itself is still read from fonts/, so subsets are cut from it.
+"""
+from __future__ import annotations
+
+import marshal
+from fnmatch import fnmatch
+from pathlib import Path
+from weakref import WeakKeyDictionary
+
+import reportlab
+from reportlab import rl_config
+from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
+
+from ..write.atomic import staged
+
+_NOT_KEPT = ("_pdfScale", "_ttf_data")  # a function, and the file itself
+
+
+def load_ttf(pdf_name: str, path: Path, digest: str, folder: Path | None) -> TTFont:
+    """``TTFont(pdf_name, path)``, from ``folder``'s copy when there is one (and kept there)."""
+    kept = folder / f"font-{digest}.marshal" if folder is not None else None
+    if kept is not None:
+        ttf = _revive(pdf_name, path, kept)
+        if ttf is not None:
+            return ttf
+    ttf = TTFont(pdf_name, str(path))
+    if kept is not None:
+        _keep(ttf, kept)
+    return ttf
+
+
+def _keep(ttf: TTFont, kept: Path) -> None:
+    face = {key: value for key, value in vars(ttf.face).items() if key not in _NOT_KEPT}
+    names = {key: value.ustr for key, value in face.items() if isinstance(value, TTFNameBytes)}
+    face.update((key, bytes(value)) for key, value in face.items() if key in names)
+    try:
+        data = marshal.dumps({"reportlab": reportlab.Version, "face": face, "names": names})
+        with staged(kept) as (temporary,):
+            temporary.write_bytes(data)
+    except (ValueError, OSError):
+        pass  # a value marshal cannot keep, or no room: the font is read again next time
+
+
+def _revive(pdf_name: str, path: Path, kept: Path) -> TTFont | None:
+    try:
+        stored = marshal.loads(kept.read_bytes())
+        if stored["reportlab"] != reportlab.Version:
+            return None
+        values, names = stored["face"], stored["names"]
+    except (OSError, EOFError, ValueError, TypeError, KeyError):
+        return None
+    face = TTFontFace.__new__(TTFontFace)  # what TTFontFace.__init__ would have read
+    face.__dict__.update(values)
+    for key, text in names.items():
+        face.__dict__[key] = TTFNameBytes(text.encode("utf-8"))
+    face._ttf_data = path.read_bytes()
+    scale = 1000 / face.unitsPerEm
+    face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * scale)
+    ttf = TTFont.__new__(TTFont)  # the rest of TTFont.__init__
+    ttf.fontName = pdf_name
+    ttf.face = face
+    ttf.encoding = TTEncoding()
+    ttf.state = WeakKeyDictionary()
+    ttf._asciiReadable = rl_config.ttfAsciiReadable
+    ttf.shapable = not any(fnmatch(pdf_name, glob) for glob in rl_config.unShapedFontGlob)
+    return ttf
