@@ -6,6 +6,7 @@ at 1 pt so that fitting text at any size is arithmetic, not re-measurement.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
+from ..write.atomic import staged
 from .parsed import load_ttf
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
@@ -88,6 +90,33 @@ def _pdf_name(path: Path, digest: str) -> str:
 _DIGESTS: dict[tuple[Path, int, int], str] = {}
 
 
+_KEPT_DIGESTS = "font-digests.marshal"
+
+
+def recall_digests(folder: Path) -> int:
+    """Take the digests an earlier build kept in ``folder`` (by path, size and modification time,
+    as git's index does); return how many digests are known."""
+    try:
+        kept = marshal.loads((folder / _KEPT_DIGESTS).read_bytes())
+        for (path, size, modified), digest in kept.items():
+            _DIGESTS.setdefault((Path(path), size, modified), digest)
+    except (OSError, EOFError, ValueError, TypeError, AttributeError):
+        pass  # none kept, or damaged: the files are read
+    return len(_DIGESTS)
+
+
+def keep_digests(folder: Path, paths) -> None:
+    """Keep the digests of ``paths`` for the next build."""
+    wanted = {Path(p).resolve() for p in paths}
+    kept = {(str(path), size, modified): digest for (path, size, modified), digest in _DIGESTS.items()
+            if path in wanted}
+    try:
+        with staged(folder / _KEPT_DIGESTS) as (temporary,):
+            temporary.write_bytes(marshal.dumps(kept))
+    except OSError:
+        pass
+
+
 def file_digest(path: Path) -> str:
     """SHA-256 of a file, remembered while its size and modification time stay the same (a
     build reads each font once, however many sets use it)."""
@@ -113,6 +142,7 @@ class FontBook:
         builds (see parsed.py); None reads every font anew and writes nothing."""
         self.root = Path(root)
         self.parse_cache = parse_cache
+        self._known_digests = recall_digests(parse_cache) if parse_cache is not None else 0
         folder = self.root / "fonts"
         index = folder / "fonts.yaml"
         data = read_yaml(index, self.root)
@@ -155,6 +185,8 @@ class FontBook:
             index = self.root / "fonts" / "fonts.yaml"
             paths = sorted({p for styles in self.families.values() for p in styles.values()})
             parts = [hashlib.sha256(index.read_bytes()).hexdigest()] + [file_digest(p) for p in paths]
+            if self.parse_cache is not None and len(_DIGESTS) > self._known_digests:  # a font read anew
+                keep_digests(self.parse_cache, paths)
             self._fingerprint = hashlib.sha256("\n".join(parts).encode()).hexdigest()
         return self._fingerprint
 
