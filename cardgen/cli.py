@@ -4,6 +4,7 @@ Exit codes: 0 success, 1 bad data or a failed check, 2 bad usage (unknown set, b
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 import traceback
@@ -207,5 +208,22 @@ for _command in commands():
     main.add_command(_command)
 
 
+def run() -> None:
+    """The ``cardgen`` command: ``main``, then an immediate exit. After a large build Python's
+    own shutdown frees every object one at a time, a sixth of a rebuild's time; by then every
+    file is written and closed, so the process ends at once (as mypy's does)."""
+    try:
+        main(prog_name="cardgen")
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code or 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()
