@@ -32,8 +32,8 @@ def run_cardgen(folder: Path) -> dict:
     result = cardgen.build(["bench"], folder)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # of the first build alone
-    # The same build again in this process, the layout cache off: the cost per card once fonts
-    # are parsed and templates compiled (what a long-running `cardgen watch` pays).
+    # The same build again in this process, the cache off: the cost per card once fonts are
+    # parsed and templates compiled.
     started = time.perf_counter()
     cardgen.build(["bench"], folder, folder / "again", cardgen.BuildOptions(cache=False))
     steady = time.perf_counter() - started
@@ -132,7 +132,7 @@ def main() -> None:
         ratio = results["cardgen", sizes[-1]]["peak_mb"] / results["cardgen", sizes[0]]["peak_mb"]
         print(f"cardgen peak memory {sizes[-1]} / {sizes[0]} cards: {ratio:.2f}")
     print("cards/s: a first build in a new process; steady: the same build again in that process (fonts")
-    print("parsed, templates compiled, layout cache off)")
+    print("parsed, templates compiled, cache off)")
     print("* cardgen: bytes beyond a one-card PDF (fonts, back); paragraph: all bytes, no back")
 
 
