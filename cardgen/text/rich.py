@@ -196,16 +196,6 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     return tuple(paragraphs)
 
 
-def words(line: Line):
-    """The words of a line, each a tuple of runs (for tests and tools; layout reads groups)."""
-    for item in line:
-        if item.__class__ is Group:
-            for text in item.texts:
-                yield (Run(text, item.style),)
-        else:
-            yield item
-
-
 def _parse_words(source: str) -> tuple[Paragraph, ...]:
     """Text with no markup: paragraphs, lines and words only (the common case, made fast)."""
     style = _style(False, False, None)
