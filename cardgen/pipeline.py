@@ -20,6 +20,7 @@ from .render.environment import Templates
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import write_manifest
+from .draw import direct
 from .draw.content import TEXT
 from .write.face import FaceDrawing
 from .write.pdf import write_pdf
@@ -164,10 +165,10 @@ class Rendered:
 
 
 def _pure(laid: LaidFace, resources: Resources) -> bool:
-    """Whether a face draws with operators alone: no image, no transparency, no image icon."""
+    """Whether a face draws with operators alone (draw.direct), and shows no image icon."""
     icons = resources.card_set.icons
     for element, prepared in laid.items:
-        if element.tag == "image" or element.attrs.get("opacity", 1.0) < 1:
+        if not direct(element):
             return False
         if element.tag == "text" and any(icons[name].image is not None for name in prepared.icon_parts):
             return False

@@ -8,3 +8,11 @@ PRIMITIVES = {module.TAG: module for module in (rect, circle, ellipse, line, pol
 
 def draw_element(canvas, element, geometry, prepared=None) -> None:
     PRIMITIVES[element.tag].draw(canvas, element, geometry, prepared)
+
+
+def direct(element) -> bool:
+    """Whether an element is drawn with PDF operators alone, which mean the same in any document
+    and leave reportlab's own record of the graphics state as it was: such a drawing can be
+    kept and replayed (draw/content.py). Images, transparency and rotated shapes go through
+    reportlab, which registers resources and may set the PDF version: they are drawn anew."""
+    return PRIMITIVES[element.tag].direct(element.attrs)

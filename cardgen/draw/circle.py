@@ -14,6 +14,11 @@ ATTRIBUTES = {
 }
 
 
+def direct(attrs) -> bool:
+    """Whether the shape is drawn with PDF operators alone (see draw/__init__.py)."""
+    return attrs["opacity"] >= 1
+
+
 def draw(canvas, element, geometry, prepared=None) -> None:
     a = element.attrs
     draw_oval(canvas, geometry, a["cx"], a["cy"], a["r"], a["r"], a)

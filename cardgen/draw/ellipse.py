@@ -20,7 +20,7 @@ def draw_oval(canvas, geometry, cx, cy, rx, ry, attrs) -> None:
     fill, stroke = attrs["fill"], attrs["stroke"]
     if fill is None and stroke is None:
         return
-    if attrs["opacity"] >= 1:  # the common case, written directly (see pdfops)
+    if direct(attrs):  # the common case, written directly (see pdfops)
         path = pdfops.ellipse(geometry.x(cx), geometry.y(cy), geometry.pt(rx), geometry.pt(ry))
         canvas._code.append(pdfops.painted(path, fill, stroke, geometry.pt(attrs["stroke-width"])))
         return
@@ -30,6 +30,11 @@ def draw_oval(canvas, geometry, cx, cy, rx, ry, attrs) -> None:
         canvas.ellipse(geometry.x(cx - rx), geometry.y(cy + ry), geometry.x(cx + rx), geometry.y(cy - ry),
                        stroke=int(stroke), fill=int(fill))
         canvas.restoreState()
+
+
+def direct(attrs) -> bool:
+    """Whether the shape is drawn with PDF operators alone (see draw/__init__.py)."""
+    return attrs["opacity"] >= 1
 
 
 def draw(canvas, element, geometry, prepared=None) -> None:

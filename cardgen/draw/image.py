@@ -18,6 +18,11 @@ ATTRIBUTES = {
 }
 
 
+def direct(attrs) -> bool:
+    """An image is a resource of the document it is drawn into: never operators alone."""
+    return False
+
+
 def draw(canvas, element, geometry, prepared=None) -> None:
     a = element.attrs
     canvas.saveState()

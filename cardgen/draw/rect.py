@@ -22,6 +22,11 @@ def check(attrs: dict) -> None:
         raise ValueError("r must be between 0 and half the shorter side")
 
 
+def direct(attrs) -> bool:
+    """Whether the rectangle is drawn with PDF operators alone (see draw/__init__.py)."""
+    return not attrs["rotate"] and attrs["opacity"] >= 1
+
+
 def draw(canvas, element, geometry, prepared=None) -> None:
     a = element.attrs
     fill, stroke = a["fill"], a["stroke"]
@@ -29,7 +34,7 @@ def draw(canvas, element, geometry, prepared=None) -> None:
         return
     x, y = geometry.x(a["x"]), geometry.y(a["y"] + a["h"])
     w, h = geometry.pt(a["w"]), geometry.pt(a["h"])
-    if a["rotate"] or a["opacity"] < 1:  # the general way, through reportlab
+    if not direct(a):  # the general way, through reportlab
         canvas.saveState()
         apply_paint(canvas, a)
         rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)

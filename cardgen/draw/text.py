@@ -44,6 +44,11 @@ class PreparedText:
     paint_icon: Callable  # (canvas, name, x, baseline, size): draws an image icon (an "I" part)
 
 
+def direct(attrs) -> bool:
+    """Text is written as operators (see ``record``); image icons in it are drawn anew."""
+    return True
+
+
 def record(element, geometry, prepared: PreparedText) -> list:
     """The box's drawing as parts (see draw/content.py). Text operators are written directly:
     reportlab's text object re-measures every string to advance its cursor, which layout has

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..draw import draw_element, text
+from ..draw import direct, draw_element, text
 from ..draw.content import ELEMENT, replay
 from ..draw.context import FaceGeometry
 from ..layout import LaidFace
@@ -47,8 +47,7 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> None:
             recorded = text.record(element, geometry, prepared)
             replay(canvas, recorded, drawing.face_named, None, icon)
             parts.extend(recorded)
-        elif element.tag == "image" or element.attrs.get("opacity", 1.0) < 1:
-            # resources of this document (an image, a transparency state): drawn anew each time
+        elif not direct(element):  # through reportlab (images, transparency): drawn anew each time
             draw_element(canvas, element, geometry, prepared)
             parts.append((ELEMENT, index))
         else:
