@@ -1,12 +1,15 @@
-"""Each face's drawing kept between builds, by the face's content hash.
+"""What a build keeps for the next one: one file a set in ``<root>/.cardgen-cache/``.
 
-A face's content hash covers its markup, the fonts and every image and icon it names, so a kept
-drawing is reused only when nothing that decides it has changed: after an edit to one card, a
-rebuild lays out and draws that card alone, and writes the others from their recorded parts
-(see draw/content.py). The same file keeps each face's rendering by what decides it (templates,
-set, card values: see render/faces.py), so unchanged cards are not even rendered. The cache lives in ``<root>/.cardgen-cache/``. Each build writes a new
-file as it draws, holding the faces it used, and renames it into place when the build has
-succeeded; so the cache costs no memory per face, and a failed build leaves the old one.
+- Each face's drawing (its parts, see draw/content.py), by the face's content hash, which covers
+  its markup, the fonts and every image and icon it names: after an edit to one card, a rebuild
+  lays out and draws that card alone and writes the others from their recorded parts.
+- Each face's rendering (``render:`` keys), by what decides it: templates, set values, the
+  card's values (see render/faces.py); so unchanged cards are not even rendered.
+- Each page's compressed content (``page:`` keys), by the content itself.
+
+Each build writes a new file as it goes, holding what it used, and renames it into place when
+the build has succeeded: the cache costs no memory per face, and a failed build leaves the old
+one. (reportlab's reading of each font is kept beside it: see text/parsed.py.)
 """
 from __future__ import annotations
 

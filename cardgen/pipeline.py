@@ -10,6 +10,8 @@ from typing import Callable, Sequence
 from . import sheets, validate
 from .assets import Fingerprints
 from .cache import FaceCache
+from .draw import direct
+from .draw.content import TEXT
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .render.faces import RENDERER, RenderedSet, plain_data, render_faces
@@ -19,10 +21,8 @@ from .model import CardSet
 from .render.environment import Templates
 from .text.fonts import FontBook
 from .write.atomic import staged
-from .write.manifest import write_manifest
-from .draw import direct
-from .draw.content import TEXT
 from .write.face import FaceDrawing
+from .write.manifest import write_manifest
 from .write.pdf import write_pdf
 
 
