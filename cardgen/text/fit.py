@@ -5,17 +5,14 @@ word widths; no text is re-measured.
 """
 from __future__ import annotations
 
-import math
-from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Callable, NamedTuple
 
+from .breaking import PARAGRAPH_GAP, Lines, height_in_lines
 from .fonts import FontBook, FontFace
 from .rich import Group, Paragraph, Run, Style
 
 ICON_HEIGHT = 0.9  # an inline icon's height, as a fraction of the text size
-PARAGRAPH_GAP = 0.5  # extra space between paragraphs, in lines
 SIZE_STEP = 0.05  # pt: the precision of auto-fit
 
 
@@ -144,80 +141,11 @@ def _width(face: FontFace, text: str) -> float:
     return width
 
 
-class _Lines:
-    """Word widths of each hard line as running sums of (width + space), so that greedy line
-    breaking at any width is one binary search per line, not one step per word: the words i..j-1
-    fit a line of width W exactly when ``sums[j] - sums[i] <= W + space``."""
-
-    def __init__(self, measured: list[list[MeasuredLine]], space: float):
-        self.space = space
-        self.lines = [hard_line for paragraph in measured for hard_line in paragraph]
-        self.paragraph_sizes = [len(paragraph) for paragraph in measured]
-        self.sums = [list(accumulate(map(space.__add__, hard_line.widths), initial=0.0)) for hard_line in self.lines]
-        self.widest = max((max(hard_line.widths) for hard_line in self.lines if hard_line.widths), default=0.0)
-
-    def count(self, width1: float) -> int | None:
-        """How many lines greedy breaking needs at a line width of ``width1`` (1-pt units); None
-        if a word is wider than a line."""
-        if self.widest > width1 + 1e-9:
-            return None
-        limit = width1 + self.space + 1e-9
-        count = 0
-        for sums in self.sums:
-            start, last = 0, len(sums) - 1
-            count += start == last  # an empty line still takes its place
-            while start < last:
-                end = bisect_right(sums, sums[start] + limit, start + 1) - 1
-                start = end if end > start else start + 1  # a word always starts its own line
-                count += 1
-        return count
-
-    def largest_possible(self, box_w: float, box_h: float, leading: float, gaps: float) -> float:
-        """A size above which the text cannot fit, however its lines break: L lines of width
-        ``box_w / s`` hold at most L * (box_w / s + space) of the running sums, so L >= T * s /
-        (box_w + space * s) for the sums' total T; the size at which that many lines fill the
-        box is the root of a quadratic."""
-        total = sum(sums[-1] for sums in self.sums)
-        if total <= 0:
-            return float("inf")
-        a = leading * (total + gaps * self.space)
-        b = leading * gaps * box_w - box_h * self.space
-        c = -box_h * box_w
-        return (-b + math.sqrt(b * b - 4 * a * c)) / (2 * a) + 1e-9
-
-    def broken(self, width1: float):
-        """Paragraph -> [(hard line, first word, end word, width at 1 pt, ends its hard line)]."""
-        limit = width1 + self.space + 1e-9
-        hard_lines = iter(zip(self.lines, self.sums))
-        out = []
-        for size in self.paragraph_sizes:
-            para_lines = []
-            for _ in range(size):
-                hard_line, sums = next(hard_lines)
-                start, last = 0, len(sums) - 1
-                if start == last:
-                    para_lines.append((hard_line, 0, 0, 0.0, True))
-                while start < last:
-                    end = bisect_right(sums, sums[start] + limit, start + 1) - 1
-                    if end <= start:
-                        end = start + 1
-                    para_lines.append((hard_line, start, end, sums[end] - sums[start] - self.space, end == last))
-                    start = end
-            out.append(para_lines)
-        return out
-
-
-def _height(broken, leading: float) -> float:
-    """Height in 1-pt units."""
-    lines = sum(len(p) for p in broken)
-    return leading * (lines + PARAGRAPH_GAP * (len(broken) - 1))
-
-
 def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         max_size: float, min_size: float) -> LaidText:
     """Lay the text out at the largest size in [min_size, max_size] that fits (pt)."""
     space = fonts.face(style.family, style.bold, style.italic).width(" ")
-    lines = _Lines(measured, space)
+    lines = Lines(measured, space)
     gaps = PARAGRAPH_GAP * (len(measured) - 1)
 
     def fits(size: float) -> bool:
@@ -251,7 +179,7 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
     face = fonts.face(style.family, style.bold, style.italic)
     band = style.leading * size
     glyphs = (face.ascent + face.descent) * size
-    height = _height(broken, style.leading) * size
+    height = height_in_lines(broken, style.leading) * size
     top = {"top": 0.0, "middle": (box_h - height) / 2, "bottom": box_h - height}[style.valign]
     align = style.align
     joinable: dict = {}  # (face, colour) -> its space is the layout's: its words may share a string
