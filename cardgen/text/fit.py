@@ -1,7 +1,7 @@
 """Fit rich text into a box: measure every word once at 1 pt, then search the size by arithmetic.
 
-Line breaking at size s depends only on (box width / s), so each trial size costs one pass over
-word widths; no text is re-measured.
+Line breaking at size s depends only on (box width / s), so each trial size costs one binary
+search a line over the measured widths (breaking.py); no text is measured again.
 """
 from __future__ import annotations
 
