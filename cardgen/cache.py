@@ -53,6 +53,7 @@ class FaceCache:
         self._written: set[str] = set()
         self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._out = None
+        self._unwritable = False  # the folder cannot be written: build on without keeping anything
         self.prefix = ""  # what every kept rendering depends on (see render/faces.py, RenderMemo)
 
     def get(self, key: str) -> tuple | None:
@@ -85,14 +86,19 @@ class FaceCache:
         self._write(key, marshal.dumps(value))
 
     def _write(self, key: str, payload: bytes) -> None:
-        if key in self._written:
+        if key in self._written or self._unwritable:
             return
-        if self._out is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._out = open(self._temporary, "wb")
-            self._out.write(FORMAT)
         encoded = key.encode("ascii")
-        self._out.write(_HEADER.pack(len(encoded), len(payload)) + encoded + payload)
+        try:
+            if self._out is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._out = open(self._temporary, "wb")
+                self._out.write(FORMAT)
+            self._out.write(_HEADER.pack(len(encoded), len(payload)) + encoded + payload)
+        except OSError:  # the cache only saves time: the build goes on without it
+            self._unwritable = True
+            self.discard()
+            return
         self._written.add(key)
 
     def save(self) -> None:
@@ -101,7 +107,10 @@ class FaceCache:
             return
         self._out.close()
         self._out = None
-        os.replace(self._temporary, self.path)
+        try:
+            os.replace(self._temporary, self.path)
+        except OSError:
+            self._temporary.unlink(missing_ok=True)
 
     def discard(self) -> None:
         """Drop this build's file (the build failed): the last one stays."""

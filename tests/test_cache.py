@@ -176,3 +176,11 @@ def test_fonts_read_from_the_cache_print_the_same_bytes(project, tmp_path):
     assert kept  # the fonts the set uses
     (project / ".cardgen-cache" / "faces-demo.bin").unlink()  # drawings laid out anew, fonts from the cache
     assert build_in_new_process("again", "on") == fresh
+
+
+def test_a_cache_that_cannot_be_written_only_slows_the_build(project):
+    (project / ".cardgen-cache").write_text("a file where the cache folder would be")
+    first = build(project)
+    again = build(project, "again")
+    assert (again.laid_out, again.reused) == (first.laid_out, 0)
+    assert again.pdf.read_bytes() == first.pdf.read_bytes()
