@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Rendered:
-    """A set's faces rendered to markup, ready to be laid out one at a time (see ``lay_out``)."""
+    """A set's faces rendered to markup: handed to the write stage one at a time (``drawing``,
+    which lets each markup go once its face is drawn), or laid out for a check (``lay_out``)."""
 
     faces: RenderedSet
     resources: Resources
