@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import datetime
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,31 +61,32 @@ def _header(cells: list[Any], source: Source) -> list[str]:
 
 def _csv_rows(path: Path, root: Path) -> list[Row]:
     name = relative_name(path, root)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
-    reader = csv.reader(io.StringIO(text, newline=""))  # only \n and \r end a row, not U+2028
     rows: list[Row] = []
     header: list[str] | None = None
     last_line = 0
+    reader = None
     try:
-        for cells in reader:
-            line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
-            if header is None:
+        # read as it goes (only \n and \r end a row, not U+2028): a large file is never held whole
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle)
+            for cells in reader:
+                line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
+                if header is None:
+                    if not any(c.strip() for c in cells):
+                        continue
+                    header = _header(cells, Source(name, line))
+                    continue
                 if not any(c.strip() for c in cells):
                     continue
-                header = _header(cells, Source(name, line))
-                continue
-            if not any(c.strip() for c in cells):
-                continue
-            if len(cells) > len(header):
-                raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns", Source(name, line))
-            values = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header)}
-            source = Source(name, line)
-            rows.append(Row(values, source, {}))  # every cell is on the row's line
+                if len(cells) > len(header):
+                    raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns",
+                               Source(name, line))
+                values = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header)}
+                rows.append(Row(values, Source(name, line), {}))  # every cell is on the row's line
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
     except csv.Error as exc:
-        raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num)) from None
+        raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
     return rows
 
 

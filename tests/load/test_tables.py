@@ -102,3 +102,28 @@ def test_each_row_becomes_one_card_per_item(project):
     cards = load_set("demo", project).cards
     assert [c.name for c in cards[:4]] == ["Capture Challenge (Red)", "Capture Challenge (Blue)", "Red Marker", "Blue Marker"]
     assert cards[1].fields["item"] == {"name": "Blue", "print": "#0000c0"}
+
+
+def test_a_csv_file_that_is_not_utf8_is_named(project):
+    (project / "data/demo/more.csv").write_bytes("name,count,text\nCaf\u00e9,1,x\n".encode("latin-1"))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    (line,) = error_lines(excinfo)
+    assert line.startswith("data/demo/more.csv: not UTF-8 text (")
+
+
+def test_a_csv_row_the_reader_cannot_read_is_named_with_its_line(project):
+    huge = "x" * 200_000  # beyond the csv module's field limit
+    (project / "data/demo/more.csv").write_text(f"name,count,text\nGood,1,x\nBad,1,{huge}\n", encoding="utf-8")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    (line,) = error_lines(excinfo)
+    assert line == "data/demo/more.csv:3: invalid CSV: field larger than field limit (131072)"
+
+
+def test_a_csv_cell_spanning_lines_keeps_the_line_it_starts_on(project):
+    (project / "data/demo/more.csv").write_text('name,count,text\n"Two\nlines",1,x\nAfter,1,y\n', encoding="utf-8")
+    card_set = load_set("demo", project)
+    cards = {c.name: c for c in card_set.cards}
+    assert str(cards["Two\nlines"].source) == "data/demo/more.csv:2"
+    assert str(cards["After"].source) == "data/demo/more.csv:4"
