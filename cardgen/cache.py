@@ -50,7 +50,7 @@ class FaceCache:
         self.stored = _read(self.path)
         self.laid_out = 0  # faces laid out in this build
         self.reused = 0  # faces drawn from the cache
-        self._written: set[str] = set()
+        self._written: set[int] = set()  # hashes of the keys written: a set's keys take no room
         self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._out = None
         self._unwritable = False  # the folder cannot be written: build on without keeping anything
@@ -86,7 +86,7 @@ class FaceCache:
         self._write(key, marshal.dumps(value))
 
     def _write(self, key: str, payload: bytes) -> None:
-        if key in self._written or self._unwritable:
+        if hash(key) in self._written or self._unwritable:
             return
         encoded = key.encode("ascii")
         try:
@@ -99,7 +99,7 @@ class FaceCache:
             self._unwritable = True
             self.discard()
             return
-        self._written.add(key)
+        self._written.add(hash(key))  # two keys of one hash: the second is made anew next time
 
     def save(self) -> None:
         """Put this build's file in place of the last one."""

@@ -17,7 +17,7 @@ from .environment import Templates
 from .markup import Element, parse_markup
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per distinct face: kept small
 class Markup:
     """A face's markup, kept as text until it is laid out; a face known from an earlier build
     (see ``RenderMemo``) is rendered only if its markup is asked for."""
@@ -127,7 +127,8 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
         # that reads no card field is rendered once, not per card)
         values = [(n, context.get(n)) for n in sorted(used)] if used is not None else list(context.items())
         values_text = repr(values)
-        shared = (template, id(card_type), values_text)
+        # by a digest: the values of every card would otherwise stay in memory as keys
+        shared = (template, id(card_type), hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
         key = renderings.get(shared)
         if key is not None:
             return Face(card, card_type, copy, side, key, hashes[key])
