@@ -101,8 +101,12 @@ class FaceCache:
             return
         self._written.add(hash(key))  # two keys of one hash: the second is made anew next time
 
-    def save(self) -> None:
-        """Put this build's file in place of the last one."""
+    def save(self, keep_unused: bool = False) -> None:
+        """Put this build's file in place of the last one. ``keep_unused``: a build of part of
+        the set (a deck, a reprint) also keeps what the last file held, for the whole set."""
+        if keep_unused:
+            for key, payload in self.stored.items():
+                self._write(key, payload)
         if self._out is None:
             return
         self._out.close()

@@ -165,7 +165,7 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
             cache.discard()
         raise
     if cache is not None:
-        cache.save()
+        cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),
                      cards=len(pairs), pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error),

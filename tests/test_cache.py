@@ -184,3 +184,15 @@ def test_a_cache_that_cannot_be_written_only_slows_the_build(project):
     again = build(project, "again")
     assert (again.laid_out, again.reused) == (first.laid_out, 0)
     assert again.pdf.read_bytes() == first.pdf.read_bytes()
+
+
+def test_a_reprint_keeps_the_cache_of_the_whole_set(project, tmp_path):
+    first = build(project)
+    old = tmp_path / "old.json"
+    old.write_bytes(first.manifest.read_bytes())
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    reprint = build(project, "reprint", changed_since=old)
+    assert (reprint.laid_out, reprint.reused) == (1, 1)  # the changed card: its front, and its back
+    again = build(project)
+    assert (again.laid_out, again.reused) == (0, first.laid_out)
