@@ -45,7 +45,8 @@ class PreparedText:
 
 
 def direct(attrs) -> bool:
-    """Text is written as operators (see ``record``); image icons in it are drawn anew."""
+    """Text is written as operators (see ``record``). Image icons in it are separate parts,
+    drawn anew when replayed (see draw/content.py)."""
     return True
 
 

@@ -127,14 +127,15 @@ def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] 
         # that reads no card field is rendered once, not per card)
         values = [(n, context.get(n)) for n in sorted(used)] if used is not None else list(context.items())
         values_text = repr(values)
-        # by a digest: the values of every card would otherwise stay in memory as keys
-        shared = (template, id(card_type), hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
-        key = renderings.get(shared)
-        if key is not None:
-            return Face(card, card_type, copy, side, key, hashes[key])
         remembered = None
         if plain:  # the context holds the card's fields and values of cardgen's own: all plain
             remembered = render_key(memo.prefix, template, card_type, values_text)
+        # keyed by a digest: the values of every card would otherwise stay in memory as keys
+        shared = (template, id(card_type),
+                  remembered or hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
+        key = renderings.get(shared)
+        if key is not None:
+            return Face(card, card_type, copy, side, key, hashes[key])
         known = memo.recall(remembered) if remembered is not None else None
         if known is not None:
             key, refs = known
