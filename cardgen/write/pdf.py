@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..draw import pdfops
 from .face import FaceDrawing, draw_face
+from .stream import PageStream
 from ..errors import CardgenError, Problem
 from ..model import Page, Placement
 from ..units import PT_PER_MM
@@ -54,10 +55,18 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     canvas.setTitle(title)
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
+    with open(path, "wb") as out:
+        _write_pages(canvas, PageStream(canvas, out), pages, placements, drawing, font, proof_boxes, stamp,
+                     extra_pages, on_page, kept, draw_marks)
+
+
+def _write_pages(canvas: Canvas, stream: PageStream, pages, placements, drawing, font, proof_boxes, stamp,
+                 extra_pages, on_page, kept, draw_marks) -> None:
     by_page: dict[int, list[Placement]] = {}
     for placement in placements:
         by_page.setdefault(placement.slot.page, []).append(placement)
-    faces = _FaceDrawer(canvas, Counter(p.face.markup_key for p in placements), drawing, stamp and (stamp, font))
+    faces = _FaceDrawer(canvas, stream, Counter(p.face.markup_key for p in placements), drawing,
+                        stamp and (stamp, font))
     for page in pages:
         canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
         if page.trim_box:
@@ -71,6 +80,7 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
         draw_marks(canvas, page)
         canvas.showPage()
         _compress_last_page(canvas, kept)
+        stream.page_done()
         if on_page is not None:
             on_page(page.number, len(pages))
     if faces.problems:
@@ -78,7 +88,8 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     for draw_page in extra_pages:
         draw_page(canvas, font)
         canvas.showPage()
-    canvas.save()
+        stream.page_done()
+    stream.finish()
 
 
 def _compress_last_page(canvas: Canvas, kept=None) -> None:
@@ -106,8 +117,9 @@ class _FaceDrawer:
     """Draws placed faces: inline when a face is used once, else as a form defined on first use.
     Once a face has failed to lay out, the rest are only laid out, to report every problem."""
 
-    def __init__(self, canvas: Canvas, uses: Counter, drawing: Callable[[str], FaceDrawing], stamp):
-        self.canvas, self.uses, self.drawing, self.stamp = canvas, uses, drawing, stamp
+    def __init__(self, canvas: Canvas, stream: PageStream, uses: Counter, drawing: Callable[[str], FaceDrawing],
+                 stamp):
+        self.canvas, self.stream, self.uses, self.drawing, self.stamp = canvas, stream, uses, drawing, stamp
         self.defined: set[str] = set()
         self.finished: set[str] = set()  # faces failed, or checked once a face has failed
         self.problems: list[Problem] = []
@@ -135,6 +147,7 @@ class _FaceDrawer:
             _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, drawing, self.stamp), drawing.pure)
             return
         _define_form(canvas, name, face.card_type, drawing, self.stamp)
+        self.stream.form_done(name)
         self.defined.add(name)
         _place(canvas, placement, lambda: canvas.doForm(name))
 
