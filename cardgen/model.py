@@ -111,6 +111,8 @@ class Face:
     side: str  # "front" or "back"
     markup_key: str  # hash of the rendered markup: identical faces share it
     content_hash: str  # hash of everything that decides how the face looks
+    # the markup rendered with the face, on its way to the write stage (None: render it again)
+    markup: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)  # one per card or face: kept small

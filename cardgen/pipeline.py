@@ -4,19 +4,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from . import sheets, validate
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .load.setfile import load_set, set_names
-from .model import CardSet
+from .model import Card, CardSet
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .text.fonts import FontBook
 from .write.atomic import staged
-from .write.manifest import write_manifest
+from .write.manifest import ManifestWriter
 from .write.pdf import write_pdf
 
 
@@ -130,47 +130,79 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
               options: BuildOptions = BuildOptions(),
               progress: Callable[[int, int], None] | None = None) -> SetResult:
     """Check, render, impose and write one loaded set to ``pdf_path`` and ``json_path``, whole or
-    not at all. Faces are laid out while they are drawn, so memory does not grow with the set."""
+    not at all. Cards stream through rendering, layout, imposition and writing a sheet at a
+    time, so memory does not grow with the set. ``progress(done, total)`` counts card copies."""
     problems = check_problems(card_set, options.deck)
     errors = [p for p in problems if p.is_error]
     if errors:
         raise CardgenError(errors)
-    cards = None
+    cards = card_set.cards
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
     cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache else None
-    rendered = render_set(card_set, session, cards, cache)
-    distinct = len(rendered.faces.markups)
-    pairs, extra_pages, notes = rendered.faces.pairs, [], {}
+    rendered = render_set(card_set, session, cache)
+    layout = sheet_options(card_set, options)
+    groups: dict[tuple, None] = {}
+    copies = 0
+    for card in cards:  # which sheets, in order of first appearance, and how many copies in all
+        groups.setdefault(sheets.group_of(card_set.types[card.type], layout))
+        copies += card.count
+    extra_pages, notes = [], {}
     if options.changed_since is not None:
         from . import reprint  # only reprints need it
 
-        pairs, changelog = reprint.changed_pairs(pairs, Path(options.changed_since))
+        pairs, changelog = reprint.changed_pairs(list(rendered.pairs(cards)), Path(options.changed_since))
         extra_pages.append(reprint.changelog_page(changelog))
         notes["changelog"] = changelog.as_json()
-    imposition = sheets.impose(pairs, sheet_options(card_set, options))
+        by_group: dict[tuple, list] = {}
+        for pair in pairs:
+            by_group.setdefault(sheets.group_of(pair[0].card_type, layout), []).append(pair)
+        streams = list(by_group.values())
+    else:
+        streams = (rendered.pairs(_of(cards, group, card_set, layout)) for group in groups)
     stamp = None
     if options.stamp:
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
-    pages = len(imposition.pages) + len(extra_pages)
+    counts = {"faces": 0, "fronts": 0}
     try:
-        with staged(pdf_path, json_path) as (pdf_tmp, json_tmp):
-            write_pdf(pdf_tmp, imposition.pages, imposition.placements, rendered.drawing, card_set.title,
-                      sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp, extra_pages,
-                      progress, cache)
-            write_manifest(json_tmp, card_set, imposition.placements, pages, notes)
+        with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
+            manifest = ManifestWriter(out, card_set)
+
+            def on_page(page, placements) -> None:
+                manifest.add(placements)
+                counts["faces"] += len(placements)
+                counts["fronts"] += sum(1 for p in placements if p.face.side == "front")
+                if progress is not None:
+                    progress(counts["fronts"], copies)
+
+            try:
+                pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
+                                  sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
+                                  extra_pages, on_page, cache)
+            except CardgenError as error:  # the renderer's own problems first, each once
+                first = rendered.renderer.problems()
+                raise CardgenError(first + [p for p in error.problems if p not in first]) from None
+            if rendered.renderer.problems():
+                raise CardgenError(rendered.renderer.problems())
+            manifest.close(pages, notes)
     except BaseException:
         if cache is not None:
             cache.discard()
         raise
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
-    return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=len(imposition.placements),
-                     cards=len(pairs), pages=pages,
+    return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=counts["faces"],
+                     cards=counts["fronts"], pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error),
-                     laid_out=cache.laid_out if cache else distinct,
+                     laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.SheetOptions) -> Iterator[Card]:
+    """The cards whose faces go on the sheets of ``group``."""
+    types = card_set.types
+    return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
@@ -208,7 +240,7 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
         try:
             card_set = load_set(name, root)
             problems += check_problems(card_set, deck)
-            lay_out_all(render_set(card_set, session))
+            lay_out_all(render_set(card_set, session), card_set.cards)
         except CardgenError as error:
             problems += error.problems
     return problems

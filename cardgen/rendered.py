@@ -1,10 +1,10 @@
-"""The render stage's output, ready for the write stage: each face's markup, and for each face
-what to draw, from its fresh layout or from the cache (see cache.py)."""
+"""Between the render and write stages: faces rendered as cards stream past, and for each face
+what to draw, from its fresh layout or from recorded parts (see cache.py)."""
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .assets import Fingerprints
 from .cache import FaceCache
@@ -12,45 +12,48 @@ from .draw import direct
 from .draw.content import TEXT
 from .errors import CardgenError, Problem
 from .layout import LaidFace, Resources, lay_out
-from .model import CardSet
-from .render.faces import RENDERER, RenderedSet, plain_data, render_faces
+from .model import Card, CardSet, Face
+from .render.faces import RENDERER, FaceRenderer, Markup, Pair, plain_data
 from .write.face import FaceDrawing
 
 if TYPE_CHECKING:
     from .pipeline import Session
 
 
-@dataclass(frozen=True)
+@dataclass
 class Rendered:
-    """A set's faces rendered to markup: handed to the write stage one at a time (``drawing``,
-    which lets each markup go once its face is drawn), or laid out for a check (``lay_out``)."""
+    """A set's faces on their way from the render stage to the write stage: ``pairs`` renders
+    them as the cards stream past; ``drawing`` says how to draw each, from a fresh layout or
+    from recorded parts (the cache's, or the write stage's own when a face is drawn again)."""
 
-    faces: RenderedSet
+    renderer: FaceRenderer
     resources: Resources
     cache: FaceCache | None = None
+    laid_out: int = 0  # faces laid out afresh
 
-    def lay_out(self, key: str, markup=None) -> LaidFace:
-        markup = markup or self.faces.markups[key]
+    def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
+        return self.renderer.pairs(cards)
+
+    def lay_out(self, face: Face) -> LaidFace:
+        markup = self.renderer.markup(face)
         return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
 
-    def drawing(self, key: str) -> FaceDrawing:
-        """What the write stage draws for a face: its recorded parts from the cache, or a fresh
-        layout whose parts go into the cache. The write stage draws each face once (copies and
-        backs are forms), so the face's markup is let go here: memory falls as the PDF grows."""
+    def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
+        """What the write stage draws for a face: ``parts`` recorded when it was last drawn, or
+        the cache's, or a fresh layout whose parts go into the cache."""
         resources = self.resources
-        markup = self.faces.markups.pop(key)
         common = {"face_named": resources.fonts.face_named, "paint_icon": resources.paint_icon}
-        if self.cache is None:
-            laid = self.lay_out(key, markup)
-            return FaceDrawing(laid=laid, pure=_pure(laid, resources), **common)
-        content_hash = self.faces.hashes[key]
-        parts = self.cache.get(content_hash)
+        if parts is None and self.cache is not None:
+            parts = self.cache.get(face.content_hash)
         if parts is not None:
-            return FaceDrawing(parts=parts, element_at=_ElementsOf(markup, resources),
+            return FaceDrawing(parts=parts, element_at=_ElementsOf(lambda: self.renderer.markup(face), resources),
                                pure=all(part.__class__ is str or part[0] == TEXT for part in parts), **common)
-        laid = self.lay_out(key, markup)
-        return FaceDrawing(laid=laid, keep=lambda recorded: self.cache.put(content_hash, recorded),
-                           pure=_pure(laid, resources), **common)
+        laid = self.lay_out(face)
+        self.laid_out += 1
+        keep = None
+        if self.cache is not None:
+            keep = lambda recorded: self.cache.put(face.content_hash, recorded)  # noqa: E731
+        return FaceDrawing(laid=laid, keep=keep, pure=_pure(laid, resources), **common)
 
 
 def _pure(laid: LaidFace, resources: Resources) -> bool:
@@ -68,29 +71,29 @@ class _ElementsOf:
     """The elements of a face drawn from the cache that are drawn again (images, transparency),
     with what they need prepared; the markup is parsed only if one is asked for."""
 
-    def __init__(self, markup, resources: Resources):
+    def __init__(self, markup: Callable[[], Markup], resources: Resources):
         self.markup, self.resources = markup, resources
         self.elements = None
 
     def __call__(self, index: int):
         if self.elements is None:
-            self.elements = self.markup.elements()
+            self.elements = self.markup().elements()
         element = self.elements[index]
         if element.tag == "image":
             return element, self.resources.images.load(self.resources.find_image(element.attrs["src"]))
         return element, None
 
 
-def render_set(card_set: CardSet, session: Session, cards=None, cache: FaceCache | None = None) -> Rendered:
-    """Render every face of ``cards`` (default: the whole set) to markup, to be laid out. Faces
-    the cache has seen rendered from the same templates and values are not rendered again."""
+def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = None) -> Rendered:
+    """The render stage of a set, ready to render cards as they come. Faces the cache has seen
+    rendered from the same templates and values are not rendered again."""
     resources = Resources(card_set, session.fonts, session.images)
     memo = None
     if cache is not None:
         cache.prefix = _render_prefix(card_set, session)
         memo = cache if cache.prefix else None
-    faces = render_faces(card_set, session.templates, cards, Fingerprints(resources), memo)
-    return Rendered(faces, resources, cache)
+    renderer = FaceRenderer(card_set, session.templates, Fingerprints(resources), memo)
+    return Rendered(renderer, resources, cache)
 
 
 def _render_prefix(card_set: CardSet, session: Session) -> str:
@@ -103,13 +106,20 @@ def _render_prefix(card_set: CardSet, session: Session) -> str:
     return hashlib.sha256(f"{session.templates.digest}\0{RENDERER}\0{shared!r}".encode("utf-8")).hexdigest()
 
 
-def lay_out_all(rendered: Rendered) -> None:
-    """Lay out every distinct face and keep none: what ``check`` needs. Raises all problems."""
+def lay_out_all(rendered: Rendered, cards: Iterable[Card]) -> None:
+    """Render and lay out every distinct face of ``cards`` and keep none: what ``check`` needs.
+    Raises all problems."""
     problems: list[Problem] = []
-    for key in rendered.faces.markups:
-        try:
-            rendered.lay_out(key)
-        except CardgenError as error:
-            problems.extend(error.problems)
+    seen: set[str] = set()
+    for pair in rendered.pairs(cards):
+        for face in pair:
+            if face is None or face.markup_key in seen:
+                continue
+            seen.add(face.markup_key)
+            try:
+                rendered.lay_out(face)
+            except CardgenError as error:
+                problems.extend(error.problems)
+    problems = rendered.renderer.problems() + problems
     if problems:
         raise CardgenError(problems)

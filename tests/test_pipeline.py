@@ -128,7 +128,7 @@ def test_a_failure_while_writing_leaves_no_half_file(project, monkeypatch):
     def explode(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("cardgen.pipeline.write_manifest", explode)
+    monkeypatch.setattr("cardgen.write.manifest.ManifestWriter.close", explode)  # after the whole PDF
     with pytest.raises(OSError):
         cardgen.build(["demo"], project)
     assert (project / "output/demo.pdf").read_bytes() == before

@@ -1,7 +1,7 @@
-"""The render stage: every card copy and its back through its template, to checked markup.
+"""The render stage: every card copy and its back through its template, to markup.
 
-Identical markup (copies, shared backs) is parsed once and shares one key, so later stages lay
-out and draw each distinct face once.
+Identical markup (copies, shared backs) shares one key, so later stages lay out and draw each
+distinct face once.
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import hashlib
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from ..errors import CardgenError, Problem, Source
 from ..model import Card, CardSet, CardType, Face
@@ -37,13 +37,6 @@ class Markup:
     def elements(self) -> tuple[Element, ...]:
         """Parse and check the markup (raises CardgenError naming the template line)."""
         return parse_markup(self.text, self.card_name, self.source)
-
-
-@dataclass(frozen=True)
-class RenderedSet:
-    pairs: tuple[tuple[Face, Face | None], ...]
-    markups: Mapping[str, Markup]  # markup key -> the markup
-    hashes: Mapping[str, str]  # markup key -> content hash (markup, fonts, images, icons)
 
 
 class SetView(dict):
@@ -105,80 +98,109 @@ def render_key(prefix: str, template: str, card_type: CardType, values_text: str
     return "render:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def render_faces(card_set: CardSet, templates: Templates, cards: Iterable[Card] | None = None,
-                 fingerprints=None, memo: RenderMemo | None = None) -> RenderedSet:
-    """Render fronts (one per copy) and backs. ``fingerprints`` gives the content hash of a
-    face: its markup and the files the markup refers to (fonts, images; see assets.py). The
-    markup is checked when it is laid out. A face that ``memo`` knows is not rendered."""
-    problems: dict[tuple, tuple[Problem, set]] = {}  # one line per template fault: (first problem, cards)
-    markups: dict[str, Markup] = {}
-    hashes: dict[str, str] = {}
-    renderings: dict[tuple, str] = {}  # (template, the values it reads) -> markup key
-    pairs: list[tuple[Face, Face | None]] = []
+Pair = tuple[Face, "Face | None"]
 
-    def content_hash(key: str, refs) -> str:
-        return fingerprints.of(key, refs) if fingerprints is not None else key
 
-    def face(template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where,
-             plain: bool) -> Face | None:
-        context = template_context(card_set, card_type, fields, copy)
-        used = templates.names_used(template)
-        # the values the template reads: faces with the same ones are one rendering (a back
-        # that reads no card field is rendered once, not per card)
+class FaceRenderer:
+    """Renders card faces as the cards stream past: fronts (one per copy) and backs, each face
+    carrying its markup (checked when it is laid out) to the write stage, which lets it go.
+
+    Faces that read the same values through the same template are one rendering, rendered once
+    while it is among the latest ``SHARED`` renderings (a back that reads no card field is
+    rendered once for the whole set). ``fingerprints`` gives a face's content hash: its markup
+    and the files the markup names (fonts, images; see assets.py). A face that ``memo`` knows
+    is not rendered unless its markup is asked for.
+    """
+
+    SHARED = 4096  # latest renderings kept for sharing: memory stays flat however large the set
+    MAX_PROBLEMS = 50  # enough to act on; do not flood the terminal
+
+    def __init__(self, card_set: CardSet, templates: Templates, fingerprints=None, memo: RenderMemo | None = None):
+        self.card_set, self.templates, self.fingerprints, self.memo = card_set, templates, fingerprints, memo
+        self._problems: dict[tuple, tuple[Problem, set]] = {}  # one per template fault: (first problem, cards)
+        self._shared: dict[tuple, tuple[str, str]] = {}  # (template, type, values) -> (markup key, content hash)
+
+    def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
+        """(front, back or None) for every copy of ``cards``. A card whose template fails is
+        left out and its problem kept for ``problems``; raises once there are too many."""
+        card_set, memo = self.card_set, self.memo
+        for card in cards:
+            card_type = card_set.types[card.type]
+            back = card_set.backs.get(card_type.back) if card_type.back else None
+            plain = memo is not None and plain_data(card.fields)
+            back_plain = back is not None and plain and plain_data(back.fields)
+            for copy in range(1, card.count + 1):
+                front = self._face(card_type.template, card, card_type, card.fields, copy, "front",
+                                   card_type.source, plain)
+                back_face = None
+                if back is not None:
+                    back_face = self._face(back.template, card, card_type, {**card.fields, **back.fields}, copy,
+                                           "back", back.source, back_plain)
+                if len(self._problems) >= self.MAX_PROBLEMS:
+                    raise CardgenError(self.problems())
+                if front is not None:
+                    yield front, back_face
+
+    def problems(self) -> list[Problem]:
+        """The template faults met so far: a fault met by many cards is one line, naming the
+        first card and the count."""
+        return _with_counts(self._problems)
+
+    def markup(self, face: Face) -> Markup:
+        """The face's markup: the one it was rendered with, or rendered again."""
+        if face.markup is not None:
+            return face.markup
+        card_type, card = face.card_type, face.card
+        template, fields, where = card_type.template, card.fields, card_type.source
+        if face.side == "back":
+            back = self.card_set.backs[card_type.back]
+            template, fields, where = back.template, {**card.fields, **back.fields}, back.source
+        context = template_context(self.card_set, card_type, fields, face.copy)
+        return Markup(None, card_type, card.name, where,
+                      lambda: self.templates.render(template, context, card.name, where))
+
+    def _content_hash(self, key: str, refs) -> str:
+        return self.fingerprints.of(key, refs) if self.fingerprints is not None else key
+
+    def _face(self, template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where,
+              plain: bool) -> Face | None:
+        context = template_context(self.card_set, card_type, fields, copy)
+        used = self.templates.names_used(template)
+        # the values the template reads: faces with the same ones are one rendering
         values = [(n, context.get(n)) for n in sorted(used)] if used is not None else list(context.items())
         values_text = repr(values)
         remembered = None
         if plain:  # the context holds the card's fields and values of cardgen's own: all plain
-            remembered = render_key(memo.prefix, template, card_type, values_text)
+            remembered = render_key(self.memo.prefix, template, card_type, values_text)
         # keyed by a digest: the values of every card would otherwise stay in memory as keys
         shared = (template, id(card_type),
                   remembered or hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
-        key = renderings.get(shared)
-        if key is not None:
-            return Face(card, card_type, copy, side, key, hashes[key])
-        known = memo.recall(remembered) if remembered is not None else None
+        known = self._shared.get(shared)
+        if known is not None:
+            return Face(card, card_type, copy, side, *known)
+        known = self.memo.recall(remembered) if remembered is not None else None
         if known is not None:
             key, refs = known
-            if key not in markups:
-                markups[key] = Markup(None, card_type, card.name, where,
-                                      lambda: templates.render(template, context, card.name, where))
-                hashes[key] = content_hash(key, refs)
+            markup = Markup(None, card_type, card.name, where,
+                            lambda: self.templates.render(template, context, card.name, where))
         else:
             try:
-                text = templates.render(template, context, card.name, where)
+                text = self.templates.render(template, context, card.name, where)
             except CardgenError as error:
                 for problem in error.problems:
-                    first, cards = problems.setdefault((problem.source, problem.message), (problem, set()))
+                    first, cards = self._problems.setdefault((problem.source, problem.message), (problem, set()))
                     cards.add(problem.card)
                 return None
             key = _key(text, card_type)
-            refs = fingerprints.refs(text) if fingerprints is not None else ((), ())
-            if key not in markups:
-                markups[key] = Markup(text, card_type, card.name, where)
-                hashes[key] = content_hash(key, refs)
+            refs = self.fingerprints.refs(text) if self.fingerprints is not None else ((), ())
+            markup = Markup(text, card_type, card.name, where)
             if remembered is not None:
-                memo.remember(remembered, (key, refs))
-        renderings[shared] = key
-        return Face(card, card_type, copy, side, key, hashes[key])
-
-    for card in cards if cards is not None else card_set.cards:
-        card_type = card_set.types[card.type]
-        back = card_set.backs.get(card_type.back) if card_type.back else None
-        plain = memo is not None and plain_data(card.fields)
-        for copy in range(1, card.count + 1):
-            front = face(card_type.template, card, card_type, card.fields, copy, "front", card_type.source, plain)
-            back_face = None
-            if back is not None:
-                fields = {**card.fields, **back.fields}
-                back_face = face(back.template, card, card_type, fields, copy, "back", back.source,
-                                 plain and plain_data(back.fields))
-            if front is not None:
-                pairs.append((front, back_face))
-            if len(problems) >= 50:  # enough to act on; do not flood the terminal
-                raise CardgenError(_with_counts(problems))
-    if problems:
-        raise CardgenError(_with_counts(problems))
-    return RenderedSet(tuple(pairs), markups, hashes)
+                self.memo.remember(remembered, (key, refs))
+        content_hash = self._content_hash(key, refs)
+        if len(self._shared) >= self.SHARED:
+            del self._shared[next(iter(self._shared))]
+        self._shared[shared] = (key, content_hash)
+        return Face(card, card_type, copy, side, key, content_hash, markup)
 
 
 def _with_counts(problems: dict[tuple, tuple[Problem, set]]) -> list[Problem]:

@@ -7,12 +7,12 @@ per-card pages and label sheets. Geometry in millimetres from each page's bottom
 See options.py (the settings), duplex.py (where backs go), grid.py (the built-in sheets),
 labels/ (label products in gLabels XML, a set's own YAML sheet templates), marks.py.
 """
-from .impose import impose
+from .impose import group_of, impose, impose_groups
 from .marks import CircleMark, LineMark, TextMark, draw_marks
 from .options import Imposition, SheetOptions
 from .sizes import CARD_SIZES, PAPER_SIZES, card_size
 
 __all__ = [
     "CARD_SIZES", "PAPER_SIZES", "CircleMark", "Imposition", "LineMark", "SheetOptions", "TextMark",
-    "card_size", "draw_marks", "impose",
+    "card_size", "draw_marks", "group_of", "impose", "impose_groups",
 ]

@@ -8,10 +8,11 @@ label products taking a face's back as the next label.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, islice
 
 from ..errors import CardgenError, Problem
-from ..model import Face, Page, Placement, Slot
+from ..model import CardType, Face, Page, Placement, Slot
 from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_sheet, gutter_sheet
 from .labels import CIRCLE_CUT, load_template
@@ -24,12 +25,14 @@ Pair = tuple[Face, Face | None]
 FIT_TOLERANCE = 1e-6  # mm
 
 
+PagePlacements = tuple[Page, tuple[Placement, ...]]
+
+
 class _Book:
-    """Pages and placements in output order."""
+    """Numbers pages in output order, and shares marks between pages."""
 
     def __init__(self) -> None:
-        self.pages: list[Page] = []
-        self.placements: list[Placement] = []
+        self.pages = 0
         self._marks: dict[tuple, tuple] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
@@ -41,51 +44,65 @@ class _Book:
             marks = self._marks[key] = tuple(_marks(sheet, used, options, bleed, axis))
         return marks
 
-    def page(self, w: float, h: float, marks: Iterable = (), **boxes) -> int:
-        number = len(self.pages) + 1
-        self.pages.append(Page(number, w, h, marks=tuple(marks), **boxes))
-        return number
+    def page(self, w: float, h: float, marks: Iterable = (), **boxes) -> Page:
+        self.pages += 1
+        return Page(self.pages, w, h, marks=tuple(marks), **boxes)
 
-    def put(self, face: Face, slot: Slot) -> Slot:
-        self.placements.append(Placement(face, slot))
-        return slot
+
+def group_of(card_type: CardType, options: SheetOptions) -> tuple:
+    """Which sheets a card type's faces go on: faces of one size (w, h, shape, bleed) share
+    them; per-card pages take every face in order."""
+    if options.layout == "per-card":
+        return ()
+    return card_type.size.w, card_type.size.h, card_type.size.shape, card_type.bleed
 
 
 def impose(pairs: Sequence[Pair], options: SheetOptions) -> Imposition:
     """Lay out (front, back-or-None) pairs, in print order, on pages."""
-    check_options(options)
-    pairs = list(pairs)
-    for front, _ in pairs:
-        _check_face(front)
-    book = _Book()
-    if options.layout == "per-card":
-        _per_card(book, pairs)
-        return Imposition(tuple(book.pages), tuple(book.placements))
-    template = None
-    if options.template and options.template != CIRCLE_CUT:
-        template = load_template(options.template, options.root, options.source)
-    for group in _groups(pairs):
-        front = group[0][0]
-        shape, bleed = front.card_type.size.shape, front.card_type.bleed
-        if template is not None and shape in template.shapes:
-            sheet = _fitting(template.of_shape(shape), front)
-            if sheet.duplex:
-                _fill_duplex(book, sheet, group, options, bleed)
-            else:
-                _fill_single(book, sheet, group, options, bleed)
-        elif options.layout == "gutter-fold":
-            _fill_gutter(book, _gutter(front, options), group, options, bleed)
-        else:
-            _fill_duplex(book, _grid(front, options), group, options, bleed)
-    return Imposition(tuple(book.pages), tuple(book.placements))
-
-
-def _groups(pairs: list[Pair]) -> list[list[Pair]]:
     groups: dict[tuple, list[Pair]] = {}
     for pair in pairs:
-        t = pair[0].card_type
-        groups.setdefault((t.size.w, t.size.h, t.size.shape, t.bleed), []).append(pair)
-    return list(groups.values())
+        groups.setdefault(group_of(pair[0].card_type, options), []).append(pair)
+    pages, placements = [], []
+    for page, placed in impose_groups(groups.values(), options):
+        pages.append(page)
+        placements.extend(placed)
+    return Imposition(tuple(pages), tuple(placements))
+
+
+def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> Iterator[PagePlacements]:
+    """Pages, each with its placements, as the pairs of each group (see ``group_of``, groups in
+    order) come in: a large set is imposed a sheet at a time."""
+    check_options(options)
+    book = _Book()
+    template = None
+    if options.layout != "per-card" and options.template and options.template != CIRCLE_CUT:
+        template = load_template(options.template, options.root, options.source)
+    for group in groups:
+        pairs = _checked(group)
+        first = next(pairs, None)
+        if first is None:
+            continue
+        pairs = chain((first,), pairs)
+        front = first[0]
+        shape, bleed = front.card_type.size.shape, front.card_type.bleed
+        if options.layout == "per-card":
+            yield from _per_card(book, pairs)
+        elif template is not None and shape in template.shapes:
+            sheet = _fitting(template.of_shape(shape), front)
+            if sheet.duplex:
+                yield from _fill_duplex(book, sheet, pairs, options, bleed)
+            else:
+                yield from _fill_single(book, sheet, pairs, options, bleed)
+        elif options.layout == "gutter-fold":
+            yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
+        else:
+            yield from _fill_duplex(book, _grid(front, options), pairs, options, bleed)
+
+
+def _checked(pairs: Iterable[Pair]) -> Iterator[Pair]:
+    for pair in pairs:
+        _check_face(pair[0])
+        yield pair
 
 
 def _problem(face: Face, message: str) -> CardgenError:
@@ -184,9 +201,10 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     return Slot(page, x, y, size.w, size.h, size.shape, 0, clip)
 
 
-def _chunks(items: list, size: int) -> Iterable[list]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
+def _chunks(items: Iterable, size: int) -> Iterator[list]:
+    items = iter(items)
+    while chunk := list(islice(items, size)):
+        yield chunk
 
 
 def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
@@ -212,48 +230,49 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
     return marks
 
 
-def _fill_duplex(book: _Book, sheet: SheetTemplate, group: list[Pair], options: SheetOptions,
-                 bleed: float) -> None:
+def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
+                 bleed: float) -> Iterator[PagePlacements]:
     """Front pages, each followed by a back page when any of its faces has a back."""
     axis = back_axis(sheet.w, sheet.h, options.duplex)
     for chunk in _chunks(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        number = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
-        fronts = [book.put(front, _place(front, cell, number)) for (front, _), cell in zip(chunk, cells)]
-        backed = [(back, slot, cell) for (_, back), slot, cell in zip(chunk, fronts, cells) if back is not None]
+        page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
+        fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
+        yield page, fronts
+        backed = [(back, placed.slot, cell) for (_, back), placed, cell in zip(chunk, fronts, cells)
+                  if back is not None]
         if backed:
             used = [cell for _, _, cell in backed]
-            number = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis))
-            for back, slot, _ in backed:
-                book.put(back, back_slot(slot, axis, sheet.w, sheet.h, number))
+            page = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis))
+            yield page, tuple(Placement(back, back_slot(slot, axis, sheet.w, sheet.h, page.number))
+                              for back, slot, _ in backed)
 
 
-def _fill_single(book: _Book, sheet: SheetTemplate, group: list[Pair], options: SheetOptions,
-                 bleed: float) -> None:
+def _fill_single(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
+                 bleed: float) -> Iterator[PagePlacements]:
     """Single-sided label sheets: each face's back is the next label."""
-    faces = [face for pair in group for face in pair if face is not None]
+    faces = (face for pair in group for face in pair if face is not None)
     for chunk in _chunks(faces, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        number = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
-        for face, cell in zip(chunk, cells):
-            book.put(face, _place(face, cell, number))
+        page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
+        yield page, tuple(Placement(face, _place(face, cell, page.number)) for face, cell in zip(chunk, cells))
 
 
-def _fill_gutter(book: _Book, sheet: SheetTemplate, group: list[Pair], options: SheetOptions,
-                 bleed: float) -> None:
+def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
+                 bleed: float) -> Iterator[PagePlacements]:
     """Fronts on one half, each back on the mirror image of its front across the fold."""
     axis = fold_axis(sheet.fold)
     rotation = 180 if sheet.fold == "horizontal" else 0
     for chunk in _chunks(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        number = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
-        fronts = [book.put(front, _place(front, cell, number)) for (front, _), cell in zip(chunk, cells)]
-        for (_, back), slot in zip(chunk, fronts):
-            if back is not None:
-                book.put(back, back_slot(slot, axis, sheet.w, sheet.h, number, rotation))
+        page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
+        fronts = [Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells)]
+        backs = [Placement(back, back_slot(placed.slot, axis, sheet.w, sheet.h, page.number, rotation))
+                 for (_, back), placed in zip(chunk, fronts) if back is not None]
+        yield page, tuple(fronts + backs)
 
 
-def _per_card(book: _Book, pairs: list[Pair]) -> None:
+def _per_card(book: _Book, pairs: Iterable[Pair]) -> Iterator[PagePlacements]:
     """One face a page at trim size plus bleed, in upload order: front 1, back 1, front 2..."""
     for pair in pairs:
         for face in pair:
@@ -261,6 +280,7 @@ def _per_card(book: _Book, pairs: list[Pair]) -> None:
                 continue
             size, bleed = face.card_type.size, face.card_type.bleed
             w, h = size.w + 2 * bleed, size.h + 2 * bleed
-            number = book.page(w, h, trim_box=(bleed, bleed, bleed + size.w, bleed + size.h),
-                               bleed_box=(0.0, 0.0, w, h))
-            book.put(face, Slot(number, bleed, bleed, size.w, size.h, size.shape, 0, (0.0, 0.0, w, h)))
+            page = book.page(w, h, trim_box=(bleed, bleed, bleed + size.w, bleed + size.h),
+                             bleed_box=(0.0, 0.0, w, h))
+            yield page, (Placement(face, Slot(page.number, bleed, bleed, size.w, size.h, size.shape, 0,
+                                              (0.0, 0.0, w, h))),)

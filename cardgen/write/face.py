@@ -27,8 +27,9 @@ class FaceDrawing:
     pure: bool = False  # only operators: nothing drawn through reportlab's graphics state
 
 
-def draw_face(canvas, card_type, drawing: FaceDrawing) -> None:
-    """Draw a face with its trim's bottom-left corner at the origin."""
+def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
+    """Draw a face with its trim's bottom-left corner at the origin; return its parts, with
+    which it can be drawn again."""
     geometry = FaceGeometry(card_type.size.w, card_type.size.h)
 
     def icon(*args):
@@ -40,7 +41,7 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> None:
             draw_element(canvas, element, geometry, prepared)
 
         replay(canvas, drawing.parts, drawing.face_named, element, icon)
-        return
+        return drawing.parts
     parts: list = []
     for index, (element, prepared) in enumerate(drawing.laid.items):
         if element.tag == "text":
@@ -56,5 +57,7 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> None:
             if len(canvas._code) > start:  # one string, written the same whether fresh or replayed
                 canvas._code[start:] = [" ".join(canvas._code[start:])]
                 parts.append(canvas._code[start])
+    parts = tuple(parts)
     if drawing.keep is not None:
         drawing.keep(parts)
+    return parts

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, TextIO
 
 from ..model import CardSet, Placement
 
@@ -18,17 +17,21 @@ def _json_value(value: Any) -> Any:
     return str(value)
 
 
-def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement], pages: int,
-                   extra: dict | None = None) -> None:
-    """The manifest as JSON with one face a line: readable in a diff, and streamed, face by face,
-    so that a large set never holds it whole in memory. What belongs to a card (its name, type
-    and data) is encoded once for its front, back and copies."""
-    head = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "pages": pages}
-    head.update(extra or {})
-    with open(path, "w", encoding="utf-8") as out:
+class ManifestWriter:
+    """The manifest as JSON with one face a line: readable in a diff, and written page by page
+    as the PDF is, so that a large set never holds it in memory. What belongs to a card (its
+    name, type and data) is encoded once for its front, back and copies. The page count (and
+    ``extra``, a reprint's changelog) follows the faces: only then is it known."""
+
+    def __init__(self, out: TextIO, card_set: CardSet):
+        self.out = out
+        head = {"set": card_set.name, "version": card_set.version, "title": card_set.title}
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
-        separator = ""
-        cards: dict[int, tuple[str, str]] = {}
+        self.separator = ""
+        self.cards: dict[int, tuple[str, str]] = {}
+
+    def add(self, placements: Iterable[Placement]) -> None:
+        out, cards = self.out, self.cards
         for placement in placements:
             face, slot = placement.face, placement.slot
             card = face.card
@@ -41,9 +44,12 @@ def write_manifest(path: Path, card_set: CardSet, placements: Iterable[Placement
                     f'"type": {json.dumps(card.type, ensure_ascii=False)}, "copy": ',
                     json.dumps(_json_value(dict(card.fields)), ensure_ascii=False))
             # side, shape and hash are words of cardgen's own (front, rect, hex digits): no escaping
-            out.write(f'{separator}{encoded[0]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
+            out.write(f'{self.separator}{encoded[0]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
                       f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
                       f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape}", "rotation": {slot.rotation}, '
                       f'"hash": "{face.content_hash}", "data": {encoded[1]}}}')
-            separator = ",\n"
-        out.write("\n]}\n")
+            self.separator = ",\n"
+
+    def close(self, pages: int, extra: dict | None = None) -> None:
+        tail = json.dumps({"pages": pages, **(extra or {})}, ensure_ascii=False)
+        self.out.write("\n], " + tail[1:] + "\n")

@@ -1,15 +1,14 @@
-"""The write stage: pages of placed faces into a PDF with reportlab.
+"""The write stage: pages of placed faces into a PDF with reportlab, written as they come.
 
-Each distinct face is drawn once, as a form XObject, and placed wherever it appears, so copies
-and shared backs cost a few bytes each.
+A face used more than once is drawn once as a form XObject and placed wherever it appears, so
+copies and shared backs cost a few bytes each.
 """
 from __future__ import annotations
 
 import hashlib
 import zlib
-from collections import Counter
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -20,7 +19,7 @@ from ..draw import pdfops
 from .face import FaceDrawing, draw_face
 from .stream import PageStream
 from ..errors import CardgenError, Problem
-from ..model import Page, Placement
+from ..model import Face, Page, Placement
 from ..units import PT_PER_MM
 
 PAGE_COMPRESSION = 5  # zlib level: 1% larger pages than level 6, and a fifth less time
@@ -33,22 +32,23 @@ def _box(values) -> tuple[float, float, float, float]:
     return tuple(v * PT_PER_MM for v in values)
 
 
-def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, ...],
-              drawing: Callable[[str], FaceDrawing], title: str, draw_marks: Callable,
+def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
+              drawing: Callable[[Face, tuple | None], FaceDrawing], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
-              on_page: Callable[[int, int], None] | None = None, kept=None) -> None:
-    """``font`` is a registered font of the project, used for the stamp and as the canvas's
-    initial font (so that no standard, unembedded font is ever named); ``stamp`` is a text
-    printed in every face's bleed; ``extra_pages`` are drawn after the sheets, one page each, by
-    functions called as ``draw(canvas, font)`` that set their own page size.
+              on_page: Callable[[Page, Sequence[Placement]], None] | None = None, kept=None) -> int:
+    """Write ``pages`` (each with the faces placed on it) as they come, and return how many
+    pages the PDF has. ``font`` is a registered font of the project, used for the stamp and as
+    the canvas's initial font (so that no standard, unembedded font is ever named); ``stamp`` is
+    a text printed in every face's bleed; ``extra_pages`` are drawn after the sheets, one page
+    each, by functions called as ``draw(canvas, font)`` that set their own page size.
 
-    ``on_page(done, total)`` is told of every finished sheet (a progress bar).
-    ``drawing(markup_key)`` lays a face out (or finds its drawing in the cache) when it is first
-    drawn; nothing is kept after, so memory stays flat however large the set. A face that cannot
-    be laid out is reported with all the others (CardgenError) once every face has been tried,
-    and nothing is saved. ``kept`` (the face cache) also keeps each page's compressed content,
-    so that a rebuild compresses only the pages that changed.
+    ``on_page(page, placements)`` is told of every sheet once it is written.
+    ``drawing(face, parts)`` lays a face out (or finds its drawing in the cache, or in ``parts``
+    recorded when it was last drawn). A face that cannot be laid out is reported with all the
+    others (CardgenError) once every face has been tried, and nothing is saved. ``kept`` (the
+    face cache) also keeps each page's compressed content, so that a rebuild compresses only
+    the pages that changed.
     """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
@@ -56,40 +56,37 @@ def write_pdf(path: Path, pages: tuple[Page, ...], placements: tuple[Placement, 
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
     with open(path, "wb") as out:
-        _write_pages(canvas, PageStream(canvas, out), pages, placements, drawing, font, proof_boxes, stamp,
-                     extra_pages, on_page, kept, draw_marks)
-
-
-def _write_pages(canvas: Canvas, stream: PageStream, pages, placements, drawing, font, proof_boxes, stamp,
-                 extra_pages, on_page, kept, draw_marks) -> None:
-    by_page: dict[int, list[Placement]] = {}
-    for placement in placements:
-        by_page.setdefault(placement.slot.page, []).append(placement)
-    faces = _FaceDrawer(canvas, stream, Counter(p.face.markup_key for p in placements), drawing,
-                        stamp and (stamp, font))
-    for page in pages:
-        canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
-        if page.trim_box:
-            canvas.setTrimBox(_box(page.trim_box))
-        if page.bleed_box:
-            canvas.setBleedBox(_box(page.bleed_box))
-        for placement in by_page.get(page.number, ()):
-            faces.draw(placement)
-            if proof_boxes and not faces.problems:
-                _proof_boxes(canvas, placement)
-        draw_marks(canvas, page)
-        canvas.showPage()
-        _compress_last_page(canvas, kept)
-        stream.page_done()
-        if on_page is not None:
-            on_page(page.number, len(pages))
-    if faces.problems:
-        raise CardgenError(faces.problems)
-    for draw_page in extra_pages:
-        draw_page(canvas, font)
-        canvas.showPage()
-        stream.page_done()
-    stream.finish()
+        stream = PageStream(canvas, out)
+        faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font))
+        count = 0
+        for page, placements in pages:
+            canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
+            if page.trim_box:
+                canvas.setTrimBox(_box(page.trim_box))
+            if page.bleed_box:
+                canvas.setBleedBox(_box(page.bleed_box))
+            for placement in placements:
+                faces.draw(placement)
+                if proof_boxes and not faces.problems:
+                    _proof_boxes(canvas, placement)
+            draw_marks(canvas, page)
+            canvas.showPage()
+            if faces.problems:  # this PDF will not be saved: only looking for more problems
+                canvas._doc.Pages.pages.pop()
+            else:
+                _compress_last_page(canvas, kept)
+                stream.page_done()
+            count += 1
+            if on_page is not None:
+                on_page(page, placements)
+        if faces.problems:
+            raise CardgenError(faces.problems)
+        for draw_page in extra_pages:
+            draw_page(canvas, font)
+            canvas.showPage()
+            stream.page_done()
+        stream.finish()
+    return count + len(extra_pages)
 
 
 def _compress_last_page(canvas: Canvas, kept=None) -> None:
@@ -114,13 +111,20 @@ def _compress_last_page(canvas: Canvas, kept=None) -> None:
 
 
 class _FaceDrawer:
-    """Draws placed faces: inline when a face is used once, else as a form defined on first use.
-    Once a face has failed to lay out, the rest are only laid out, to report every problem."""
+    """Draws placed faces: inline when first met, as a form from the second use on (copies and
+    shared backs), so that a face used once costs no form dictionary, and no face's uses need
+    counting ahead. Once a face has failed to lay out, the rest are only laid out, to report
+    every problem."""
 
-    def __init__(self, canvas: Canvas, stream: PageStream, uses: Counter, drawing: Callable[[str], FaceDrawing],
+    ONCE = 1024  # faces drawn once that are remembered: a copy further away is drawn inline again
+    RECENT = 64  # drawings kept to define a form without laying the face out again
+
+    def __init__(self, canvas: Canvas, stream: PageStream, drawing: Callable[[Face, tuple | None], FaceDrawing],
                  stamp):
-        self.canvas, self.stream, self.uses, self.drawing, self.stamp = canvas, stream, uses, drawing, stamp
+        self.canvas, self.stream, self.drawing, self.stamp = canvas, stream, drawing, stamp
         self.defined: set[str] = set()
+        self.once: dict[str, None] = {}  # markup keys drawn inline once, latest last
+        self.recent: dict[str, tuple] = {}  # markup key -> its parts, for the latest drawings
         self.finished: set[str] = set()  # faces failed, or checked once a face has failed
         self.problems: list[Problem] = []
 
@@ -134,8 +138,9 @@ class _FaceDrawer:
             if not self.problems:
                 _place(canvas, placement, lambda: canvas.doForm(name))
             return
+        second = key in self.once
         try:
-            drawing = self.drawing(key)
+            drawing = self.drawing(face, self.recent.get(key) if second else None)
         except CardgenError as error:
             self.problems.extend(error.problems)
             self.finished.add(key)
@@ -143,13 +148,25 @@ class _FaceDrawer:
         if self.problems:  # only looking for more problems now: this PDF will not be saved
             self.finished.add(key)
             return
-        if self.uses[key] == 1:  # a form costs a dictionary: only shared faces get one
-            _place(canvas, placement, lambda: _draw_face(canvas, face.card_type, drawing, self.stamp), drawing.pure)
+        if second:
+            del self.once[key]
+            self.recent.pop(key, None)
+            _define_form(canvas, name, face.card_type, drawing, self.stamp)
+            self.stream.form_done(name)
+            self.defined.add(name)
+            _place(canvas, placement, lambda: canvas.doForm(name))
             return
-        _define_form(canvas, name, face.card_type, drawing, self.stamp)
-        self.stream.form_done(name)
-        self.defined.add(name)
-        _place(canvas, placement, lambda: canvas.doForm(name))
+        parts = []
+        _place(canvas, placement, lambda: parts.append(_draw_face(canvas, face.card_type, drawing, self.stamp)),
+               drawing.pure)
+        _remember(self.once, key, None, self.ONCE)
+        _remember(self.recent, key, parts[0], self.RECENT)
+
+
+def _remember(latest: dict, key: str, value, size: int) -> None:
+    if len(latest) >= size:
+        del latest[next(iter(latest))]
+    latest[key] = value
 
 
 def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> None:
@@ -175,11 +192,12 @@ def _complete_form_resources(canvas: Canvas, name: str) -> None:
     form.Resources = resources
 
 
-def _draw_face(canvas: Canvas, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> None:
-    """Draw a face with its trim's bottom-left corner at the origin."""
-    draw_face(canvas, card_type, drawing)
+def _draw_face(canvas: Canvas, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> tuple:
+    """Draw a face with its trim's bottom-left corner at the origin; return its parts."""
+    parts = draw_face(canvas, card_type, drawing)
     if stamp and card_type.bleed > 0:
         _stamp(canvas, stamp, card_type.size, card_type.bleed)
+    return parts
 
 
 def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:

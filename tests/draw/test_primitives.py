@@ -14,9 +14,10 @@ def test_a_laid_out_text_box_draws_through_its_primitive(project, tmp_path):
     card_set = cardgen.load_set("demo", project)
     session = Session(project, cache=False)
     rendered = render_set(card_set, session)
-    key = next(k for k, m in rendered.faces.markups.items() if m.card_name == "Long Winded")
-    markup = rendered.faces.markups[key]
-    laid = rendered.lay_out(key)
+    card = next(c for c in card_set.cards if c.name == "Long Winded")
+    front, _ = next(rendered.pairs([card]))
+    markup = front.markup
+    laid = rendered.lay_out(front)
     path = tmp_path / "one.pdf"
     canvas = Canvas(str(path), initialFontName=session.fonts.face(None).pdf_name)
     geometry = FaceGeometry(markup.card_type.size.w, markup.card_type.size.h)
