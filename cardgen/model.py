@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .errors import Source
 
@@ -90,7 +90,7 @@ class CardSet:
     directory: Path  # data/<name>
     types: Mapping[str, CardType]
     backs: Mapping[str, Back]
-    cards: tuple[Card, ...]
+    cards: Sequence[Card]  # read from the card files each time (load/cards.py: CardFiles)
     icons: Mapping[str, Icon] = field(default_factory=_empty)
     variables: Mapping[str, Any] = field(default_factory=_empty)  # free set-level data, visible to templates as ``set.<key>``
     rules: tuple[Path, ...] = ()  # rules files read by the validator

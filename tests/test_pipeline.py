@@ -133,3 +133,27 @@ def test_a_failure_while_writing_leaves_no_half_file(project, monkeypatch):
         cardgen.build(["demo"], project)
     assert (project / "output/demo.pdf").read_bytes() == before
     assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]
+
+
+@pytest.mark.parametrize("layout", ["sheets", "per-card"])
+def test_a_large_set_streams_through_with_every_face_where_the_manifest_says(project, layout):
+    """Cards are read, rendered and written a sheet at a time and let go: nothing of one card
+    may be taken for another's (the manifest once keyed cards by an id that Python reuses)."""
+    rows = "".join(f"Card {n:03},{1 + (n % 3 == 0)},Text of card {n}\n" for n in range(1, 151))
+    (project / "data/demo/more.csv").write_text("name,count,text\n" + rows)
+    options = cardgen.BuildOptions(layout=layout)
+    (result,) = cardgen.build(["demo"], project, options=options).sets
+    manifest = json.loads(result.manifest.read_text())
+    fronts = [(f["card"], f["copy"]) for f in manifest["faces"] if f["side"] == "front" and f["type"] == "action"]
+    expected = [(f"Card {n:03}", copy) for n in range(1, 151) for copy in range(1, 2 + (n % 3 == 0))]
+    assert fronts[3:] == expected  # after Quick Draw x2 and Escape Artist, from cards.yaml
+    reader = PdfReader(result.pdf)
+    pages: dict[int, str] = {}
+    for face in manifest["faces"]:
+        if face["side"] == "front" and face["card"].startswith("Card "):
+            text = pages.setdefault(face["page"], reader.pages[face["page"] - 1].extract_text())
+            number = int(face["card"][5:])
+            assert f"Text of card {number}" in text, face
+            assert face["data"]["text"] == f"Text of card {number}"
+    assert len(reader.pages) == manifest["pages"] == result.pages
+    assert result.cards == 3 + len(expected) + 3  # and the three markers

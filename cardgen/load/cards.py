@@ -1,30 +1,61 @@
-"""Turn raw rows into :class:`Card` records: required fields, counts, ``each`` expansion."""
+"""Turn raw rows into :class:`Card` records: required fields, counts, ``each`` expansion; a
+set's cards as its files, read again each time they are gone through."""
 from __future__ import annotations
 
 import re
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..model import Card, CardType
-from .tables import Row
+from .tables import Row, read_rows
 
 # XML 1.0 cannot carry these, and no printer wants them: reject them at the door.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
-def cards_from_rows(rows: Iterable[Row], types: Mapping[str, CardType], variables: Mapping[str, Any],
-                    forced_type: str | None = None) -> list[Card]:
-    cards: list[Card] = []
-    problems: list[Problem] = []
-    for row in rows:
-        try:
-            cards.extend(_cards_from_row(row, types, variables, forced_type))
-        except CardgenError as error:
-            problems.extend(error.problems)
-    if problems:
-        raise CardgenError(problems)
-    return cards
+class CardFiles(Sequence):
+    """A set's cards, read from their files each time they are gone through, never held: a
+    large set costs no more memory than a small one. ``check`` reads them once, raising every
+    problem of their rows (CardgenError), and counts them."""
+
+    def __init__(self, files: Sequence[tuple[Path, str | None]], root: Path, types: Mapping[str, CardType],
+                 variables: Mapping[str, Any]):
+        self.files = tuple(files)  # (path, the type its cards take when they name none)
+        self.root, self.types, self.variables = root, types, variables
+        self._count = 0
+
+    def check(self) -> None:
+        problems: list[Problem] = []
+        count = 0
+        for path, forced_type in self.files:
+            for _ in self._read(path, forced_type, problems):
+                count += 1
+        if problems:
+            raise CardgenError(problems)
+        self._count = count
+
+    def __iter__(self) -> Iterator[Card]:
+        for path, forced_type in self.files:
+            problems: list[Problem] = []  # only if a file changed since it was checked
+            yield from self._read(path, forced_type, problems)
+            if problems:
+                raise CardgenError(problems)
+
+    def _read(self, path: Path, forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
+        for row in read_rows(path, self.root):
+            try:
+                yield from _cards_from_row(row, self.types, self.variables, forced_type)
+            except CardgenError as error:
+                problems.extend(error.problems)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        return tuple(self)[index]
 
 
 def _clean(value: Any, field: str, source: Source, card: str | None) -> Any:

@@ -5,11 +5,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import CardgenError, Problem, Source, fail
+from ..errors import Source, fail
 from ..model import Back, CardSet, CardType, Icon
 from ..units import parse_length
-from .cards import cards_from_rows
-from .tables import read_rows
+from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
@@ -96,8 +95,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
     variables = plain(data.get("variables") or {})
 
-    problems: list[Problem] = []
-    cards = []
+    files = []
     card_files = data.get("cards") or []
     if isinstance(card_files, (str, dict)):
         card_files = [card_files]
@@ -111,13 +109,9 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         card_path = directory / str(entry)
         if not card_path.is_file():
             raise fail(f'card file "{entry}" not found', at(data["cards"], index))
-        rows = read_rows(card_path, root)
-        try:
-            cards.extend(cards_from_rows(rows, types, variables, forced_type))
-        except CardgenError as error:
-            problems.extend(error.problems)
-    if problems:
-        raise CardgenError(problems)
+        files.append((card_path, forced_type))
+    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables))
+    cards.check()
 
     rules_entries = data.get("rules") or []
     if isinstance(rules_entries, str):
@@ -132,7 +126,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     return CardSet(
         name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
-        cards=tuple(cards), icons=MappingProxyType(icons), variables=MappingProxyType(variables),
+        cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
         rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
 
 

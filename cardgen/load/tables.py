@@ -5,7 +5,7 @@ import csv
 import datetime
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from ..errors import Source, fail
 from .yamlfile import line_of, plain, read_yaml, relative_name
@@ -18,7 +18,7 @@ class Row:
     sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty
 
 
-def read_rows(path: Path, root: Path) -> list[Row]:
+def read_rows(path: Path, root: Path) -> Iterator[Row]:
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         return _yaml_rows(path, root)
@@ -59,9 +59,8 @@ def _header(cells: list[Any], source: Source) -> list[str]:
     return header
 
 
-def _csv_rows(path: Path, root: Path) -> list[Row]:
+def _csv_rows(path: Path, root: Path) -> Iterator[Row]:
     name = relative_name(path, root)
-    rows: list[Row] = []
     header: list[str] | None = None
     last_line = 0
     reader = None
@@ -82,12 +81,11 @@ def _csv_rows(path: Path, root: Path) -> list[Row]:
                     raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns",
                                Source(name, line))
                 values = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header)}
-                rows.append(Row(values, Source(name, line), {}))  # every cell is on the row's line
+                yield Row(values, Source(name, line), {})  # every cell is on the row's line
     except UnicodeDecodeError as exc:
         raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
     except csv.Error as exc:
         raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
-    return rows
 
 
 def _xlsx_value(value: Any) -> Any:
@@ -100,7 +98,7 @@ def _xlsx_value(value: Any) -> Any:
     return value
 
 
-def _xlsx_rows(path: Path, root: Path) -> list[Row]:
+def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     from openpyxl import load_workbook  # imported here: only XLSX users pay for it
 
     name = relative_name(path, root)
@@ -110,7 +108,6 @@ def _xlsx_rows(path: Path, root: Path) -> list[Row]:
         raise fail(f"cannot read the workbook: {exc}", Source(name)) from None
     try:
         sheet = workbook.worksheets[0]
-        rows: list[Row] = []
         header: list[str] | None = None
         for number, cells in enumerate(sheet.iter_rows(values_only=True), start=1):
             if header is None:
@@ -126,7 +123,6 @@ def _xlsx_rows(path: Path, root: Path) -> list[Row]:
                 raise fail(f"row has cells beyond the {len(header)} named columns", Source(name, number))
             record = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
             source = Source(name, number)
-            rows.append(Row(record, source, {}))  # every cell is on the row's line
-        return rows
+            yield Row(record, source, {})  # every cell is on the row's line
     finally:
         workbook.close()

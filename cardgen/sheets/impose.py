@@ -33,16 +33,16 @@ class _Book:
 
     def __init__(self) -> None:
         self.pages = 0
-        self._marks: dict[tuple, tuple] = {}
+        self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
               axis: str | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing)."""
         key = (id(sheet), tuple(used), bleed, axis)
-        marks = self._marks.get(key)
-        if marks is None:
-            marks = self._marks[key] = tuple(_marks(sheet, used, options, bleed, axis))
-        return marks
+        known = self._marks.get(key)
+        if known is None or known[0] is not sheet:  # kept with the sheet: its id is not reused
+            known = self._marks[key] = (sheet, tuple(_marks(sheet, used, options, bleed, axis)))
+        return known[1]
 
     def page(self, w: float, h: float, marks: Iterable = (), **boxes) -> Page:
         self.pages += 1

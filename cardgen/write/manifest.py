@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, TextIO
 
-from ..model import CardSet, Placement
+from ..model import Card, CardSet, Placement
 
 
 def _json_value(value: Any) -> Any:
@@ -28,7 +28,7 @@ class ManifestWriter:
         head = {"set": card_set.name, "version": card_set.version, "title": card_set.title}
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
         self.separator = ""
-        self.cards: dict[int, tuple[str, str]] = {}
+        self.cards: dict[int, tuple[Card, str, str]] = {}
 
     def add(self, placements: Iterable[Placement]) -> None:
         out, cards = self.out, self.cards
@@ -36,18 +36,19 @@ class ManifestWriter:
             face, slot = placement.face, placement.slot
             card = face.card
             encoded = cards.get(id(card))
-            if encoded is None:
+            if encoded is None or encoded[0] is not card:  # kept with the card: its id is not reused
                 if len(cards) > 512:  # a sheet's worth and more: memory stays flat
                     cards.clear()
                 encoded = cards[id(card)] = (
+                    card,
                     f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
                     f'"type": {json.dumps(card.type, ensure_ascii=False)}, "copy": ',
                     json.dumps(_json_value(dict(card.fields)), ensure_ascii=False))
             # side, shape and hash are words of cardgen's own (front, rect, hex digits): no escaping
-            out.write(f'{self.separator}{encoded[0]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
+            out.write(f'{self.separator}{encoded[1]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
                       f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
                       f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape}", "rotation": {slot.rotation}, '
-                      f'"hash": "{face.content_hash}", "data": {encoded[1]}}}')
+                      f'"hash": "{face.content_hash}", "data": {encoded[2]}}}')
             self.separator = ",\n"
 
     def close(self, pages: int, extra: dict | None = None) -> None:
