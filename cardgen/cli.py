@@ -18,6 +18,7 @@ from . import pipeline
 from .commands import commands
 from .errors import CardgenError, UsageError
 from .load.setfile import load_set, set_names
+from .model import copies_by_type
 
 
 class Paper(click.ParamType):
@@ -195,8 +196,9 @@ def list_sets(ctx):
         for name in set_names(root):
             card_set = load_set(name, root)
             lines.append(f"{name}  {card_set.title} (version {card_set.version}): {card_set.copies()} cards")
+            counts = copies_by_type(card_set.cards)
             for type_name, card_type in card_set.types.items():
-                count = sum(c.count for c in card_set.cards if c.type == type_name)
+                count = counts.get(type_name, 0)
                 size = card_type.size
                 lines.append(f"  {type_name:<16} {count:>5}  {size.w:g} x {size.h:g} mm {size.shape}")
         return lines

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .errors import Source
 
@@ -98,7 +98,19 @@ class CardSet:
     source: Source | None = None
 
     def copies(self) -> int:
-        return sum(card.count for card in self.cards)
+        return sum(copies_by_type(self.cards).values())
+
+
+def copies_by_type(cards: Iterable[Card]) -> dict[str, int]:
+    """Copies of each card type, types in order of first appearance. A set's own cards were
+    counted when their files were checked (load/cards.py), and are not read again for it."""
+    counted = getattr(cards, "copies", None)
+    if counted is not None:
+        return counted
+    copies: dict[str, int] = {}
+    for card in cards:
+        copies[card.type] = copies.get(card.type, 0) + card.count
+    return copies
 
 
 @dataclass(frozen=True, slots=True)  # one per card or face: kept small

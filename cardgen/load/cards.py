@@ -19,23 +19,27 @@ _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 class CardFiles(Sequence):
     """A set's cards, read from their files each time they are gone through, never held: a
     large set costs no more memory than a small one. ``check`` reads them once, raising every
-    problem of their rows (CardgenError), and counts them."""
+    problem of their rows (CardgenError), and counts them: ``copies`` holds the copies of each
+    card type, types in order of first appearance."""
 
     def __init__(self, files: Sequence[tuple[Path, str | None]], root: Path, types: Mapping[str, CardType],
                  variables: Mapping[str, Any]):
         self.files = tuple(files)  # (path, the type its cards take when they name none)
         self.root, self.types, self.variables = root, types, variables
         self._count = 0
+        self.copies: dict[str, int] = {}
 
     def check(self) -> None:
         problems: list[Problem] = []
         count = 0
+        copies: dict[str, int] = {}
         for path, forced_type in self.files:
-            for _ in self._read(path, forced_type, problems):
+            for card in self._read(path, forced_type, problems):
                 count += 1
+                copies[card.type] = copies.get(card.type, 0) + card.count
         if problems:
             raise CardgenError(problems)
-        self._count = count
+        self._count, self.copies = count, copies
 
     def __iter__(self) -> Iterator[Card]:
         for path, forced_type in self.files:

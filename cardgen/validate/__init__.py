@@ -18,6 +18,8 @@ __all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEn
 
 def check_set(card_set: CardSet) -> list[Problem]:
     """Every rule of every rules file of the set, over all its cards (copies = ``card.count``)."""
+    if not card_set.rules:  # nothing to check: the cards are not read for it
+        return []
     entries = tuple(Entry(card, card.count, card.source) for card in card_set.cards)
     context = Context({"set": Collection("set", entries, None)}, card_set.variables)
     return _run(card_set, context, ("set",))
