@@ -8,8 +8,8 @@
 - Each page's compressed content (``page:`` keys), by the content itself.
 
 Each build writes a new file as it goes, holding what it used, and renames it into place when
-the build has succeeded: the cache costs no memory per face, and a failed build leaves the old
-one. (reportlab's reading of each font is kept beside it: see text/parsed.py.)
+the build has succeeded: a first build's cache costs no memory per face, and a failed build
+leaves the old one. An entry met twice in one build may be written twice: reading keeps one. (reportlab's reading of each font is kept beside it: see text/parsed.py.)
 """
 from __future__ import annotations
 
@@ -45,12 +45,14 @@ def _read(path: Path) -> dict[str, bytes]:
 
 
 class FaceCache:
+    RECENT = 64  # entries of this build kept at hand: identical pages (back pages) come again and again
+
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.stored = _read(self.path)
+        self.stored = _read(self.path)  # what the last build kept, less what this one has used
         self.laid_out = 0  # faces laid out in this build
         self.reused = 0  # faces drawn from the cache
-        self._written: set[int] = set()  # hashes of the keys written: a set's keys take no room
+        self._recent: dict[str, bytes] = {}  # key -> payload, of the latest entries this build wrote
         self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._out = None
         self._unwritable = False  # the folder cannot be written: build on without keeping anything
@@ -70,23 +72,30 @@ class FaceCache:
         self.remember(key, tuple(parts))
 
     def recall(self, key: str):
-        """A value kept under ``key`` (kept again for the next build), or None."""
-        payload = self.stored.get(key)
+        """A value kept under ``key`` (kept again for the next build), or None. An entry is
+        written to the new file when first used, and let go from the old one's."""
+        payload = self._recent.get(key)
         if payload is None:
-            return None
+            payload = self.stored.pop(key, None)
+            if payload is None:
+                return None
+            self._write(key, payload)
         try:
-            value = marshal.loads(payload)
+            return marshal.loads(payload)
         except (EOFError, ValueError, TypeError):
             return None  # damaged: it is made again
-        self._write(key, payload)
-        return value
 
     def remember(self, key: str, value) -> None:
         """Keep ``value`` (plain data: tuples, strings, numbers) under ``key``."""
-        self._write(key, marshal.dumps(value))
+        if key not in self._recent:
+            self._write(key, marshal.dumps(value))
 
     def _write(self, key: str, payload: bytes) -> None:
-        if hash(key) in self._written or self._unwritable:
+        recent = self._recent
+        if len(recent) >= self.RECENT:
+            del recent[next(iter(recent))]
+        recent[key] = payload
+        if self._unwritable:
             return
         encoded = key.encode("ascii")
         try:
@@ -98,8 +107,6 @@ class FaceCache:
         except OSError:  # the cache only saves time: the build goes on without it
             self._unwritable = True
             self.discard()
-            return
-        self._written.add(hash(key))  # two keys of one hash: the second is made anew next time
 
     def save(self, keep_unused: bool = False) -> None:
         """Put this build's file in place of the last one. ``keep_unused``: a build of part of

@@ -112,7 +112,7 @@ class FaceRenderer:
     is not rendered unless its markup is asked for.
     """
 
-    SHARED = 4096  # latest renderings kept for sharing: memory stays flat however large the set
+    SHARED = 512  # latest renderings kept for sharing: memory stays flat however large the set
     MAX_PROBLEMS = 50  # enough to act on; do not flood the terminal
 
     def __init__(self, card_set: CardSet, templates: Templates, fingerprints=None, memo: RenderMemo | None = None):

@@ -21,6 +21,7 @@ from ..write.atomic import staged
 from .parsed import load_ttf
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
+WIDTHS_KEPT = 8192  # word widths cached per face: a few hundred kilobytes at most
 
 
 def _utf16_hex(code: int) -> str:
@@ -68,7 +69,7 @@ class FontFace:
         """Width of ``text`` at 1 pt (cached)."""
         cached = self._widths.get(text)
         if cached is None:
-            cached = self._widths[text] = self.ttf.stringWidth(text, 1.0)
+            cached = self._remember(text)
         return cached
 
     def checked_width(self, text: str) -> float | str:
@@ -79,8 +80,15 @@ class FontFace:
             missing = self.missing(text)
             if missing is not None:
                 return missing
-            cached = self._widths[text] = self.ttf.stringWidth(text, 1.0)
+            cached = self._remember(text)
         return cached
+
+    def _remember(self, text: str) -> float:
+        widths = self._widths
+        if len(widths) >= WIDTHS_KEPT:  # words of a language repeat; names and numbers need not
+            widths.clear()
+        width = widths[text] = self.ttf.stringWidth(text, 1.0)
+        return width
 
 
 def _pdf_name(path: Path, digest: str) -> str:

@@ -40,24 +40,26 @@ class PageStream:
         self.offset = out.write(_HEAD % self.doc._pdfVersion)
 
     def page_done(self) -> None:
-        pages = self.doc.Pages.pages
+        doc = self.doc
+        pages = doc.Pages.pages
         page = pages[-1]
         name = page.__InternalName__
         self._write(name, page)  # formatting the page names its content stream
+        pages[-1] = doc.idToObject[name] = _Written(name)  # the page tree names it at the end
         contents = page.Contents
         self._write(contents.__InternalName__, contents)
-        pages[-1] = _Written(name)
+        del doc.idToObject[contents.__InternalName__]  # named by its page alone
 
     def form_done(self, form_name: str) -> None:
         name = self.doc.getXObjectName(form_name)
         self._write(name, self.doc.idToObject[name])
+        self.doc.idToObject[name] = _Written(name)  # pages name it (doForm asks whether it exists)
 
     def _write(self, name: str, obj) -> None:
         doc = self.doc
         data = pdfdoc.PDFIndirectObject(name, obj).format(doc)
         doc.idToOffset[name] = self.offset
         self.offset += self.out.write(data)
-        doc.idToObject[name] = _Written(name)
 
     def finish(self) -> None:
         """What reportlab's ``save`` does, for the objects not yet written."""
@@ -82,6 +84,7 @@ class PageStream:
             names.append(name)
             if name not in doc.idToOffset:
                 self._write(name, doc.idToObject[name])
+                doc.idToObject[name] = _Written(name)
         xref = pdfdoc.PDFCrossReferenceTable()
         xref.addsection(0, names)
         start = self.offset
