@@ -12,7 +12,7 @@ from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .load.setfile import load_set, set_names
-from .model import Card, CardSet
+from .model import Card, CardSet, copies_by_type
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .text.fonts import FontBook
@@ -144,11 +144,9 @@ def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Pa
     cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache else None
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
-    groups: dict[tuple, None] = {}
-    copies = 0
-    for card in cards:  # which sheets, in order of first appearance, and how many copies in all
-        groups.setdefault(sheets.group_of(card_set.types[card.type], layout))
-        copies += card.count
+    by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
+    groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
+    copies = sum(by_type.values())
     extra_pages, notes = [], {}
     if options.changed_since is not None:
         from . import reprint  # only reprints need it

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 from openpyxl import Workbook
 
+import cardgen
 from cardgen import CardgenError, load_set
+from cardgen.model import copies_by_type
 
 
 def error_lines(excinfo) -> list[str]:
@@ -18,6 +20,24 @@ def test_yaml_and_csv_rows_reach_the_set_with_counts(project):
     counts = {c.name: c.count for c in card_set.cards}
     assert counts == {"Quick Draw": 2, "Escape Artist": 1, "Marker": 3, "Attack <12> & more": 1, "Long Winded": 1}
     assert card_set.copies() == 8
+
+
+def test_cards_are_read_from_their_files_each_time_and_counted_when_loaded(project):
+    card_set = load_set("demo", project)
+    first, second = list(card_set.cards), list(card_set.cards)
+    assert first == second and first[0] is not second[0]  # read again, never held
+    assert len(card_set.cards) == 5 and card_set.cards[3].name == "Attack <12> & more"
+    assert copies_by_type(card_set.cards) == {"action": 5, "token": 3} == copies_by_type(tuple(first))
+
+
+def test_a_card_file_broken_after_loading_fails_the_build_with_its_line(project, tmp_path):
+    card_set = load_set("demo", project)
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Long Winded,1,", "Long Winded,two,"))
+    with pytest.raises(CardgenError) as excinfo:
+        cardgen.pipeline.write_set(card_set, cardgen.pipeline.Session(project), tmp_path / "x.pdf", tmp_path / "x.json")
+    assert error_lines(excinfo) == ['data/demo/more.csv:3: card "Long Winded": count must be a whole number, got "two"']
+    assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "x.json").exists()
 
 
 def test_every_value_remembers_its_file_and_line(project):
