@@ -103,7 +103,7 @@ def _sources(row: Row) -> Mapping[str, Source]:
 
 def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[str, Any],
                     forced_type: str | None) -> list[Card]:
-    values = dict(row.values)
+    values = row.values
     source_of = row.sources.get
     raw_name = values.get("name")
     if raw_name is None or str(raw_name).strip() == "":
@@ -120,6 +120,12 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     count = _count(values.get("count"), source_of("count", row.source), name)
     fields = {**types[type_name].defaults}
     for key, value in values.items():
+        if value.__class__ is str:  # most values: checked here, without a call
+            if "\r" in value:
+                value = value.replace("\r\n", "\n").replace("\r", "\n")
+            if _FORBIDDEN.search(value) is None:
+                fields[key] = value
+                continue
         fields[key] = _clean(value, key, source_of(key, row.source), name)
     fields.update(name=name, type=type_name, count=count)
 

@@ -75,12 +75,14 @@ def _csv_rows(path: Path, root: Path) -> Iterator[Row]:
                         continue
                     header = _header(cells, Source(name, line))
                     continue
-                if not any(c.strip() for c in cells):
+                if not any(map(str.strip, cells)):
                     continue
                 if len(cells) > len(header):
                     raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns",
                                Source(name, line))
-                values = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header)}
+                if len(cells) < len(header):
+                    cells += [""] * (len(header) - len(cells))
+                values = dict(zip(header, cells))
                 yield Row(values, Source(name, line), {})  # every cell is on the row's line
     except UnicodeDecodeError as exc:
         raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None

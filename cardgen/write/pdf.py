@@ -55,7 +55,7 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
     canvas.setTitle(title)
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
-    with open(path, "wb") as out:
+    with open(path, "wb", buffering=1 << 20) as out:
         stream = PageStream(canvas, out)
         faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font))
         count = 0
