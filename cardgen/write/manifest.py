@@ -29,9 +29,10 @@ class ManifestWriter:
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
         self.separator = ""
         self.cards: dict[int, tuple[Card, str, str]] = {}
+        self.places: dict[tuple, str] = {}  # a slot's geometry, formatted
 
     def add(self, placements: Iterable[Placement]) -> None:
-        out, cards = self.out, self.cards
+        out, cards, places = self.out, self.cards, self.places
         for placement in placements:
             face, slot = placement.face, placement.slot
             card = face.card
@@ -44,11 +45,18 @@ class ManifestWriter:
                     f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
                     f'"type": {json.dumps(card.type, ensure_ascii=False)}, "copy": ',
                     json.dumps(_json_value(dict(card.fields)), ensure_ascii=False))
-            # side, shape and hash are words of cardgen's own (front, rect, hex digits): no escaping
+            place = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
+            where = places.get(place)
+            if where is None:  # every sheet repeats the same few slots
+                if len(places) > 512:
+                    places.clear()
+                # shape is a word of cardgen's own (rect, circle): no escaping
+                where = places[place] = (
+                    f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
+                    f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape}", "rotation": {slot.rotation}, ')
+            # side and hash are words of cardgen's own (front, back, hex digits): no escaping
             out.write(f'{self.separator}{encoded[1]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
-                      f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
-                      f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape}", "rotation": {slot.rotation}, '
-                      f'"hash": "{face.content_hash}", "data": {encoded[2]}}}')
+                      f'{where}"hash": "{face.content_hash}", "data": {encoded[2]}}}')
             self.separator = ",\n"
 
     def close(self, pages: int, extra: dict | None = None) -> None:
