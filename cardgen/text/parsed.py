@@ -1,7 +1,7 @@
 """reportlab's reading of a TrueType file, kept between builds.
 
 Every build in a new process reads each font it uses: reportlab walks the font's tables in
-Python, about 10 ms a face. What it finds is plain data (numbers, tables, names), kept here
+Python, about 10 ms a face (5 ms with the bulk reading of ttfread.py). What it finds is plain data (numbers, tables, names), kept here
 with ``marshal`` by the file's content hash and reportlab's version, and read back in a fraction
 of that time. The font file itself is still read from fonts/, so subsets are cut from it.
 """
@@ -17,6 +17,7 @@ from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
 from ..write.atomic import staged
+from .ttfread import read_face
 
 _NOT_KEPT = ("_pdfScale", "_ttf_data")  # a function, and the file itself
 
@@ -28,7 +29,8 @@ def load_ttf(pdf_name: str, path: Path, digest: str, folder: Path | None) -> TTF
         ttf = _revive(pdf_name, path, kept)
         if ttf is not None:
             return ttf
-    ttf = TTFont(pdf_name, str(path))
+    face = read_face(path)
+    ttf = _ttfont(pdf_name, face) if face is not None else TTFont(pdf_name, str(path))
     if kept is not None:
         _keep(ttf, kept)
     return ttf
@@ -61,6 +63,10 @@ def _revive(pdf_name: str, path: Path, kept: Path) -> TTFont | None:
     face._ttf_data = path.read_bytes()
     scale = 1000 / face.unitsPerEm
     face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * scale)
+    return _ttfont(pdf_name, face)
+
+
+def _ttfont(pdf_name: str, face: TTFontFace) -> TTFont:
     ttf = TTFont.__new__(TTFont)  # the rest of TTFont.__init__
     ttf.fontName = pdf_name
     ttf.face = face
