@@ -157,3 +157,23 @@ def test_a_large_set_streams_through_with_every_face_where_the_manifest_says(pro
             assert face["data"]["text"] == f"Text of card {number}"
     assert len(reader.pages) == manifest["pages"] == result.pages
     assert result.cards == 3 + len(expected) + 3  # and the three markers
+
+
+def test_a_build_puts_back_the_collectors_thresholds_even_when_it_fails(project, monkeypatch):
+    import gc
+
+    seen = []
+    real = cardgen.pipeline._write_set
+
+    def spy(*args):
+        seen.append(gc.get_threshold()[0])
+        return real(*args)
+
+    monkeypatch.setattr(cardgen.pipeline, "_write_set", spy)
+    before = gc.get_threshold()
+    cardgen.build(["demo"], project)
+    assert seen == [cardgen.pipeline.GC_THRESHOLD] and gc.get_threshold() == before
+    (project / "templates/demo/action.xml.j2").write_text("<card><nonsense/></card>")
+    with pytest.raises(cardgen.CardgenError):
+        cardgen.build(["demo"], project)
+    assert gc.get_threshold() == before
