@@ -18,6 +18,8 @@ import os
 import struct
 from pathlib import Path
 
+from .latest import Latest
+
 FORMAT = b"cardgen-faces 1\n"  # change when the stored shape changes: older files are then ignored
 _HEADER = struct.Struct("<HI")  # key length, payload length
 
@@ -52,7 +54,7 @@ class FaceCache:
         self.stored = _read(self.path)  # what the last build kept, less what this one has used
         self.laid_out = 0  # faces laid out in this build
         self.reused = 0  # faces drawn from the cache
-        self._recent: dict[str, bytes] = {}  # key -> payload, of the latest entries this build wrote
+        self._recent = Latest(self.RECENT)  # key -> payload, of the latest entries this build wrote
         self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._out = None
         self._unwritable = False  # the folder cannot be written: build on without keeping anything
@@ -91,10 +93,7 @@ class FaceCache:
             self._write(key, marshal.dumps(value))
 
     def _write(self, key: str, payload: bytes) -> None:
-        recent = self._recent
-        if len(recent) >= self.RECENT:
-            del recent[next(iter(recent))]
-        recent[key] = payload
+        self._recent[key] = payload
         if self._unwritable:
             return
         encoded = key.encode("ascii")

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from ..errors import CardgenError, Problem, Source
+from ..latest import Latest
 from ..model import Card, CardSet, CardType, Face
 from .environment import Templates
 from .markup import Element, parse_markup
@@ -118,7 +119,7 @@ class FaceRenderer:
     def __init__(self, card_set: CardSet, templates: Templates, fingerprints=None, memo: RenderMemo | None = None):
         self.card_set, self.templates, self.fingerprints, self.memo = card_set, templates, fingerprints, memo
         self._problems: dict[tuple, tuple[Problem, set]] = {}  # one per template fault: (first problem, cards)
-        self._shared: dict[tuple, tuple[str, str]] = {}  # (template, type, values) -> (markup key, content hash)
+        self._shared = Latest(self.SHARED)  # (template, type, values) -> (markup key, content hash)
 
     def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
         """(front, back or None) for every copy of ``cards``. A card whose template fails is
@@ -197,8 +198,6 @@ class FaceRenderer:
             if remembered is not None:
                 self.memo.remember(remembered, (key, refs))
         content_hash = self._content_hash(key, refs)
-        if len(self._shared) >= self.SHARED:
-            del self._shared[next(iter(self._shared))]
         self._shared[shared] = (key, content_hash)
         return Face(card, card_type, copy, side, key, content_hash, markup)
 

@@ -19,6 +19,7 @@ from ..draw import pdfops
 from .face import FaceDrawing, draw_face
 from .stream import PageStream
 from ..errors import CardgenError, Problem
+from ..latest import Latest
 from ..model import Face, Page, Placement
 from ..units import PT_PER_MM
 
@@ -123,8 +124,8 @@ class _FaceDrawer:
                  stamp):
         self.canvas, self.stream, self.drawing, self.stamp = canvas, stream, drawing, stamp
         self.defined: set[str] = set()
-        self.once: dict[str, None] = {}  # markup keys drawn inline once, latest last
-        self.recent: dict[str, tuple] = {}  # markup key -> its parts, for the latest drawings
+        self.once = Latest(self.ONCE)  # markup keys of faces drawn inline once
+        self.recent = Latest(self.RECENT)  # markup key -> its parts, for the latest drawings
         self.finished: set[str] = set()  # faces failed, or checked once a face has failed
         self.problems: list[Problem] = []
 
@@ -159,14 +160,8 @@ class _FaceDrawer:
         parts = []
         _place(canvas, placement, lambda: parts.append(_draw_face(canvas, face.card_type, drawing, self.stamp)),
                drawing.pure)
-        _remember(self.once, key, None, self.ONCE)
-        _remember(self.recent, key, parts[0], self.RECENT)
-
-
-def _remember(latest: dict, key: str, value, size: int) -> None:
-    if len(latest) >= size:
-        del latest[next(iter(latest))]
-    latest[key] = value
+        self.once[key] = None
+        self.recent[key] = parts[0]
 
 
 def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> None:
