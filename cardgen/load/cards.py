@@ -16,11 +16,15 @@ from .tables import Row, read_rows
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
+KEPT_CARDS = 2000  # a set of at most this many cards is held once checked (a few megabytes)
+
+
 class CardFiles(Sequence):
-    """A set's cards, read from their files each time they are gone through, never held: a
-    large set costs no more memory than a small one. ``check`` reads them once, raising every
-    problem of their rows (CardgenError), and counts them: ``copies`` holds the copies of each
-    card type, types in order of first appearance."""
+    """A set's cards. ``check`` reads them once, raising every problem of their rows
+    (CardgenError), and counts them: ``copies`` holds the copies of each card type, types in
+    order of first appearance. A small set's cards are then kept; a larger set's are read from
+    their files again each time they are gone through, never held, so that it costs no more
+    memory than a small one."""
 
     def __init__(self, files: Sequence[tuple[Path, str | None]], root: Path, types: Mapping[str, CardType],
                  variables: Mapping[str, Any]):
@@ -28,20 +32,30 @@ class CardFiles(Sequence):
         self.root, self.types, self.variables = root, types, variables
         self._count = 0
         self.copies: dict[str, int] = {}
+        self._kept: tuple[Card, ...] | None = None  # a small set's cards, as checked
 
     def check(self) -> None:
         problems: list[Problem] = []
-        count = 0
+        kept: list[Card] | None = []
         copies: dict[str, int] = {}
+        count = 0
         for path, forced_type in self.files:
             for card in self._read(path, forced_type, problems):
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
+                if kept is not None:
+                    kept.append(card)
+                    if count > KEPT_CARDS:
+                        kept = None
         if problems:
             raise CardgenError(problems)
         self._count, self.copies = count, copies
+        self._kept = tuple(kept) if kept is not None else None
 
     def __iter__(self) -> Iterator[Card]:
+        if self._kept is not None:
+            yield from self._kept
+            return
         for path, forced_type in self.files:
             problems: list[Problem] = []  # only if a file changed since it was checked
             yield from self._read(path, forced_type, problems)

@@ -22,15 +22,24 @@ def test_yaml_and_csv_rows_reach_the_set_with_counts(project):
     assert card_set.copies() == 8
 
 
-def test_cards_are_read_from_their_files_each_time_and_counted_when_loaded(project):
+def test_a_small_sets_cards_are_kept_once_checked(project):
     card_set = load_set("demo", project)
     first, second = list(card_set.cards), list(card_set.cards)
-    assert first == second and first[0] is not second[0]  # read again, never held
+    assert first == second and first[0] is second[0]
+
+
+def test_a_large_sets_cards_are_read_from_their_files_each_time_and_counted_when_loaded(project, monkeypatch):
+    kept = list(load_set("demo", project).cards)
+    monkeypatch.setattr("cardgen.load.cards.KEPT_CARDS", 4)
+    card_set = load_set("demo", project)
+    first, second = list(card_set.cards), list(card_set.cards)
+    assert first == second == kept and first[0] is not second[0]  # read again, never held
     assert len(card_set.cards) == 5 and card_set.cards[3].name == "Attack <12> & more"
     assert copies_by_type(card_set.cards) == {"action": 5, "token": 3} == copies_by_type(tuple(first))
 
 
-def test_a_card_file_broken_after_loading_fails_the_build_with_its_line(project, tmp_path):
+def test_a_card_file_broken_after_loading_fails_the_build_with_its_line(project, tmp_path, monkeypatch):
+    monkeypatch.setattr("cardgen.load.cards.KEPT_CARDS", 4)  # so that the build reads the files again
     card_set = load_set("demo", project)
     path = project / "data/demo/more.csv"
     path.write_text(path.read_text().replace("Long Winded,1,", "Long Winded,two,"))
