@@ -122,26 +122,19 @@ def _cmap(data: bytes, cmap: int) -> tuple[dict, dict] | None:
 def _hmtx(face: TTFontFace, data: bytes, hmtx: int, metrics: int) -> None:
     """Advance widths (scaled to 1/1000 em, by character) and the raw metrics, as reportlab
     keeps them: glyphs past ``metrics`` repeat the last width, already scaled."""
-    scale, glyph_to_char = face._pdfScale, face.glyphToChar
+    scale = face._pdfScale
     pairs = unpack_from(f">{2 * metrics}H", data, hmtx)
-    hmetrics = face.hmetrics = []
-    widths = face.charWidths = {}
-    width = None
-    for glyph in range(metrics):
-        advance = pairs[2 * glyph]
-        hmetrics.append((advance, pairs[2 * glyph + 1]))
-        width = scale(advance)
-        if glyph == 0:
-            face.defaultWidth = width
-        chars = glyph_to_char.get(glyph)
-        if chars is not None:
-            for char in chars:
-                widths[char] = width
+    advances = pairs[0::2]
+    hmetrics = face.hmetrics = list(zip(advances, pairs[1::2]))
+    last = scale(advances[-1])
     rest = face.numGlyphs - metrics
     if rest > 0:
-        for glyph, bearing in enumerate(unpack_from(f">{rest}H", data, hmtx + 4 * metrics), metrics):
-            hmetrics.append((width, bearing))
-            chars = glyph_to_char.get(glyph)
-            if chars is not None:
-                for char in chars:
-                    widths[char] = width
+        hmetrics.extend((last, bearing) for bearing in unpack_from(f">{rest}H", data, hmtx + 4 * metrics))
+    face.defaultWidth = scale(advances[0])
+    widths = face.charWidths = {}
+    glyph_to_char = face.glyphToChar
+    for glyph in sorted(glyph_to_char):  # in glyph order, as reportlab fills it
+        if glyph < len(hmetrics):
+            width = scale(advances[glyph]) if glyph < metrics else last
+            for char in glyph_to_char[glyph]:
+                widths[char] = width
