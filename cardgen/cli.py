@@ -44,15 +44,15 @@ PAPERS = Paper()
 
 
 class ProgressBars:
-    """A progress bar per set, over its sheets, for builds of at least ``MIN_PAGES`` sheets."""
+    """A progress bar per set, over its card copies, for builds of at least ``MIN_CARDS``."""
 
-    MIN_PAGES = 10
+    MIN_CARDS = 100
 
     def __init__(self):
         self.bars: dict[str, Any] = {}
 
     def update(self, name: str, done: int, total: int) -> None:
-        if total < self.MIN_PAGES:
+        if total < self.MIN_CARDS:
             return
         bar = self.bars.get(name)
         if bar is None:

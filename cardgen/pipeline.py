@@ -171,15 +171,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     copies = sum(by_type.values())
     extra_pages, notes = [], {}
     if options.changed_since is not None:
-        from . import reprint  # only reprints need it
-
-        pairs, changelog = reprint.changed_pairs(list(rendered.pairs(cards)), Path(options.changed_since))
-        extra_pages.append(reprint.changelog_page(changelog))
+        streams, copies, changelog = _reprinted(rendered, cards, layout, Path(options.changed_since))
+        extra_pages.append(changelog.page)
         notes["changelog"] = changelog.as_json()
-        by_group: dict[tuple, list] = {}
-        for pair in pairs:
-            by_group.setdefault(sheets.group_of(pair[0].card_type, layout), []).append(pair)
-        streams = list(by_group.values())
     else:
         streams = (_batched(rendered.pairs(_batched(_of(cards, group, card_set, layout)))) for group in groups)
     stamp = None
@@ -219,6 +213,18 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):
+    """A reprint's pairs by sheet group, how many, and its changelog. A reprint compares every
+    face with the earlier manifest, so it holds the set's faces (it is not streamed)."""
+    from . import reprint  # only reprints need it
+
+    pairs, changelog = reprint.changed_pairs(list(rendered.pairs(cards)), since)
+    by_group: dict[tuple, list] = {}
+    for pair in pairs:
+        by_group.setdefault(sheets.group_of(pair[0].card_type, layout), []).append(pair)
+    return list(by_group.values()), len(pairs), changelog
 
 
 def _batched(items: Iterable, size: int = BATCH) -> Iterator:

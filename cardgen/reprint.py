@@ -30,6 +30,11 @@ class Changelog:
     changed: tuple[str, ...]
     faces: int  # faces reprinted
 
+    @property
+    def page(self) -> Callable:
+        """The changelog page, for ``write_pdf``'s extra pages."""
+        return changelog_page(self)
+
     def as_json(self) -> dict:
         return {"since": self.since, "since_version": self.since_version, "added": list(self.added),
                 "removed": list(self.removed), "changed": list(self.changed), "faces": self.faces}
