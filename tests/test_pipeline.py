@@ -177,3 +177,30 @@ def test_a_build_puts_back_the_collectors_thresholds_even_when_it_fails(project,
     with pytest.raises(cardgen.CardgenError):
         cardgen.build(["demo"], project)
     assert gc.get_threshold() == before
+
+
+def test_a_large_set_is_never_held_whole(project, monkeypatch):
+    """Past ``KEPT_CARDS``, cards are read, drawn and let go a sheet at a time: when the PDF is
+    finished, only a batch's worth of them is alive."""
+    import gc
+
+    from cardgen.model import Card, Face
+    from cardgen.write.stream import PageStream
+
+    monkeypatch.setattr("cardgen.load.cards.KEPT_CARDS", 50)
+    rows = "".join(f"Card {n:03},1,Text of card {n}\n" for n in range(1, 601))
+    (project / "data/demo/more.csv").write_text("name,count,text\n" + rows)
+    alive = {}
+    finish = PageStream.finish
+
+    def counting(self):
+        gc.collect()
+        objects = gc.get_objects()
+        alive["cards"] = sum(1 for o in objects if type(o) is Card)
+        alive["faces"] = sum(1 for o in objects if type(o) is Face)
+        finish(self)
+
+    monkeypatch.setattr(PageStream, "finish", counting)
+    (result,) = cardgen.build(["demo"], project).sets
+    assert result.cards == 600 + 3 + 3
+    assert alive["cards"] < cardgen.pipeline.BATCH and alive["faces"] < cardgen.pipeline.BATCH, alive
