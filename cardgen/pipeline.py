@@ -245,8 +245,9 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
               progress: Callable[[int, int], None] | None = None) -> SetResult:
     """Build the set ``name`` into ``<out>/<name>.pdf`` and ``<out>/<name>.json``."""
-    card_set = load_set(name, session.root)
-    return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
+    with _collecting_seldom():
+        card_set = load_set(name, session.root)
+        return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,

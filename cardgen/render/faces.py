@@ -46,12 +46,18 @@ class SetView(dict):
     __getattr__ = dict.__getitem__
 
 
-def template_context(card_set: CardSet, card_type: CardType, fields: Mapping[str, Any], copy: int) -> dict:
+def set_view(card_set: CardSet) -> SetView:
+    return SetView(card_set.variables, name=card_set.name, title=card_set.title, version=card_set.version)
+
+
+def template_context(set_values: SetView, card_type: CardType, fields: Mapping[str, Any], copy: int) -> dict:
+    """What a template sees: the card's fields, ``card`` (the same, as one mapping), ``copy``,
+    the card's size, bleed and safe zone in mm, and ``set`` (shared by every card: templates
+    run in an immutable sandbox)."""
     size = card_type.size
     context = dict(fields)
-    context.update(
-        card=dict(fields), copy=copy, w=size.w, h=size.h, bleed=card_type.bleed, safe=card_type.safe,
-        set=SetView(card_set.variables, name=card_set.name, title=card_set.title, version=card_set.version))
+    context.update(card=dict(fields), copy=copy, w=size.w, h=size.h, bleed=card_type.bleed, safe=card_type.safe,
+                   set=set_values)
     context.setdefault("item", None)
     return context
 
@@ -120,6 +126,8 @@ class FaceRenderer:
         self.card_set, self.templates, self.fingerprints, self.memo = card_set, templates, fingerprints, memo
         self._problems: dict[tuple, tuple[Problem, set]] = {}  # one per template fault: (first problem, cards)
         self._shared = Latest(self.SHARED)  # (template, type, values) -> (markup key, content hash)
+        self._set_view = set_view(card_set)
+        self._reads: dict[str, tuple[str, ...] | None] = {}  # template -> the names it reads, sorted
 
     def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
         """(front, back or None) for every copy of ``cards``. A card whose template fails is
@@ -156,7 +164,7 @@ class FaceRenderer:
         if face.side == "back":
             back = self.card_set.backs[card_type.back]
             template, fields, where = back.template, {**card.fields, **back.fields}, back.source
-        context = template_context(self.card_set, card_type, fields, face.copy)
+        context = template_context(self._set_view, card_type, fields, face.copy)
         return Markup(None, card_type, card.name, where,
                       lambda: self.templates.render(template, context, card.name, where))
 
@@ -165,10 +173,13 @@ class FaceRenderer:
 
     def _face(self, template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where,
               plain: bool) -> Face | None:
-        context = template_context(self.card_set, card_type, fields, copy)
-        used = self.templates.names_used(template)
+        context = template_context(self._set_view, card_type, fields, copy)
+        reads = self._reads.get(template, ())
+        if reads == ():
+            used = self.templates.names_used(template)
+            reads = self._reads[template] = tuple(sorted(used)) if used is not None else None
         # the values the template reads: faces with the same ones are one rendering
-        values = [(n, context.get(n)) for n in sorted(used)] if used is not None else list(context.items())
+        values = [(n, context.get(n)) for n in reads] if reads is not None else list(context.items())
         values_text = repr(values)
         remembered = None
         if plain:  # the context holds the card's fields and values of cardgen's own: all plain
