@@ -135,16 +135,15 @@ class FaceRenderer:
         card_set, memo = self.card_set, self.memo
         for card in cards:
             card_type = card_set.types[card.type]
-            back = card_set.backs.get(card_type.back) if card_type.back else None
+            front_side = self._side(card, card_type, "front")
+            back_side = self._side(card, card_type, "back") if card_type.back else None
             plain = memo is not None and plain_data(card.fields)
-            back_plain = back is not None and plain and plain_data(back.fields)
+            back_plain = back_side is not None and plain and plain_data(card_set.backs[card_type.back].fields)
             for copy in range(1, card.count + 1):
-                front = self._face(card_type.template, card, card_type, card.fields, copy, "front",
-                                   card_type.source, plain)
+                front = self._face(card, card_type, copy, "front", front_side, plain)
                 back_face = None
-                if back is not None:
-                    back_face = self._face(back.template, card, card_type, {**card.fields, **back.fields}, copy,
-                                           "back", back.source, back_plain)
+                if back_side is not None:
+                    back_face = self._face(card, card_type, copy, "back", back_side, back_plain)
                 if len(self._problems) >= self.MAX_PROBLEMS:
                     raise CardgenError(self.problems())
                 if front is not None:
@@ -160,19 +159,23 @@ class FaceRenderer:
         if face.markup is not None:
             return face.markup
         card_type, card = face.card_type, face.card
-        template, fields, where = card_type.template, card.fields, card_type.source
-        if face.side == "back":
-            back = self.card_set.backs[card_type.back]
-            template, fields, where = back.template, {**card.fields, **back.fields}, back.source
+        template, fields, where = self._side(card, card_type, face.side)
         context = template_context(self._set_view, card_type, fields, face.copy)
         return Markup(None, card_type, card.name, where,
                       lambda: self.templates.render(template, context, card.name, where))
 
+    def _side(self, card: Card, card_type: CardType, side: str) -> tuple[str, Mapping[str, Any], Source | None]:
+        """The template that draws a side of the card, the fields it sees, and where it is named."""
+        if side == "front":
+            return card_type.template, card.fields, card_type.source
+        back = self.card_set.backs[card_type.back]
+        return back.template, {**card.fields, **back.fields}, back.source
+
     def _content_hash(self, key: str, refs) -> str:
         return self.fingerprints.of(key, refs) if self.fingerprints is not None else key
 
-    def _face(self, template: str, card: Card, card_type: CardType, fields, copy: int, side: str, where,
-              plain: bool) -> Face | None:
+    def _face(self, card: Card, card_type: CardType, copy: int, side: str, drawn_by: tuple, plain: bool) -> Face | None:
+        template, fields, where = drawn_by
         context = template_context(self._set_view, card_type, fields, copy)
         reads = self._reads.get(template, ())
         if reads == ():
