@@ -95,7 +95,6 @@ class PageStream:
             names.append(name)
             if name not in doc.idToOffset:
                 self._write(name, doc.idToObject[name])
-                doc.idToObject[name] = _Written(name)
         xref = pdfdoc.PDFCrossReferenceTable()
         xref.addsection(0, names)
         start = self.offset
