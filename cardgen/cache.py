@@ -100,9 +100,10 @@ class FaceCache:
         try:
             if self._out is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._out = open(self._temporary, "wb")
+                self._out = open(self._temporary, "wb", buffering=1 << 20)
                 self._out.write(FORMAT)
-            self._out.write(_HEADER.pack(len(encoded), len(payload)) + encoded + payload)
+            self._out.write(_HEADER.pack(len(encoded), len(payload)) + encoded)
+            self._out.write(payload)
         except OSError:  # the cache only saves time: the build goes on without it
             self._unwritable = True
             self.discard()
