@@ -9,7 +9,9 @@
 
 Each build writes a new file as it goes, holding what it used, and renames it into place when
 the build has succeeded: a first build's cache costs no memory per face, and a failed build
-leaves the old one. An entry met twice in one build may be written twice: reading keeps one. (reportlab's reading of each font is kept beside it: see text/parsed.py.)
+leaves the old one. The last build's file is read entry by entry, as entries are asked for. An
+entry met twice in one build may be written twice: reading keeps one. (reportlab's reading of
+each font is kept beside it: see text/parsed.py.)
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import marshal
 import os
 import struct
 from pathlib import Path
+from typing import Iterator
 
 from .latest import Latest
 
@@ -24,26 +27,84 @@ FORMAT = b"cardgen-faces 1\n"  # change when the stored shape changes: older fil
 _HEADER = struct.Struct("<HI")  # key length, payload length
 
 
-def _read(path: Path) -> dict[str, bytes]:
-    try:
-        data = path.read_bytes()
-    except OSError:
+_CHUNK = 1 << 20  # bytes read at a time while indexing the last build's file
+
+
+class _LastBuild:
+    """The last build's file, left on disk: an index says where each entry starts (by the hash
+    of its key), and an entry is read when it is asked for. A rebuild's memory then grows by
+    about 100 bytes an entry, not by the entries themselves. A damaged file is an empty one."""
+
+    def __init__(self, path: Path):
+        self.index: dict[int, int] = {}
+        self._fd: int | None = None
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            self.index = _index(fd)
+        except (struct.error, OSError):
+            self.index = {}
+        if self.index:
+            self._fd = fd
+        else:
+            os.close(fd)
+
+    def pop(self, key: str) -> bytes | None:
+        """The payload kept under ``key``, taken out of the index (None: not kept)."""
+        encoded = key.encode("ascii")
+        offset = self.index.pop(hash(encoded), None)
+        if offset is None:
+            return None
+        entry = self._entry(offset)
+        if entry is None or entry[0] != encoded:  # another key of the same hash: made again
+            return None
+        return entry[1]
+
+    def remaining(self) -> Iterator[tuple[str, bytes]]:
+        """The entries not taken: (key, payload)."""
+        for offset in self.index.values():
+            entry = self._entry(offset)
+            if entry is not None:
+                yield entry[0].decode("ascii"), entry[1]
+
+    def _entry(self, offset: int) -> tuple[bytes, bytes] | None:
+        try:
+            key_length, length = _HEADER.unpack(os.pread(self._fd, _HEADER.size, offset))
+            body = os.pread(self._fd, key_length + length, offset + _HEADER.size)
+        except (struct.error, OSError):
+            return None
+        if len(body) != key_length + length:
+            return None
+        return body[:key_length], body[key_length:]
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _index(fd: int) -> dict[int, int]:
+    """Where each entry of the file starts, by the hash of its key: the file is read through a
+    chunk at a time, and payloads are only stepped over."""
+    if os.pread(fd, len(FORMAT), 0) != FORMAT:
         return {}
-    if not data.startswith(FORMAT):
-        return {}
-    entries: dict[str, bytes] = {}
-    offset = len(FORMAT)
-    try:
-        while offset < len(data):
-            key_length, length = _HEADER.unpack_from(data, offset)
-            offset += _HEADER.size
-            key = data[offset:offset + key_length].decode("ascii")
-            offset += key_length
-            entries[key] = data[offset:offset + length]
-            offset += length
-    except (struct.error, UnicodeDecodeError):
-        return {}  # a damaged cache is only a slower build
-    return entries
+    size = os.fstat(fd).st_size
+    index: dict[int, int] = {}
+    offset = chunk_at = len(FORMAT)
+    chunk = b""
+    while offset < size:
+        at = offset - chunk_at
+        if at + _HEADER.size + 0xFFFF > len(chunk) and chunk_at + len(chunk) < size:
+            chunk_at, chunk, at = offset, os.pread(fd, _CHUNK, offset), 0
+        key_length, length = _HEADER.unpack_from(chunk, at)
+        key = chunk[at + _HEADER.size:at + _HEADER.size + key_length]
+        if len(key) != key_length:
+            return {}
+        index[hash(key)] = offset  # a key written twice: the later copy, as a plain read would
+        offset += _HEADER.size + key_length + length
+    return index if offset == size else {}
 
 
 class FaceCache:
@@ -51,7 +112,7 @@ class FaceCache:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.stored = _read(self.path)  # what the last build kept, less what this one has used
+        self.last = _LastBuild(self.path)  # what the last build kept, less what this one has used
         self.laid_out = 0  # faces laid out in this build
         self.reused = 0  # faces drawn from the cache
         self._recent = Latest(self.RECENT)  # key -> payload, of the latest entries this build wrote
@@ -78,7 +139,7 @@ class FaceCache:
         written to the new file when first used, and let go from the old one's."""
         payload = self._recent.get(key)
         if payload is None:
-            payload = self.stored.pop(key, None)
+            payload = self.last.pop(key)
             if payload is None:
                 return None
             self._write(key, payload)
@@ -112,8 +173,9 @@ class FaceCache:
         """Put this build's file in place of the last one. ``keep_unused``: a build of part of
         the set (a deck, a reprint) also keeps what the last file held, for the whole set."""
         if keep_unused:
-            for key, payload in self.stored.items():
+            for key, payload in self.last.remaining():
                 self._write(key, payload)
+        self.last.close()
         if self._out is None:
             return
         self._out.close()
@@ -125,6 +187,7 @@ class FaceCache:
 
     def discard(self) -> None:
         """Drop this build's file (the build failed): the last one stays."""
+        self.last.close()
         if self._out is not None:
             self._out.close()
             self._out = None

@@ -125,13 +125,14 @@ def test_a_face_known_only_by_its_rendering_is_rendered_when_it_must_be_laid_out
 
     first = build(project)
     cache = FaceCache(project / ".cardgen-cache/faces-demo.bin")
-    drawings = [key for key in cache.stored if not key.startswith(("render:", "page:"))]
+    entries = list(cache.last.remaining())
+    drawings = [key for key, _ in entries if not key.startswith(("render:", "page:"))]
     assert len(drawings) == 6
-    for key in drawings:
-        del cache.stored[key]
-        cache.remember(key, "not a drawing")  # damaged: the face must be laid out again
-    for key, payload in cache.stored.items():
-        cache._write(key, payload)
+    for key, payload in entries:
+        if key in drawings:
+            cache.remember(key, "not a drawing")  # damaged: the face must be laid out again
+        else:
+            cache._write(key, payload)
     cache.save()
     rendered = count_renders(monkeypatch)
     again = build(project, "again")
@@ -196,3 +197,25 @@ def test_a_reprint_keeps_the_cache_of_the_whole_set(project, tmp_path):
     assert (reprint.laid_out, reprint.reused) == (1, 1)  # the changed card: its front, and its back
     again = build(project)
     assert (again.laid_out, again.reused) == (0, first.laid_out)
+
+
+def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path):
+    from cardgen.cache import FaceCache
+
+    path = tmp_path / "faces-x.bin"
+    first = FaceCache(path)
+    values = {f"key{n}": ("parts", n, "x" * (n * 300)) for n in range(40)}  # some entries span chunks
+    for key, value in values.items():
+        first.remember(key, value)
+    first.save()
+    again = FaceCache(path)
+    assert len(again.last.index) == 40
+    assert again.recall("key7") == values["key7"] and again.recall("key39") == values["key39"]
+    assert again.recall("nothing") is None
+    assert sorted(key for key, _ in again.last.remaining()) == sorted(set(values) - {"key7", "key39"})
+    again.discard()
+    data = path.read_bytes()
+    path.write_bytes(data[:-10])  # cut short: nothing of it is trusted
+    assert FaceCache(path).last.index == {} and FaceCache(path).recall("key0") is None
+    path.write_bytes(b"cardgen-faces 0\n" + data[16:])  # another format
+    assert FaceCache(path).last.index == {}
