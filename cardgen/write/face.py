@@ -8,6 +8,7 @@ from typing import Any, Callable
 from ..draw import direct, draw_element, text
 from ..draw.content import ELEMENT, replay
 from ..draw.context import FaceGeometry
+from ..latest import Latest
 from ..layout import LaidFace
 
 
@@ -51,13 +52,33 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
         elif not direct(element):  # through reportlab (images, transparency): drawn anew each time
             draw_element(canvas, element, geometry, prepared)
             parts.append((ELEMENT, index))
-        else:
-            start = len(canvas._code)
-            draw_element(canvas, element, geometry, prepared)
-            if len(canvas._code) > start:  # one string, written the same whether fresh or replayed
-                canvas._code[start:] = [" ".join(canvas._code[start:])]
-                parts.append(canvas._code[start])
+        else:  # one string, written the same whether fresh or replayed
+            ops = _direct_ops(canvas, element, geometry, prepared)
+            if ops:
+                canvas._code.append(ops)
+                parts.append(ops)
     parts = tuple(parts)
     if drawing.keep is not None:
         drawing.keep(parts)
     return parts
+
+
+# (id of the attributes, tag, face size) -> (the attributes, their operators). Elements with
+# the same attributes share one attributes object (render/markup.py), and a layout's frame is
+# the same on every card: it is drawn once. The object is kept, so its id stays its own.
+_DRAWN = Latest(256)
+
+
+def _direct_ops(canvas, element, geometry: FaceGeometry, prepared) -> str:
+    """The operators that draw a direct element (see draw.direct), as one string."""
+    key = (id(element.attrs), element.tag, geometry.w, geometry.h)
+    known = _DRAWN.get(key)
+    if known is not None and known[0] is element.attrs:
+        return known[1]
+    code = canvas._code
+    start = len(code)
+    draw_element(canvas, element, geometry, prepared)
+    ops = " ".join(code[start:])
+    del code[start:]
+    _DRAWN[key] = (element.attrs, ops)
+    return ops
