@@ -210,33 +210,61 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure:
     """Draw a face in its slot. A ``pure`` drawing (operators only) is wrapped in a plain q/Q;
     others also save and restore reportlab's own record of the graphics state."""
     slot = placement.slot
-    k = PT_PER_MM
     size = placement.face.card_type.size
     if pure:
         canvas._code.append("q")
     else:
         canvas.saveState()
-    if slot.clip is not None:
-        x0, y0, x1, y1 = (v * k for v in slot.clip)
-        if slot.shape == "circle":
-            path = canvas.beginPath()
-            path.ellipse(x0, y0, x1 - x0, y1 - y0)
-            canvas.clipPath(path, stroke=0, fill=0)
-        else:
-            canvas._code.append(f"{pdfops.rect(x0, y0, x1 - x0, y1 - y0)} W n")
-    # The face's centre goes on the slot's centre (a die-cut label may be a little smaller
-    # than the face it carries); backs on gutter-fold pages turn about it.
-    if slot.rotation:
-        canvas.translate((slot.x + slot.w / 2) * k, (slot.y + slot.h / 2) * k)
-        canvas.rotate(slot.rotation)
-        canvas.translate(-size.w / 2 * k, -size.h / 2 * k)
+    if not slot.rotation and slot.shape != "circle":  # the usual slot: its operators made once
+        key = (slot.x, slot.y, slot.w, slot.h, slot.clip, size.w, size.h)
+        position = _POSITIONS.get(key)
+        if position is None:
+            position = _POSITIONS[key] = _position(slot, size)
+        canvas._code.append(position)
     else:
-        canvas._code.append(pdfops.translate((slot.x + (slot.w - size.w) / 2) * k, (slot.y + (slot.h - size.h) / 2) * k))
+        _turned_or_round(canvas, slot, size)
     draw()
     if pure:
         canvas._code.append("Q")
     else:
         canvas.restoreState()
+
+
+_POSITIONS = Latest(512)  # a slot's clip and placement operators: every sheet repeats its slots
+
+
+def _position(slot, size) -> str:
+    return _move(slot, size) if slot.clip is None else f"{_clip(slot)}\n{_move(slot, size)}"
+
+
+def _clip(slot) -> str:
+    x0, y0, x1, y1 = (v * PT_PER_MM for v in slot.clip)
+    return f"{pdfops.rect(x0, y0, x1 - x0, y1 - y0)} W n"
+
+
+def _move(slot, size) -> str:
+    """The face's centre on the slot's centre (a die-cut label may be a little smaller than the
+    face it carries)."""
+    k = PT_PER_MM
+    return pdfops.translate((slot.x + (slot.w - size.w) / 2) * k, (slot.y + (slot.h - size.h) / 2) * k)
+
+
+def _turned_or_round(canvas: Canvas, slot, size) -> None:
+    """A round slot's clip; a back on a gutter-fold page, which turns about its centre."""
+    k = PT_PER_MM
+    if slot.clip is not None and slot.shape == "circle":
+        x0, y0, x1, y1 = (v * k for v in slot.clip)
+        path = canvas.beginPath()
+        path.ellipse(x0, y0, x1 - x0, y1 - y0)
+        canvas.clipPath(path, stroke=0, fill=0)
+    elif slot.clip is not None:
+        canvas._code.append(_clip(slot))
+    if slot.rotation:
+        canvas.translate((slot.x + slot.w / 2) * k, (slot.y + slot.h / 2) * k)
+        canvas.rotate(slot.rotation)
+        canvas.translate(-size.w / 2 * k, -size.h / 2 * k)
+    else:
+        canvas._code.append(_move(slot, size))
 
 
 def _proof_boxes(canvas: Canvas, placement: Placement) -> None:
