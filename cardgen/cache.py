@@ -21,7 +21,7 @@ import struct
 from pathlib import Path
 from typing import Iterator
 
-from .latest import Latest
+from .streams import Latest
 
 FORMAT = b"cardgen-faces 1\n"  # change when the stored shape changes: older files are then ignored
 _HEADER = struct.Struct("<HI")  # key length, payload length

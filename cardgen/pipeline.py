@@ -4,8 +4,8 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -17,6 +17,7 @@ from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
+from .streams import batches
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import ManifestWriter
@@ -231,9 +232,7 @@ def _batched(items: Iterable, size: int = BATCH) -> Iterator:
     """``items`` as they were, taken from their source ``size`` at a time: reading a batch of
     cards, then rendering a batch of faces, then drawing them, runs each stage's code hot (the
     same templates rendered one card between layouts run a third slower)."""
-    items = iter(items)
-    while batch := list(islice(items, size)):
-        yield from batch
+    return chain.from_iterable(batches(items, size))
 
 
 def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.SheetOptions) -> Iterator[Card]:

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from ..errors import CardgenError, Problem, Source
-from ..latest import Latest
+from ..streams import Latest
 from ..model import Card, CardSet, CardType, Face
 from .environment import Templates
 from .markup import Element, parse_markup

@@ -9,10 +9,11 @@ label products taking a face's back as the next label.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, islice
+from itertools import chain
 
 from ..errors import CardgenError, Problem
 from ..model import CardType, Face, Page, Placement, Slot
+from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_sheet, gutter_sheet
 from .labels import CIRCLE_CUT, load_template
@@ -201,12 +202,6 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     return Slot(page, x, y, size.w, size.h, size.shape, 0, clip)
 
 
-def _chunks(items: Iterable, size: int) -> Iterator[list]:
-    items = iter(items)
-    while chunk := list(islice(items, size)):
-        yield chunk
-
-
 def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
            axis: str | None = None) -> list:
     slots = list(sheet.slots)
@@ -234,7 +229,7 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
                  bleed: float) -> Iterator[PagePlacements]:
     """Front pages, each followed by a back page when any of its faces has a back."""
     axis = back_axis(sheet.w, sheet.h, options.duplex)
-    for chunk in _chunks(group, len(sheet.slots)):
+    for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
@@ -252,7 +247,7 @@ def _fill_single(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
                  bleed: float) -> Iterator[PagePlacements]:
     """Single-sided label sheets: each face's back is the next label."""
     faces = (face for pair in group for face in pair if face is not None)
-    for chunk in _chunks(faces, len(sheet.slots)):
+    for chunk in batches(faces, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         yield page, tuple(Placement(face, _place(face, cell, page.number)) for face, cell in zip(chunk, cells))
@@ -263,7 +258,7 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     """Fronts on one half, each back on the mirror image of its front across the fold."""
     axis = fold_axis(sheet.fold)
     rotation = 180 if sheet.fold == "horizontal" else 0
-    for chunk in _chunks(group, len(sheet.slots)):
+    for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         fronts = [Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells)]

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from ..draw import direct, draw_element, text
 from ..draw.content import ELEMENT, replay
 from ..draw.context import FaceGeometry
-from ..latest import Latest
+from ..streams import Latest
 from ..layout import LaidFace
 
 

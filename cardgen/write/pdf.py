@@ -19,7 +19,7 @@ from ..draw import pdfops
 from .face import FaceDrawing, draw_face
 from .stream import PageStream
 from ..errors import CardgenError, Problem
-from ..latest import Latest
+from ..streams import Latest
 from ..model import Face, Page, Placement
 from ..units import PT_PER_MM
 

@@ -1,0 +1,30 @@
+"""Helpers for stages that see a set as a stream: what they remember of the items just met
+(copies and shared backs come close together) in memory that does not grow with the set, and
+items taken a batch at a time."""
+from __future__ import annotations
+
+from collections import OrderedDict
+from itertools import islice
+from typing import Iterable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+class Latest(OrderedDict):
+    """The latest ``size`` entries set; setting one more lets the oldest go."""
+
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key, value) -> None:
+        if len(self) >= self.size and key not in self:
+            self.popitem(last=False)
+        super().__setitem__(key, value)
+
+
+def batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """``items`` in lists of ``size`` (the last may be shorter), taken from the source as needed."""
+    items = iter(items)
+    while batch := list(islice(items, size)):
+        yield batch
