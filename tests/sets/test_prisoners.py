@@ -234,6 +234,14 @@ def _messages(root: Path, edition: str) -> list[str]:
     return [str(p) for p in cardgen.check([edition], root=root)]
 
 
+def _append(path: Path, rows: str) -> int:
+    """Add YAML rows at the end of a card file; return the line the first one starts on."""
+    start = len(path.read_text(encoding="utf-8").splitlines()) + 1
+    with path.open("a", encoding="utf-8") as f:
+        f.write(rows)
+    return start
+
+
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, old
@@ -269,9 +277,7 @@ def test_an_extra_ruling_fails_the_check(tmp_path, edition):
 def test_an_unknown_ruling_fails_with_its_line(tmp_path):
     root = _copy("prisoners", tmp_path)
     rulings = root / "data" / "prisoners" / "rulings.yaml"
-    start = len(rulings.read_text(encoding="utf-8").splitlines()) + 1
-    with rulings.open("a", encoding="utf-8") as f:
-        f.write("- name: Mass Pardon\n  short: Pardon\n  count: 1\n  when: unknown\n  effect: unknown\n")
+    start = _append(rulings, "- name: Mass Pardon\n  short: Pardon\n  count: 1\n  when: unknown\n  effect: unknown\n")
     assert _messages(root, "prisoners") == [
         f'data/prisoners/rulings.yaml:{start}: card "Mass Pardon": rule "Prisoner Rulings": 13 cards where type is ruling, expected exactly 12',
         f'data/prisoners/rulings.yaml:{start}: card "Mass Pardon": rule "Prisoner Ruling names": name "Mass Pardon" is not one of {", ".join(RULINGS)}',
@@ -282,10 +288,8 @@ def test_an_unknown_ruling_fails_with_its_line(tmp_path):
 def test_capture_cards_per_colour_and_wild_are_checked(tmp_path):
     root = _copy("prisoners", tmp_path)
     destiny = root / "data" / "prisoners" / "destiny.yaml"
-    start = len(destiny.read_text(encoding="utf-8").splitlines()) + 1
-    with destiny.open("a", encoding="utf-8") as f:
-        f.write("- name: Wild Capture Challenge\n  wild: true\n  title: Wild Capture Challenge\n  text: x\n"
-                "- name: Capture Challenge ({item})\n  each: colors\n  shows_color: true\n  title: Capture Challenge\n  text: x\n")
+    start = _append(destiny, "- name: Wild Capture Challenge\n  wild: true\n  title: Wild Capture Challenge\n  text: x\n"
+                    "- name: Capture Challenge ({item})\n  each: colors\n  shows_color: true\n  title: Capture Challenge\n  text: x\n")
     messages = _messages(root, "prisoners")
     assert messages[0] == (f'data/prisoners/destiny.yaml:{start + 4}: card "Capture Challenge (Red)": rule "Capture Challenge '
                            'cards per colour": 2 cards where type is capture and item.name is Red, expected exactly 1')
