@@ -14,9 +14,9 @@ from typing import Any, Mapping
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..errors import CardgenError, Problem, Source
+from .bounded import BoundedEnvironment
 from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
@@ -41,7 +41,7 @@ class Templates:
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.folder = self.root / "templates"
-        self.env = ImmutableSandboxedEnvironment(
+        self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
         self.env.filters["contrast"] = contrast
@@ -92,6 +92,7 @@ class Templates:
     def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:
         try:
             template = self._compiled.get(name)
+            self.env.start()
             if template is None:
                 template = self._compiled[name] = self.env.get_template(name)
             return template.render(context)
@@ -100,6 +101,9 @@ class Templates:
         except TemplateSyntaxError as exc:
             file = f"templates/{exc.name or name}"
             raise CardgenError(Problem(f"template syntax error: {exc.message}", Source(file, exc.lineno), card)) from None
+        except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise CardgenError(Problem("the template calls itself without end (too deep)", where, card)) from None
         except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
             where = self._template_frame(exc) or Source(f"templates/{name}")
             message = str(exc)
