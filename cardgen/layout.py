@@ -37,6 +37,12 @@ class Resources:
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
+        # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
+        self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
+
+    def image(self, path: Path):
+        """An image file, loaded once per build at the resolution the set can print."""
+        return self.images.load(path, self.longest_mm)
 
     def find_image(self, src: str) -> Path:
         for folder in (self.card_set.directory, self.card_set.root / "templates"):
@@ -54,13 +60,13 @@ class Resources:
 
     def paint_icon(self, canvas, name: str, x: float, baseline: float, size: float) -> None:
         """Draw an image icon (its "I" part)."""
-        image = self.images.load(self.card_set.icons[name].image)
+        image = self.image(self.card_set.icons[name].image)
         height = size * ICON_HEIGHT
         draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
 
     def _make_icon(self, icon: Icon):
         if icon.image is not None:
-            image = self.images.load(icon.image)
+            image = self.image(icon.image)
             return ICON_HEIGHT * image.aspect, lambda x, baseline, size, _color: [(ICON, icon.name, x, baseline, size)]
         try:
             face = self.fonts.face(icon.font)
@@ -95,7 +101,7 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
 
 def _prepare(element: Element, resources: Resources, card_type) -> Any:
     if element.tag == "image":
-        return resources.images.load(resources.find_image(element.attrs["src"]))
+        return resources.image(resources.find_image(element.attrs["src"]))
     if element.tag != "text":
         return None
     a = element.attrs
