@@ -94,6 +94,10 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
             items.append((element, _prepare(element, resources, card_type)))
         except ValueError as exc:
             problems.append(Problem(str(exc), element.source, card_name))
+        except RecursionError:
+            problems.append(Problem(f"<{element.tag}>: nested too deeply to lay out", element.source, card_name))
+        except Exception as exc:  # a library's failure on this element's input: named at its line
+            problems.append(Problem(f"<{element.tag}>: {type(exc).__name__}: {exc}", element.source, card_name))
     if problems:
         raise CardgenError(problems)
     return LaidFace(tuple(items))

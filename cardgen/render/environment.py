@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
-from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
 from ..errors import CardgenError, Problem, Source
 from .bounded import BoundedEnvironment
@@ -110,6 +110,11 @@ class Templates:
             if isinstance(exc, UndefinedError):
                 message = f"undefined name: {message}"
             raise CardgenError(Problem(message, where, card)) from None
+        except CardgenError:
+            raise
+        except (TemplateError, Exception) as exc:  # anything else a template can make Python raise
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
         folder = str(self.folder)
