@@ -146,7 +146,7 @@ def test_template_work_is_bounded(built, body, line, detail):
     root, _ = built
     back(root, body)
     fails_with(built, [f'templates/demo/back.xml.j2:{line}: card "Quick Draw": '
-                       + limit_text(detail, *STEPS, 1_000_000) + " (and 3 more cards)"])
+                       + limit_text(detail, *STEPS, 1_000_000)])
 
 
 @pytest.mark.parametrize("body, line, detail", [
@@ -161,7 +161,7 @@ def test_templates_that_recurse_are_stopped_at_the_depth_limit(built, body, line
     root, _ = built
     back(root, body)
     fails_with(built, [f'templates/demo/back.xml.j2:{line}: card "Quick Draw": '
-                       + limit_text(detail, *DEPTH, 40) + " (and 3 more cards)"])
+                       + limit_text(detail, *DEPTH, 40)])
 
 
 def test_the_step_limit_can_be_raised(built):
@@ -169,7 +169,7 @@ def test_the_step_limit_can_be_raised(built):
     back(root, '<card>\n{% for i in range(60) %}{% for j in range(60) %}{% endfor %}{% endfor %}\n</card>\n')
     fails_with(built, ['templates/demo/back.xml.j2:2: card "Quick Draw": '
                        + limit_text("the template takes too many steps (loops inside loops, or a very long value)",
-                                    *STEPS, 2000) + " (and 3 more cards)"],
+                                    *STEPS, 2000)],
                env={"CARDGEN_MAX_TEMPLATE_STEPS": "2000"})
     assert cardgen(root, "build", "--no-cache", "demo", env={"CARDGEN_MAX_TEMPLATE_STEPS": "5000"}).returncode == 0
 

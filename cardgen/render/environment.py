@@ -16,7 +16,8 @@ from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, Template
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
 from ..errors import CardgenError, Problem, Source
-from .bounded import BoundedEnvironment
+from ..limits import LimitReached
+from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
@@ -101,6 +102,9 @@ class Templates:
         except TemplateSyntaxError as exc:
             file = f"templates/{exc.name or name}"
             raise CardgenError(Problem(f"template syntax error: {exc.message}", Source(file, exc.lineno), card)) from None
+        except TemplateLimit as exc:
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise LimitReached(Problem(str(exc), where, card)) from None
         except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise CardgenError(Problem("the template calls itself without end (too deep)", where, card)) from None
