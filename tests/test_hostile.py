@@ -199,6 +199,9 @@ def test_an_svg_holding_a_raster_image_is_refused_with_a_message(built):
 
 # --- debris ------------------------------------------------------------------------------------
 
+WRITING = {".demo.json", ".demo.pdf", ".faces-demo.bin"}  # the temporaries of a build half-way
+
+
 def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clean_remove(built):
     root, before = built
     # slow enough to be caught half-way: every card's template takes a while
@@ -208,9 +211,9 @@ def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clea
     build = cardgen(root, "build", "demo", wait=False)  # the cache on: it writes temporaries too
     try:
         for _ in range(HANG_GUARD * 100):
-            found = [p for folder in ("output", ".cardgen-cache") if (root / folder).is_dir()
-                     for p in (root / folder).iterdir() if p.name.endswith(".tmp")]
-            if len(found) >= 3 or build.poll() is not None:
+            found = {p.name.split(".cardgen-")[0] for folder in ("output", ".cardgen-cache")
+                     if (root / folder).is_dir() for p in (root / folder).iterdir() if p.name.endswith(".tmp")}
+            if WRITING <= found or build.poll() is not None:
                 break
             subprocess.run(["sleep", "0.01"])
         assert build.poll() is None, "the build ended before it could be killed"
@@ -219,7 +222,7 @@ def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clea
         build.wait()
     stale = sorted(p.name for folder in ("output", ".cardgen-cache") for p in (root / folder).iterdir()
                    if p.name.endswith(".tmp"))
-    assert [name.split(".cardgen-")[0] for name in stale] == [".demo.json", ".demo.pdf", ".faces-demo.bin"]
+    assert WRITING <= {name.split(".cardgen-")[0] for name in stale}  # and perhaps a font cache's
     assert all(f".cardgen-{build.pid}-" in name for name in stale)
     assert output_files(root) == {**before, **{n: (root / "output" / n).read_bytes() for n in stale if
                                                (root / "output" / n).exists()}}
@@ -230,7 +233,7 @@ def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clea
         path.write_text("keep me")
     result = cardgen(root, "clean")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "3 stale temporary files removed"
+    assert result.stdout.splitlines()[-1] == f"{len(stale)} stale temporary files removed"
     left = sorted(p.name for folder in ("output", ".cardgen-cache") for p in (root / folder).iterdir()
                   if p.name.endswith(".tmp"))
     assert left == sorted(p.name for p in keep)
