@@ -249,3 +249,23 @@ def test_the_next_build_removes_a_dead_builds_temporaries(built):
     assert result.returncode == 0, result.stderr
     assert not stale.exists()
     assert output_files(root) == before  # same input, same bytes
+
+
+# --- sheets and decks ----------------------------------------------------------------------------
+
+def test_a_sheet_template_of_a_trillion_slots_is_refused_at_its_line(built):
+    root, _ = built
+    (root / "data/demo/sheets").mkdir()
+    write(root, "data/demo/sheets/huge.yaml",
+          "name: Huge\ngrid:\n  shape: circle\n  d: 0.001\n  nx: 1000000\n  ny: 1000000\n  x0: 1\n  y0: 1\n")
+    fails_with(built, ["data/demo/sheets/huge.yaml:6: " + limit_text(
+        "the grid has 1000000 x 1000000 = 1,000,000,000,000 slots", "slots on one sheet template (nx x ny)",
+        "CARDGEN_MAX_SHEET_SLOTS", 10000)], "--sheet", "sheets/huge.yaml")
+
+
+def test_a_deck_list_asking_a_billion_copies_is_refused_at_its_line(built):
+    root, _ = built
+    write(root, "deck.yaml", "main:\n  Quick Draw: 1\n  Escape Artist: 1000000000\n")
+    fails_with(built, ['deck.yaml:3: card "Escape Artist": ' + limit_text(
+        "1000000000 is too many copies", "copies of one card", "CARDGEN_MAX_COPIES_PER_CARD", 10000)],
+        "--deck", str(root / "deck.yaml"))
