@@ -82,6 +82,9 @@ def _load(path: Path, most: int | None) -> LoadedImage:
 def _load_svg(path: Path) -> LoadedImage:
     from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
 
+    from .svgsize import check_svg_size
+
+    check_svg_size(path)
     try:
         drawing = svg2rlg(str(path))
     except RecursionError:
