@@ -89,6 +89,8 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: {count} error{'s' * (count != 1)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
+    except MemoryError:  # the limits keep the defaults far from this; a raised limit may not
+        raise Failure("cardgen: out of memory (a limit raised too high? see README, Limits)") from None
     except Exception:
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
