@@ -141,6 +141,13 @@ def back(root: Path, body: str) -> None:
      "the template takes too many steps (loops inside loops, or a very long value)"),
     ('<card>\n{{ "x" | center(1000000000) }}\n</card>\n', 2,
      "the template takes too many steps (loops inside loops, or a very long value)"),
+    ('<card>\n{% for i in range(99999) %}{{ range(99999) | sum }}{% endfor %}\n</card>\n', 2,
+     "the template takes too many steps (loops inside loops, or a very long value)"),
+    ('<card>\n{% set ns = namespace(s="ab") %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}\n'
+     '</card>\n', 2, "the template takes too many steps (loops inside loops, or a very long value)"),
+    ('{% macro twice(s, n) %}{% if n %}{{ twice(s + s, n - 1) }}{% endif %}{% endmacro %}\n'
+     '<card>{{ twice("ab", 39) }}</card>\n', 1,
+     "the template takes too many steps (loops inside loops, or a very long value)"),
 ])
 def test_template_work_is_bounded(built, body, line, detail):
     root, _ = built
