@@ -178,7 +178,7 @@ def test_the_step_limit_can_be_raised(built):
                        + limit_text("the template takes too many steps (loops inside loops, or a very long value)",
                                     *STEPS, 2000)],
                env={"CARDGEN_MAX_TEMPLATE_STEPS": "2000"})
-    assert cardgen(root, "build", "--no-cache", "demo", env={"CARDGEN_MAX_TEMPLATE_STEPS": "5000"}).returncode == 0
+    assert cardgen(root, "build", "--no-cache", "demo", env={"CARDGEN_MAX_TEMPLATE_STEPS": "10000"}).returncode == 0
 
 
 # --- images ------------------------------------------------------------------------------------
