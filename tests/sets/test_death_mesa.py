@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = "death-mesa"
-SEED = Path("/work/shared/seeds/bang-death-mesa-player-aid.txt")
+SEED = ROOT / "tests" / "fixtures" / SET / "bang-death-mesa-player-aid.txt"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
 MM_PER_PT = 25.4 / 72
 

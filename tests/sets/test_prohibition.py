@@ -25,7 +25,7 @@ from cardgen.cli import main
 from cardgen.validate import check_deck, load_deck
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = Path("/work/shared/seeds/prohibition-alpha-rules.txt")
+SEED = ROOT / "tests" / "fixtures" / "prohibition" / "prohibition-alpha-rules.txt"
 FIXTURES = ROOT / "tests" / "fixtures" / "validate"
 POOL = "prohibition-pool"
 

@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parents[2]
 SET = "skill-tokens"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
-SEED = Path("/work/shared/seeds/cosmic-encounter-skill-tokens.txt")
+SEED = FIXTURES / "cosmic-encounter-skill-tokens.txt"
 MM_PER_PT = 25.4 / 72
 INCH = 25.4
 
