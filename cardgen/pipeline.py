@@ -241,12 +241,26 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
     return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
 
 
+def output_stem(name: str, options: BuildOptions = BuildOptions()) -> str:
+    """The file name (without .pdf/.json) a build of set ``name`` writes: ``<set>`` for the whole
+    set, ``<set>.deck-<deck>`` for a deck list, ``<set>.reprint`` (or ``<set>.deck-<deck>.reprint``)
+    for the faces changed since a manifest. A build of part of a set never replaces the full
+    build's files, and a reprint never replaces the manifest it is compared with."""
+    stem = name
+    if options.deck is not None:
+        stem += f".deck-{Path(options.deck).stem}"
+    if options.changed_since is not None:
+        stem += ".reprint"
+    return stem
+
+
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
               progress: Callable[[int, int], None] | None = None) -> SetResult:
-    """Build the set ``name`` into ``<out>/<name>.pdf`` and ``<out>/<name>.json``."""
+    """Build the set ``name`` into ``<out>/<stem>.pdf`` and ``<out>/<stem>.json`` (see ``output_stem``)."""
     with _collecting_seldom():
         card_set = load_set(name, session.root)
-        return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
+        stem = output_stem(name, options)
+        return write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options, progress)
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
