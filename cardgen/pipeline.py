@@ -106,10 +106,20 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
 
 
 def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
-    """All rule problems of a set (and of a deck list): errors and warnings."""
-    problems = validate.check_set(card_set) if deck is None else []
-    if deck is not None:
-        problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)))
+    """All rule problems of a set (and of a deck list): errors and warnings. A set or deck that
+    would print no card is an error; a card file that holds none, a warning."""
+    problems = list(getattr(card_set.cards, "warnings", ()))
+    if deck is None:
+        if not card_set.copies():
+            where = getattr(card_set.cards, "source", None) or card_set.source
+            problems.append(Problem("the set has no card to print (its card files hold no cards, "
+                                    "or every count is 0)", where))
+        problems += validate.check_set(card_set)
+    else:
+        loaded = validate.load_deck(card_set, Path(deck))
+        if not sum(entry.copies for entry in loaded.main + loaded.bench):
+            problems.append(Problem("the deck names no card to print", loaded.main_source or loaded.source))
+        problems += validate.check_deck(card_set, loaded)
     return problems
 
 
@@ -202,6 +212,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
             if rendered.renderer.problems():
                 raise CardgenError(rendered.renderer.problems())
+            if not pages:  # never replace earlier output with an empty PDF
+                raise CardgenError(Problem("nothing to print: no card of the set reached a page",
+                                           getattr(card_set.cards, "source", None) or card_set.source))
             manifest.close(pages, notes)
     except BaseException:
         if cache is not None:

@@ -110,7 +110,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if not card_path.is_file():
             raise fail(f'card file "{entry}" not found', at(data["cards"], index))
         files.append((card_path, forced_type))
-    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables))
+    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
+                      at(data, "cards") if "cards" in data else at(data))
     cards.check()
 
     rules_entries = data.get("rules") or []

@@ -91,6 +91,14 @@ class FontFace:
         return width
 
 
+def _reason(exc: Exception) -> str:
+    """What is wrong with a font file, without the file's absolute path reportlab adds."""
+    if isinstance(exc, OSError):
+        return (exc.strerror or str(exc)).lower()
+    text = str(exc)
+    return text.split(" (", 1)[0] if "(" in text else text
+
+
 def _pdf_name(path: Path, digest: str) -> str:
     return f"cg-{path.stem}-{digest[:8]}"
 
@@ -204,7 +212,7 @@ class FontBook:
         try:
             digest = file_digest(path)
         except OSError as exc:
-            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+            raise fail(f"cannot read font: {exc.strerror or exc}", Source(relative_name(path, self.root))) from None
         face = cls._registered.get(digest)
         if face is not None:
             return face
@@ -212,7 +220,10 @@ class FontBook:
         try:
             ttf = load_ttf(pdf_name, path, digest, self.parse_cache)
         except (TTFError, OSError) as exc:
-            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+            raise fail(f"cannot read font: {_reason(exc)}", Source(relative_name(path, self.root))) from None
+        except Exception:  # reportlab's reader fails in many ways on a damaged file (struct.error, ...)
+            raise fail("cannot read font: the file is damaged or not a TrueType font",
+                       Source(relative_name(path, self.root))) from None
         pdfmetrics.registerFont(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
