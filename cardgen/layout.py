@@ -14,6 +14,7 @@ from .draw.images import ImageStore, draw_image
 from .draw.text import PreparedText
 from .errors import CardgenError, Problem
 from .model import CardSet, Icon
+from .paths import confined
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook
@@ -39,8 +40,11 @@ class Resources:
         self._icon_widths: dict[str, float] = {}
 
     def find_image(self, src: str) -> Path:
-        for folder in (self.card_set.directory, self.card_set.root / "templates"):
-            candidate = folder / src
+        """The file an ``<image src>`` names: in the set's folder, else in templates/; never
+        outside the project (OutsideProject, a ValueError)."""
+        root = self.card_set.root
+        for folder in (self.card_set.directory, root / "templates"):
+            candidate = confined(root, folder, src, "image")
             if candidate.is_file():
                 return candidate
         raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
@@ -52,15 +56,22 @@ class Resources:
             self._icon_widths[name], self._icon_parts[name] = self._make_icon(self.card_set.icons[name])
         return self._icon_widths[name], self._icon_parts[name]
 
+    def icon_image(self, icon: Icon):
+        """An image icon's image; a problem with it is set.yaml's, at the icon's line."""
+        try:
+            return self.images.load(icon.image)
+        except ValueError as exc:
+            raise CardgenError(Problem(f'icon "{icon.name}": {exc}', icon.source)) from None
+
     def paint_icon(self, canvas, name: str, x: float, baseline: float, size: float) -> None:
         """Draw an image icon (its "I" part)."""
-        image = self.images.load(self.card_set.icons[name].image)
+        image = self.icon_image(self.card_set.icons[name])
         height = size * ICON_HEIGHT
         draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
 
     def _make_icon(self, icon: Icon):
         if icon.image is not None:
-            image = self.images.load(icon.image)
+            image = self.icon_image(icon)
             return ICON_HEIGHT * image.aspect, lambda x, baseline, size, _color: [(ICON, icon.name, x, baseline, size)]
         try:
             face = self.fonts.face(icon.font)
@@ -84,9 +95,10 @@ class _TextProblem(ValueError):
     """A text box's problem that a value of the card may cause: ``reason`` is said of the value,
     ``box`` of the box; ``caused_by(value)`` tells whether a value can be the cause."""
 
-    def __init__(self, box: str, reason: str, caused_by: Callable[[str], bool]):
+    def __init__(self, box: str, reason: str, caused_by: Callable[[str], bool], shown: str | None = None):
         super().__init__(f"{box}: {reason}")
         self.box, self.reason, self.caused_by = box, reason, caused_by
+        self.shown = shown  # the text a value must be part of (default: the element's content)
 
 
 def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card_name: str, card=None) -> LaidFace:
@@ -113,8 +125,11 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
 def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem:
     """The problem at the card value that causes it (the longest value shown in the box that can
     cause it), else at the template line."""
-    field = _causing_field(card, element.content or "", exc.caused_by) if card is not None else None
+    shown = exc.shown if exc.shown is not None else element.content or ""
+    field = _causing_field(card, shown, exc.caused_by) if card is not None else None
     if field is None:
+        if not exc.box:
+            return Problem(exc.reason, element.source, card_name)
         return Problem(f"{exc.box}: {exc.reason.replace(f' in {exc.box}', '')}", element.source, card_name)
     return Problem(f'field "{field}": {exc.reason} (drawn by {element.source})', card.source_of(field), card_name)
 
@@ -153,7 +168,11 @@ def font_label(fonts: FontBook, file_name: str) -> str:
 
 def _prepare(element: Element, resources: Resources, card_type) -> Any:
     if element.tag == "image":
-        return resources.images.load(resources.find_image(element.attrs["src"]))
+        src = element.attrs["src"]
+        try:
+            return resources.images.load(resources.find_image(src))
+        except ValueError as exc:  # the src may be a card's value: then its row is named first
+            raise _TextProblem("", str(exc), lambda text: True, src) from None
     if element.tag != "text":
         return None
     a = element.attrs

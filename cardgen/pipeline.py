@@ -90,7 +90,7 @@ class Session:
         self.root = Path(self.root).resolve()
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
-        self.images = ImageStore()
+        self.images = ImageStore(self.root)
 
 
 def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
@@ -99,7 +99,10 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
         if not known:
             raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
         return known
-    unknown = [n for n in names if n not in known]
+    # a folder of data/ without set.yaml is a set that lacks it: load_set says so
+    folders = {n for n in names if n not in known and n not in (".", "..") and "/" not in n and "\\" not in n
+               and (Path(root) / "data" / n).is_dir()}
+    unknown = [n for n in names if n not in known and n not in folders]
     if unknown:
         raise UsageError(f'unknown set "{unknown[0]}" (sets: {", ".join(known) or "none"})')
     return list(names)

@@ -17,6 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
+from ..paths import OutsideProject, confined
 from ..write.atomic import staged
 from .parsed import load_ttf
 
@@ -161,6 +162,10 @@ class FontBook:
         self._known_digests = recall_digests(parse_cache) if parse_cache is not None else 0
         folder = self.root / "fonts"
         index = folder / "fonts.yaml"
+        try:
+            confined(self.root, folder, "fonts.yaml")
+        except OutsideProject as exc:
+            raise fail(str(exc), Source("fonts")) from None
         data = read_yaml(index, self.root)
         file = relative_name(index, self.root)
         families = data.get("families") if isinstance(data, dict) else None
@@ -174,7 +179,11 @@ class FontBook:
             paths = {}
             for style in STYLES:
                 name = styles.get(style) or styles.get("regular")
-                path = folder / str(name)
+                try:
+                    path = confined(self.root, folder, str(name), f'font file of family "{family}"')
+                except OutsideProject as exc:
+                    raise fail(str(exc), Source(file, line_of(styles, style) if style in styles else where.line)) from None
+                path = folder / str(name)  # named as written: fonts/ itself may be a link inside the project
                 if not path.is_file():
                     raise fail(f'font file "{name}" of family "{family}" is not in fonts/', where)
                 paths[style] = path

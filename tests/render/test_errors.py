@@ -128,8 +128,9 @@ def test_data_cannot_inject_markup(project):
     assert 'field "label": the text does not fit' in str(problem)
 
 
-def test_templates_folder_may_be_a_link(project, tmp_path):
-    shared = tmp_path / "shared-templates"
+def test_templates_folder_may_be_a_link_inside_the_project(project):
+    shared = project / "shared" / "templates"
+    shared.parent.mkdir()
     (project / "templates").rename(shared)
     (project / "templates").symlink_to(shared)
     edit(shared / "demo/token.xml.j2", "{{ label }}", "{{ lable }}")
