@@ -16,7 +16,7 @@ import click
 
 from . import pipeline
 from .commands import commands
-from .errors import CardgenError, UsageError
+from .errors import CardgenError, UsageError, collapse, tally
 from .load.setfile import load_set, set_names
 from .model import copies_by_type
 
@@ -83,10 +83,10 @@ def run_reporting_errors(ctx: click.Context, action):
     try:
         return action()
     except CardgenError as error:
-        for problem in error.problems:
+        problems = collapse(error.problems)
+        for problem in problems:
             click.echo(str(problem), err=True)
-        count = sum(1 for p in error.problems if p.is_error)
-        raise Failure(f"cardgen: {count} error{'s' * (count != 1)}") from None
+        raise Failure(f"cardgen: {tally(problems)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
     except Exception:
@@ -175,13 +175,12 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 def check(ctx, sets, deck):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     root = ctx.obj["root"]
-    problems = run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck))
+    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck)))
     for problem in problems:
         click.echo(str(problem), err=True)
-    errors = sum(1 for p in problems if p.is_error)
-    warnings = len(problems) - errors
-    if errors:
-        raise Failure(f"cardgen: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    if any(p.is_error for p in problems):
+        raise Failure(f"cardgen: {tally(problems)}")
+    warnings = len(problems)
     click.echo(f"ok: no errors, {warnings} warning{'s' * (warnings != 1)}")
 
 

@@ -53,5 +53,34 @@ def fail(message: str, source: Source | None = None, card: str | None = None) ->
     return CardgenError(Problem(message, source, card))
 
 
+def collapse(problems) -> list[Problem]:
+    """One cause, one message: problems that differ only in the card that met them (a broken
+    font, a failing template line, a missing image met by every card) become one, naming the
+    first card and how many more; errors come before warnings, each in the order first met."""
+    groups: dict[tuple, list] = {}
+    for problem in problems:
+        key = (problem.severity, problem.source, problem.message)
+        entry = groups.get(key)
+        if entry is None:
+            groups[key] = [problem, {problem.card}]
+        else:
+            entry[1].add(problem.card)
+    merged = []
+    for first, cards in groups.values():
+        more = len(cards) - 1
+        if more:
+            first = Problem(f"{first.message} (and {more} more card{'s' * (more != 1)})", first.source, first.card,
+                            first.severity)
+        merged.append(first)
+    return [p for p in merged if p.is_error] + [p for p in merged if not p.is_error]
+
+
+def tally(problems) -> str:
+    """``N errors, M warnings``."""
+    errors = sum(1 for p in problems if p.is_error)
+    warnings = len(problems) - errors
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
 class UsageError(Exception):
     """The command was called wrongly (unknown set, bad option): exit code 2."""

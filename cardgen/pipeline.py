@@ -90,7 +90,7 @@ class Session:
         self.root = Path(self.root).resolve()
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
-        self.images = ImageStore()
+        self.images = ImageStore(self.root)
 
 
 def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
@@ -99,17 +99,30 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
         if not known:
             raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
         return known
-    unknown = [n for n in names if n not in known]
+    # a folder of data/ without set.yaml is a set that lacks it: load_set says so
+    folders = {n for n in names if n not in known and n not in (".", "..") and "/" not in n and "\\" not in n
+               and (Path(root) / "data" / n).is_dir()}
+    unknown = [n for n in names if n not in known and n not in folders]
     if unknown:
         raise UsageError(f'unknown set "{unknown[0]}" (sets: {", ".join(known) or "none"})')
     return list(names)
 
 
 def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
-    """All rule problems of a set (and of a deck list): errors and warnings."""
-    problems = validate.check_set(card_set) if deck is None else []
-    if deck is not None:
-        problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)))
+    """All rule problems of a set (and of a deck list): errors and warnings. A set or deck that
+    would print no card is an error; a card file that holds none, a warning."""
+    problems = list(getattr(card_set.cards, "warnings", ()))
+    if deck is None:
+        if not card_set.copies():
+            where = getattr(card_set.cards, "source", None) or card_set.source
+            problems.append(Problem("the set has no card to print (its card files hold no cards, "
+                                    "or every count is 0)", where))
+        problems += validate.check_set(card_set)
+    else:
+        loaded = validate.load_deck(card_set, Path(deck))
+        if not sum(entry.copies for entry in loaded.main + loaded.bench):
+            problems.append(Problem("the deck names no card to print", loaded.main_source or loaded.source))
+        problems += validate.check_deck(card_set, loaded)
     return problems
 
 
@@ -202,6 +215,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
             if rendered.renderer.problems():
                 raise CardgenError(rendered.renderer.problems())
+            if not pages:  # never replace earlier output with an empty PDF
+                raise CardgenError(Problem("nothing to print: no card of the set reached a page",
+                                           getattr(card_set.cards, "source", None) or card_set.source))
             manifest.close(pages, notes)
     except BaseException:
         if cache is not None:
@@ -241,12 +257,26 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
     return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
 
 
+def output_stem(name: str, options: BuildOptions = BuildOptions()) -> str:
+    """The file name (without .pdf/.json) a build of set ``name`` writes: ``<set>`` for the whole
+    set, ``<set>.deck-<deck>`` for a deck list, ``<set>.reprint`` (or ``<set>.deck-<deck>.reprint``)
+    for the faces changed since a manifest. A build of part of a set never replaces the full
+    build's files, and a reprint never replaces the manifest it is compared with."""
+    stem = name
+    if options.deck is not None:
+        stem += f".deck-{Path(options.deck).stem}"
+    if options.changed_since is not None:
+        stem += ".reprint"
+    return stem
+
+
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
               progress: Callable[[int, int], None] | None = None) -> SetResult:
-    """Build the set ``name`` into ``<out>/<name>.pdf`` and ``<out>/<name>.json``."""
+    """Build the set ``name`` into ``<out>/<stem>.pdf`` and ``<out>/<stem>.json`` (see ``output_stem``)."""
     with _collecting_seldom():
         card_set = load_set(name, session.root)
-        return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
+        stem = output_stem(name, options)
+        return write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options, progress)
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,

@@ -36,7 +36,7 @@ class Rendered:
 
     def lay_out(self, face: Face) -> LaidFace:
         markup = self.renderer.markup(face)
-        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
+        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name, face.card)
 
     def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
         """What the write stage draws for a face: ``parts`` recorded when it was last drawn, or

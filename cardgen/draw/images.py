@@ -1,11 +1,14 @@
 """Image files (PNG, JPG, SVG) loaded once per build and drawn into a box."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.utils import ImageReader
+
+from ..paths import svg_references
 
 
 @dataclass(frozen=True)
@@ -22,8 +25,9 @@ class LoadedImage:
 
 
 class ImageStore:
-    def __init__(self):
+    def __init__(self, root: Path | None = None):
         self._cache: dict[Path, LoadedImage] = {}
+        self.root = root  # the project folder: an SVG's references must stay inside it
 
     def load(self, path: Path) -> LoadedImage:
         """Load an image; raises ValueError with a readable reason."""
@@ -36,8 +40,10 @@ class ImageStore:
         if path.suffix.lower() == ".svg":
             from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
 
+            if self.root is not None:
+                svg_references(path, self.root, _shown(path, self.root))
             try:
-                drawing = svg2rlg(str(path))
+                drawing = svg2rlg(str(path), **_reference_root(self.root))
             except Exception as exc:  # svglib raises parser errors of several kinds
                 raise ValueError(f'cannot read SVG "{path.name}": {exc}') from None
             if drawing is None or not drawing.width or not drawing.height:
@@ -48,10 +54,46 @@ class ImageStore:
                 reader = ImageReader(str(path))
                 width, height = reader.getSize()
             except Exception as exc:  # Pillow raises several kinds for a broken file
-                raise ValueError(f'cannot read image "{path.name}": {exc}') from None
+                raise ValueError(f'cannot read image "{path.name}": {_image_reason(exc)}') from None
             image = LoadedImage(path, width, height, raster=reader)
         self._cache[path] = image
         return image
+
+
+def _image_reason(exc: Exception) -> str:
+    """Why Pillow could not read a file, in words: reportlab's own message adds the absolute path
+    and object addresses."""
+    from PIL import Image, UnidentifiedImageError
+
+    if isinstance(exc, UnidentifiedImageError):
+        return "not an image file (PNG, JPG, GIF, ... or SVG)"
+    if isinstance(exc, Image.DecompressionBombError):
+        return "the image has too many pixels"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    text = str(exc).strip().splitlines()
+    reason = text[-1] if text else type(exc).__name__
+    return re.sub(r"\s*(fileName|identity)=.*", "", re.sub(r"<[^<>]* at 0x[0-9a-f]+>", "the file", reason)) or "damaged"
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return Path(path).name
+
+
+def _reference_root(root: Path | None) -> dict:
+    """svglib's own guard, where it has one (2.3 on): external references outside ``root`` refused."""
+    if root is None:
+        return {}
+    import inspect
+
+    from svglib.svglib import SvgRenderer
+
+    if "external_reference_root" in inspect.signature(SvgRenderer.__init__).parameters:
+        return {"external_reference_root": str(Path(root).resolve())}
+    return {}
 
 
 def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain") -> None:

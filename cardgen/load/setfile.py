@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import Source, fail
 from ..model import Back, CardSet, CardType, Icon
+from ..paths import OutsideProject, confined
 from ..units import parse_length
 from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
@@ -30,6 +31,15 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     root = Path(root).resolve()
     directory = root / "data" / name
     path = directory / "set.yaml"
+    try:
+        directory = confined(root, root / "data", name, "the set folder")
+        path = confined(root, directory, "set.yaml")
+    except OutsideProject as exc:
+        raise fail(str(exc), Source(f"data/{name}")) from None
+    if not path.is_file():
+        raise fail("set.yaml is missing: a set folder holds set.yaml, which names its card types and files",
+                   Source(f"data/{name}")) if directory.is_dir() else fail(
+                   "no such set folder", Source(f"data/{name}"))
     data = read_yaml(path, root)
     file = relative_name(path, root)
     if not isinstance(data, dict):
@@ -90,9 +100,10 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             size=size, bleed=_length(spec, "bleed", bleed, at), safe=_length(spec, "safe", safe, at),
             defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
 
-    icons = _icons(data.get("icons") or {}, directory, at)
+    icons = _icons(data.get("icons") or {}, root, directory, at)
     if isinstance(data.get("sheet"), dict):
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
+        _sheet_files(data["sheet"], root, directory, at)
     variables = plain(data.get("variables") or {})
 
     files = []
@@ -106,11 +117,15 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             entry = entry.get("file")
         if not entry:
             raise fail("each entry of `cards` is a file name or {file:, type:}", at(data["cards"], index))
-        card_path = directory / str(entry)
+        try:
+            card_path = confined(root, directory, str(entry), "card file")
+        except OutsideProject as exc:
+            raise fail(str(exc), at(data["cards"], index)) from None
         if not card_path.is_file():
             raise fail(f'card file "{entry}" not found', at(data["cards"], index))
         files.append((card_path, forced_type))
-    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables))
+    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
+                      at(data, "cards") if "cards" in data else at(data))
     cards.check()
 
     rules_entries = data.get("rules") or []
@@ -118,9 +133,13 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         rules_entries = [rules_entries]
     rules = []
     for index, entry in enumerate(rules_entries):
-        rules_path = directory / str(entry)
+        where = at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules")
+        try:
+            rules_path = confined(root, directory, str(entry), "rules file")
+        except OutsideProject as exc:
+            raise fail(str(exc), where) from None
         if not rules_path.is_file():
-            raise fail(f'rules file "{entry}" not found', at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules"))
+            raise fail(f'rules file "{entry}" not found', where)
         rules.append(rules_path)
 
     return CardSet(
@@ -149,7 +168,21 @@ def _unknown_keys(mapping: dict, allowed: set[str], file: str, what: str) -> Non
                        Source(file, line_of(mapping, key)))
 
 
-def _icons(raw: Any, directory: Path, at) -> dict[str, Icon]:
+def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
+    """A sheet template file named in set.yaml (by itself or per paper) must be in the project."""
+    from ..sheets.labels import is_path
+
+    template = sheet.get("template")
+    named = template.items() if isinstance(template, dict) else [(None, template)]
+    for paper, name in named:
+        if isinstance(name, str) and is_path(name):
+            try:
+                confined(root, directory, name.split("#", 1)[0], "sheet template file")
+            except OutsideProject as exc:
+                raise fail(str(exc), at(template, paper) if paper is not None else at(sheet, "template")) from None
+
+
+def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
     icons = {}
     for icon_name, spec in raw.items():
         where = at(raw, icon_name)
@@ -158,7 +191,10 @@ def _icons(raw: Any, directory: Path, at) -> dict[str, Icon]:
         _unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
         image = None
         if "image" in spec:
-            image = directory / str(spec["image"])
+            try:
+                image = confined(root, directory, str(spec["image"]), f'icon "{icon_name}": image')
+            except OutsideProject as exc:
+                raise fail(str(exc), where) from None
             if not image.is_file():
                 raise fail(f'icon "{icon_name}": image "{spec["image"]}" not found', where)
         icons[str(icon_name)] = Icon(str(icon_name), image=image, glyph=spec.get("glyph") and str(spec["glyph"]),
