@@ -38,6 +38,12 @@ class Resources:
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
+        # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
+        self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
+
+    def image(self, path: Path):
+        """An image file, loaded once per build at the resolution the set can print."""
+        return self.images.load(path, self.longest_mm)
 
     def find_image(self, src: str) -> Path:
         """The file an ``<image src>`` names: in the set's folder, else in templates/; never
@@ -59,7 +65,7 @@ class Resources:
     def icon_image(self, icon: Icon):
         """An image icon's image; a problem with it is set.yaml's, at the icon's line."""
         try:
-            return self.images.load(icon.image)
+            return self.image(icon.image)
         except ValueError as exc:
             raise CardgenError(Problem(f'icon "{icon.name}": {exc}', icon.source)) from None
 
@@ -170,7 +176,7 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
     if element.tag == "image":
         src = element.attrs["src"]
         try:
-            return resources.images.load(resources.find_image(src))
+            return resources.image(resources.find_image(src))
         except ValueError as exc:  # the src may be a card's value: then its row is named first
             raise _TextProblem("", str(exc), lambda text: True, src) from None
     if element.tag != "text":

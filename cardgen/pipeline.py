@@ -21,6 +21,7 @@ from .streams import batches
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import ManifestWriter
+from .write.temporary import remove_stale
 from .write.pdf import write_pdf
 
 
@@ -291,6 +292,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     root = Path(root).resolve()
     session = Session(root, cache=options.cache)
     out = Path(out) if out is not None else root / "output"
+    remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
     for name in resolve_names(names, root):
         report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None

@@ -80,7 +80,7 @@ class _ElementsOf:
             self.elements = self.markup().elements()
         element = self.elements[index]
         if element.tag == "image":
-            return element, self.resources.images.load(self.resources.find_image(element.attrs["src"]))
+            return element, self.resources.image(self.resources.find_image(element.attrs["src"]))
         return element, None
 
 

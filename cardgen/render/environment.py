@@ -14,10 +14,10 @@ from typing import Any, Mapping
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..errors import CardgenError, Problem, Source
 from ..paths import OutsideProject, confined, is_inside
+from .bounded import BoundedEnvironment
 from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
@@ -53,7 +53,7 @@ class Templates:
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.folder = self.root / "templates"
-        self.env = ImmutableSandboxedEnvironment(
+        self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
         self.env.filters["contrast"] = contrast
@@ -107,6 +107,7 @@ class Templates:
     def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:
         try:
             template = self._compiled.get(name)
+            self.env.start()
             if template is None:
                 template = self._compiled[name] = self.env.get_template(name)
             return template.render(context)
@@ -121,6 +122,10 @@ class Templates:
             frames = [f for f in self._template_frames(exc) if f.file != file]
             raise CardgenError(Problem(f"template syntax error: {exc.message}{_included_from(frames)}",
                                        Source(file, exc.lineno), card)) from None
+        except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise CardgenError(Problem("the template calls itself without end (too deep)", where, card)) from None
         except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
