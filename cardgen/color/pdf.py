@@ -82,6 +82,7 @@ class PdfConverter:
                      object_stream_mode=pikepdf.ObjectStreamMode.disable)
 
     def convert(self, pdf: pikepdf.Pdf) -> None:
+        self._done, self._states = set(), []  # object numbers are the document's own
         for page in pdf.pages:
             self._stream(page.obj, page.obj.get("/Resources"), pdf)
         for states in self._states:
