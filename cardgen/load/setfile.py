@@ -14,7 +14,7 @@ from .yamlfile import line_of, plain, read_yaml, relative_name
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
             "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
             "date", "preflight"}
-PREFLIGHT_KEYS = {"element", "min-size", "min-line", "reason"}
+PREFLIGHT_KEYS = {"element", "min-size", "reason"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
@@ -154,7 +154,7 @@ def _check_date(value: str, where: Source) -> None:
 
 
 def _preflight(raw: Any, at) -> tuple:
-    """``preflight:`` in set.yaml: a list of {element, min-size and/or min-line, reason}, each
+    """``preflight:`` in set.yaml: a list of {element, min-size, reason}, each
     lowering a minimum for the named element (a text box's ``name``), with the reason preflight
     prints."""
     if raw is None:
@@ -170,7 +170,7 @@ def _preflight(raw: Any, at) -> tuple:
         if not entry.get("element") or not entry.get("reason"):
             raise fail("a preflight entry needs `element` (a text box's name) and `reason`", where)
         values = {"element": str(entry["element"]), "reason": str(entry["reason"]), "source": where}
-        for key in ("min-size", "min-line"):
+        for key in ("min-size",):
             if key in entry:
                 try:
                     values[key] = float(entry[key])
@@ -178,8 +178,8 @@ def _preflight(raw: Any, at) -> tuple:
                     raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
                 if values[key] <= 0:
                     raise fail(f"{key} must be greater than 0", at(entry, key))
-        if "min-size" not in values and "min-line" not in values:
-            raise fail("a preflight entry lowers `min-size` (text, pt) or `min-line` (lines, pt)", where)
+        if "min-size" not in values:
+            raise fail("a preflight entry lowers `min-size` (the text's minimum, pt)", where)
         entries.append(MappingProxyType(values))
     return tuple(entries)
 
