@@ -14,6 +14,7 @@ from typing import Sequence
 from .. import pipeline
 from ..errors import CardgenError
 from ..export.perface import with_bleed
+from ..export.products import product_of
 from ..load.setfile import load_set
 from ..model import copies_by_type
 from ..rendered import render_set
@@ -48,11 +49,14 @@ class SetReport:
 class _Measure:
     """Measures first meetings of a face, and repeats their findings for copies."""
 
-    def __init__(self, measures: FaceMeasures, findings: Findings):
-        self.measures, self.findings = measures, findings
+    def __init__(self, measures: FaceMeasures, findings: Findings, sent=lambda card_type: True):
+        self.measures, self.findings, self.sent = measures, findings, sent
         self.keys: dict[str, list] = {}
 
     def first(self, face, laid) -> None:
+        if not self.sent(face.card_type):  # a size the shop does not make: not sent, not measured
+            self.keys[face.markup_key] = []
+            return
         self.findings.record()
         self.measures.face(face.card_type, face.card.name, laid)
         self.keys[face.markup_key] = self.findings.recorded()
@@ -85,7 +89,9 @@ def preflight(names: Sequence[str] | None = None, root: Path | str = ".", shop: 
         settings = card_set.color
         cmyk = limits.pdfx or bool(settings and settings.cmyk)
         measures = FaceMeasures(card_set, limits, findings, cmyk)
-        for problem in lay_out_faces(render_set(card_set, session), card_set.cards, _Measure(measures, findings)):
+        sent = (lambda card_type: True) if shop == "home" else (lambda card_type: product_of(card_type, shop) is not None)
+        measure = _Measure(measures, findings, sent)
+        for problem in lay_out_faces(render_set(card_set, session), card_set.cards, measure):
             findings.add("layout", "error", (problem.message,), problem.card, problem.source, problem.message)
         measures.types(copies_by_type(card_set.cards))
         check_files(card_set, limits, Path(out) if out is not None else root / "output", findings, cmyk)
