@@ -108,14 +108,14 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-                   proof_boxes, stamp, deck, changed_since=None, cache=True) -> pipeline.BuildOptions:
+                   proof_boxes, stamp, deck, changed_since=None, cache=True, color=None) -> pipeline.BuildOptions:
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
-                                 cache=cache)
+                                 cache=cache, color=color)
 
 
 @main.command()
@@ -143,13 +143,15 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
 @click.option("--cache/--no-cache", default=True,
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
+@click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
+              help="cmyk: convert RGB colours and images to CMYK inks (default: the set's `color:`, else rgb).")
 @click.pass_context
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-          proof_boxes, stamp, deck, changed_since, cache):
+          proof_boxes, stamp, deck, changed_since, cache, color):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
-                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache)
+                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color)
 
     def action():
         names = pipeline.resolve_names(sets, root)

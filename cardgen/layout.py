@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .draw import pdfops
 from .draw.attributes import color as parse_color
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image
@@ -91,7 +92,7 @@ class Resources:
 
         def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
-            return ["q", (TEXT, (f"{paint.red:.4g} {paint.green:.4g} {paint.blue:.4g} rg",
+            return ["q", (TEXT, (pdfops.color(paint),
                                  f"1 0 0 1 {x:.2f} {baseline:.2f} Tm", (face.pdf_name, f"{size:.4g}", icon.glyph))), "Q"]
 
         return face.width(icon.glyph), glyph_parts

@@ -96,6 +96,9 @@ class CardSet:
     rules: tuple[Path, ...] = ()  # rules files read by the validator
     sheet: Mapping[str, Any] = field(default_factory=_empty)  # sheet settings (paper, template, spacing...)
     source: Source | None = None
+    color: Any = None  # cardgen.color.ColorSettings (None: RGB, as written)
+    meta: Mapping[str, Any] = field(default_factory=_empty)  # author, subject, date for the PDF's information
+    preflight: tuple = ()  # lowered minimums for named elements, each with its reason and source
 
     def copies(self) -> int:
         return sum(copies_by_type(self.cards).values())

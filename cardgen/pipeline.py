@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -22,6 +22,7 @@ from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import ManifestWriter
 from .write.temporary import remove_stale
+from .write.info import document_info
 from .write.pdf import write_pdf
 
 
@@ -48,6 +49,8 @@ class BuildOptions:
     deck: Path | None = None
     changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
     cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
+    color: str | None = None  # rgb | cmyk: overrides the set's `color:` (see cardgen/color/)
+    subject: str | None = None  # the PDF's Subject when the set gives none
 
 
 @dataclass(frozen=True)
@@ -210,7 +213,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             try:
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
-                                  extra_pages, on_page, cache)
+                                  extra_pages, on_page, cache, document_info(card_set, options.subject))
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
@@ -219,6 +222,11 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             if not pages:  # never replace earlier output with an empty PDF
                 raise CardgenError(Problem("nothing to print: no card of the set reached a page",
                                            getattr(card_set.cards, "source", None) or card_set.source))
+            converter = color_converter(card_set, options)
+            if converter is not None:
+                from .color.pdf import to_cmyk  # pikepdf: paid only by CMYK builds
+
+                to_cmyk(pdf_tmp, converter)
             manifest.close(pages, notes)
     except BaseException:
         if cache is not None:
@@ -231,6 +239,16 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+def color_converter(card_set: CardSet, options: BuildOptions):
+    """The set's RGB -> CMYK conversion, or None for an RGB build."""
+    from .color import ColorSettings, Converter
+
+    settings = card_set.color or ColorSettings()
+    if options.color is not None and options.color != settings.mode:
+        settings = replace(settings, mode=options.color)
+    return Converter(settings) if settings.cmyk else None
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):

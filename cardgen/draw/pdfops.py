@@ -5,9 +5,14 @@ rest of drawing a rectangle; these write the same operators with plain formattin
 """
 from __future__ import annotations
 
+from reportlab.lib.colors import CMYKColor
+
 
 def color(value, stroke: bool = False) -> str:
-    """The operator that sets an RGB fill (``rg``) or stroke (``RG``) colour."""
+    """The operator that sets a fill or stroke colour: ``rg``/``RG`` for RGB, ``k``/``K`` for a
+    ``cmyk()`` colour, whose inks reach the PDF unchanged."""
+    if value.__class__ is CMYKColor:
+        return f"{value.cyan:.4g} {value.magenta:.4g} {value.yellow:.4g} {value.black:.4g} {'K' if stroke else 'k'}"
     return f"{value.red:.4g} {value.green:.4g} {value.blue:.4g} {'RG' if stroke else 'rg'}"
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .attributes import ROTATE, Attr, choice, color, length, positive_length, positive_number, text
+from . import pdfops
 from .content import TEXT, replay
 from .context import rotation
 
@@ -78,7 +79,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
                 icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
-                items.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
+                items.append(pdfops.color(run_color))
                 current_color = run_color
             # Td moves from the last line start: shorter than a matrix, and exact, because
             # positions are whole hundredths of a point

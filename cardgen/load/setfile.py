@@ -13,7 +13,9 @@ from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
-            "backs", "icons", "cards", "rules", "sheet", "shape"}
+            "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
+            "date", "preflight"}
+PREFLIGHT_KEYS = {"element", "min-size", "reason"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
@@ -105,6 +107,17 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
         _sheet_files(data["sheet"], root, directory, at)
     variables = plain(data.get("variables") or {})
+    from ..color.settings import color_settings  # colour management is a module of its own
+
+    colour = color_settings(data.get("color"), data.get("output-intent"), directory,
+                            lambda container, key: at(data if container is None else container, key))
+    meta = {}
+    for key in ("author", "subject", "date"):
+        if data.get(key) is not None:
+            meta[key] = str(data[key])
+    if "date" in meta:
+        _check_date(meta["date"], at(data, "date"))
+    preflight = _preflight(data.get("preflight"), at)
 
     files = []
     card_files = data.get("cards") or []
@@ -146,7 +159,48 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
-        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
+        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
+        color=colour, meta=MappingProxyType(meta), preflight=preflight)
+
+
+def _check_date(value: str, where: Source) -> None:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(value[:10]) if len(value) <= 10 else datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise fail(f'date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), got "{value}"', where) from None
+
+
+def _preflight(raw: Any, at) -> tuple:
+    """``preflight:`` in set.yaml: a list of {element, min-size, reason}, each
+    lowering a minimum for the named element (a text box's ``name``), with the reason preflight
+    prints."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise fail("preflight: must be a list of {element:, min-size:, reason:}", at(raw, None))
+    entries = []
+    for index, entry in enumerate(raw):
+        where = at(raw, index)
+        if not isinstance(entry, dict):
+            raise fail("each preflight entry is a mapping {element:, min-size:, reason:}", where)
+        _unknown_keys(entry, PREFLIGHT_KEYS, where.file, "preflight entry")
+        if not entry.get("element") or not entry.get("reason"):
+            raise fail("a preflight entry needs `element` (a text box's name) and `reason`", where)
+        values = {"element": str(entry["element"]), "reason": str(entry["reason"]), "source": where}
+        for key in ("min-size",):
+            if key in entry:
+                try:
+                    values[key] = float(entry[key])
+                except (TypeError, ValueError):
+                    raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
+                if values[key] <= 0:
+                    raise fail(f"{key} must be greater than 0", at(entry, key))
+        if "min-size" not in values:
+            raise fail("a preflight entry lowers `min-size` (the text's minimum, pt)", where)
+        entries.append(MappingProxyType(values))
+    return tuple(entries)
 
 
 def _length(container: Any, key: str, default: float, at) -> float:

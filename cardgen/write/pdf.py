@@ -37,7 +37,8 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
               drawing: Callable[[Face, tuple | None], FaceDrawing], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
-              on_page: Callable[[Page, Sequence[Placement]], None] | None = None, kept=None) -> int:
+              on_page: Callable[[Page, Sequence[Placement]], None] | None = None, kept=None,
+              info=None) -> int:
     """Write ``pages`` (each with the faces placed on it) as they come, and return how many
     pages the PDF has. ``font`` is a registered font of the project, used for the stamp and as
     the canvas's initial font (so that no standard, unembedded font is ever named); ``stamp`` is
@@ -49,11 +50,15 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
     recorded when it was last drawn). A face that cannot be laid out is reported with all the
     others (CardgenError) once every face has been tried, and nothing is saved. ``kept`` (the
     face cache) also keeps each page's compressed content, so that a rebuild compresses only
-    the pages that changed.
+    the pages that changed. ``info`` (write/info.py) gives Title, Author, Subject and dates.
     """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
     canvas.setTitle(title)
+    if info is not None:
+        from .info import apply
+
+        apply(canvas, info)
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
     with open(path, "wb", buffering=1 << 20) as out:

@@ -74,31 +74,6 @@ def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     assert (project / "output/tgc/demo/counter-3-front.png").read_bytes() == marker
 
 
-def test_drivethru_pdf_is_a_face_a_page_at_trim_plus_an_eighth_inch(project):
-    (line,) = export("demo", project, shop="drivethru")
-    pdf = project / "output/drivethru/demo.pdf"
-    assert line == f"DriveThruCards: {pdf} (13 pages, a face a page)"
-    reader = PdfReader(pdf)
-    assert len(reader.pages) == 13
-    eighth = 72 / 8
-    sizes = set()
-    for page in reader.pages:
-        media = [float(v) for v in page.mediabox]
-        trim = [float(v) for v in page.trimbox]
-        bleed = [float(v) for v in page.bleedbox]
-        assert bleed == pytest.approx(media, abs=1e-3)
-        assert trim == pytest.approx([eighth, eighth, media[2] - eighth, media[3] - eighth], abs=1e-3)
-        sizes.add((round(trim[2] - trim[0], 2), round(trim[3] - trim[1], 2)))
-    assert sizes == {(180.0, 252.0), (round(20 * 72 / 25.4, 2),) * 2}  # poker 2.5 x 3.5 in; the 20 mm token
-    text = "\n".join(page.extract_text() for page in reader.pages)
-    assert "Attack <12> & more" in text and "Nobody saw him leave." in text
-    for page in reader.pages:
-        for font in page["/Resources"].get("/Font", {}).values():
-            font = font.get_object()
-            descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
-            assert "/FontFile2" in descendant["/FontDescriptor"].get_object(), font["/BaseFont"]
-
-
 def test_command_line(project, cli, tmp_path):
     result = cli(project, "export", "demo", "--shop", "mpc", "--out", str(tmp_path / "mpc"))
     assert result.exit_code == 0, result.output
