@@ -205,6 +205,7 @@
         grid));
     }
     groups.replaceChildren(...sections);
+    document.body.dataset.query = $("search").value; // what the cards shown were filtered by
     const status = $("status");
     const total = set.cards.length;
     status.replaceChildren(document.createTextNode(
