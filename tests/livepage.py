@@ -1,7 +1,8 @@
 """Real browser tests: Debian's chromium driven by Playwright, and `cardgen serve` run as the
 user runs it (its own process, its own port), on a copy of tests/fixtures/preview.
 
-Import the fixtures into a test module: ``from livepage import chromium, page, served``.
+conftest.py shares ``chromium`` (one browser a session) and ``page``; a test module imports
+``served`` itself.
 """
 from __future__ import annotations
 

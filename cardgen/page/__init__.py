@@ -2,7 +2,7 @@
 proof`` (a static gallery opened from disk): plain HTML, CSS and JavaScript, small and
 readable, no build step and nothing fetched from the internet.
 
-The page reads its data from ``window.CARDGEN`` when a gallery wrote it into the page (works
+The page reads its data from its ``cardgen-data`` script when a gallery wrote it there (works
 from ``file://``), else from the server's ``/api/state`` and its event stream.
 """
 from __future__ import annotations

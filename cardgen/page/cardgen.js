@@ -1,12 +1,13 @@
 // The card browser: every face by type, search, filters, problems, deck lists, a detail view.
-// Data comes from window.CARDGEN (a gallery written by `cardgen proof`, opened from disk) or
+// Data comes from the page itself (a gallery written by `cardgen proof`, opened from disk) or
 // from the server of `cardgen serve` (/api/state, then server-sent events on every change).
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const live = !window.CARDGEN;
-  let state = window.CARDGEN || { sets: [] };
+  const embedded = document.getElementById("cardgen-data"); // a gallery opened from disk
+  const live = !embedded;
+  let state = embedded ? JSON.parse(embedded.textContent) : { sets: [] };
   let current = null; // the set shown
   let openKey = null; // the card open in the detail view
   let cardFilter = null; // cards of one problem, when a problem was clicked

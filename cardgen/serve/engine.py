@@ -24,28 +24,13 @@ from ..model import Face
 from ..proof.raster import Rasteriser, png_bytes, render_and_encode
 from ..rendered import render_set
 from ..write.pdf import write_pdf
+from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
 from .store import FaceStore
 
 GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
 PRINT_DPI = 300  # the detail view: what the printer gets
 DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
 MAX_LISTED = 60  # output files listed per set
-
-
-def problem_json(problem: Problem) -> dict:
-    return {"severity": problem.severity, "message": problem.message, "where": str(problem.source or ""),
-            "card": problem.card, "text": str(problem)}
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (dict, list, tuple)) or hasattr(value, "items"):
-        try:
-            return json.dumps(value, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            return str(value)
-    return "" if value is None else str(value)
 
 
 @dataclass
@@ -199,7 +184,7 @@ class Engine:
         state.title, state.version = card_set.title, card_set.version
         state.problems = [problem_json(p) for p in all_problems]
         state.cards = self._cards(faces_by_card, all_problems)
-        state.types = self._types(card_set, state.cards)
+        state.types = types_json(card_set, state.cards)
         state.decks = decks
         state.changed = [c["key"] for c in state.cards if previous and previous.get(c["key"]) != c["sig"]]
 
@@ -252,38 +237,11 @@ class Engine:
 
     @staticmethod
     def _cards(faces_by_card, problems: list[Problem]) -> list[dict]:
-        hits: dict[str, list[int]] = {}
-        for index, problem in enumerate(problems):
-            if problem.card:
-                hits.setdefault(problem.card, []).append(index)
-        cards, seen = [], {}
-        for card, labelled in faces_by_card:
-            seen[card.name] = seen.get(card.name, 0) + 1
-            key = card.name if seen[card.name] == 1 else f"{card.name} #{seen[card.name]}"
-            fields = [[k, _value_text(v), str(card.source_of(k))] for k, v in card.fields.items()]
-            faces = [{"label": label, "hash": face.content_hash, "side": face.side} for label, face in labelled]
-            card_problems = hits.get(card.name, [])
-            text = " ".join(value for k, value, _ in fields if k not in ("type", "count"))
-            sig = "|".join(f["hash"] for f in faces) + f"|{card_problems}|{card.count}|{text}"
-            cards.append({"key": key, "name": card.name, "type": card.type, "count": card.count,
-                          "source": str(card.source), "faces": faces, "fields": fields, "text": text,
-                          "problems": card_problems, "sig": sig})
-        return cards
-
-    @staticmethod
-    def _types(card_set, cards: list[dict]) -> list[dict]:
-        counts: dict[str, list[int]] = {}
-        for card in cards:
-            count = counts.setdefault(card["type"], [0, 0])
-            count[0] += 1
-            count[1] += card["count"]
-        types = []
-        for name, (number, copies) in counts.items():
-            card_type = card_set.types[name]
-            size = card_type.size
-            types.append({"name": name, "cards": number, "copies": copies, "w": size.w, "h": size.h,
-                          "shape": size.shape, "bleed": card_type.bleed, "safe": card_type.safe})
-        return types
+        hits = problem_hits(problems)
+        keys = card_keys(card for card, _ in faces_by_card)
+        return [card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
+                                      for label, face in labelled], hits.get(card.name, []))
+                for key, (card, labelled) in zip(keys, faces_by_card)]
 
     def build_pdf(self, name: str) -> None:
         """Build the set's PDF into the output folder, as ``cardgen build`` does; publish."""

@@ -7,7 +7,7 @@ import re
 
 from PIL import Image
 
-from livepage import chromium, page, served  # noqa: F401 (fixtures)
+from livepage import served  # noqa: F401 (fixture; chromium and page come from conftest.py)
 
 QUICK = '[data-key="Quick Draw"]'
 BODY_OVERFLOW = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at '
