@@ -33,8 +33,11 @@ class LaidFace:
 class Resources:
     """What layout reads from disk, loaded once per build: fonts, images, icons."""
 
-    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore):
+    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore, preview: bool = False):
         self.card_set = card_set
+        # the live preview draws text that does not fit (clipped, marked) and keeps the problem
+        self.preview = preview
+        self.overflows: list[Problem] = []
         self.fonts = fonts
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
@@ -116,7 +119,13 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
     items = []
     for element in elements:
         try:
-            items.append((element, _prepare(element, resources, card_type)))
+            prepared = _prepare(element, resources, card_type)
+            items.append((element, prepared))
+            if element.tag == "text" and prepared.laid.overflow:
+                a = element.attrs
+                box = f'text box "{a["name"]}"' if a["name"] else "text box"
+                resources.overflows.append(Problem(f"{box}: {prepared.laid.overflow} ({a['w']:g} x {a['h']:g} mm)",
+                                                   element.source, card_name))
         except _TextProblem as exc:
             problems.append(_blame(exc, element, card, card_name))
         except ValueError as exc:
@@ -211,7 +220,8 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
 
     try:
         measured = measure(paragraphs, fonts, style, icon_width)
-        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"])
+        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"],
+                   resources.preview)
     except MissingGlyph as exc:
         char = exc.char
         raise _TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",

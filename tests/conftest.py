@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from cardgen.cli import main
 
 from projects import make_project
+from livepage import chromium, page  # noqa: F401 (browser fixtures, shared: one Chromium a session)
 
 
 @pytest.fixture

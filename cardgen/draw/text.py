@@ -87,11 +87,25 @@ def record(element, geometry, prepared: PreparedText) -> list:
             items.append(f"{(at_x - line_x) / 100:.2f} {(at_y - line_y) / 100:.2f} Td")
             line_x, line_y = at_x, at_y
             items.append((face.pdf_name, size, text_run))
+    width, height = geometry.pt(a["w"]), geometry.pt(a["h"])
+    if laid.overflow:  # the live preview: clipped to the box
+        parts.append(f"q {left:.2f} {top - height:.2f} {width:.2f} {height:.2f} re W n")
     parts.append((TEXT, tuple(items)))
     for name, x, baseline, run_color in icons:
         parts.extend(prepared.icon_parts[name](x, baseline, laid.size, run_color))
+    if laid.overflow:
+        parts.append("Q")
+        parts.append(overflow_mark(left, top, width, height))
     parts.append("Q")
     return parts
+
+
+def overflow_mark(left: float, top: float, width: float, height: float) -> str:
+    """The live preview's mark on a box whose text is over: a dashed red outline and a red
+    tab with a down arrow at its bottom edge."""
+    bottom, middle = top - height, left + width / 2
+    return (f"q 0.84 0.1 0.1 RG 0.84 0.1 0.1 rg 0.8 w [2 1.5] 0 d {left:.2f} {bottom:.2f} {width:.2f} {height:.2f} re S "
+            f"[] 0 d {middle - 7:.2f} {bottom:.2f} m {middle + 7:.2f} {bottom:.2f} l {middle:.2f} {bottom - 6:.2f} l f Q")
 
 
 def draw(canvas, element, geometry, prepared: PreparedText) -> None:

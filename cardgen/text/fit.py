@@ -57,6 +57,7 @@ class LaidText:
     size: float
     lines: tuple[LaidLine, ...]
     height: float  # pt actually used
+    overflow: str | None = None  # preview only: why the text is over its box (drawn clipped)
 
 
 @dataclass(frozen=True)
@@ -142,8 +143,10 @@ def _width(face: FontFace, text: str) -> float:
 
 
 def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
-        max_size: float, min_size: float) -> LaidText:
-    """Lay the text out at the largest size in [min_size, max_size] that fits (pt)."""
+        max_size: float, min_size: float, overflow: bool = False) -> LaidText:
+    """Lay the text out at the largest size in [min_size, max_size] that fits (pt). Text that
+    does not fit raises DoesNotFit, or with ``overflow`` (the live preview) is laid out at
+    ``min_size`` from the box's top, past its bottom, the reason kept in ``overflow``."""
     space = fonts.face(style.family, style.bold, style.italic).width(" ")
     lines = Lines(measured, space)
     gaps = PARAGRAPH_GAP * (len(measured) - 1)
@@ -161,7 +164,12 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         low = box_h / (style.leading * (count + gaps)) if count is not None else 0.0
         if low < min_size:
             if not fits(min_size):
-                raise DoesNotFit(f"the text does not fit at the minimum size {min_size:g} pt")
+                reason = f"the text does not fit at the minimum size {min_size:g} pt"
+                if not overflow:
+                    raise DoesNotFit(reason)
+                top = TextStyle(style.family, style.bold, style.italic, style.leading, style.align, "top")
+                laid = _place(lines.broken(box_w / min_size), fonts, top, space, min_size, box_w, box_h)
+                return LaidText(laid.size, laid.lines, laid.height, reason)
             low = min_size
         high = min(max_size, lines.largest_possible(box_w, box_h, style.leading, gaps))
         while high - low > SIZE_STEP:

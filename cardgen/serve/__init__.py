@@ -1,0 +1,136 @@
+"""``cardgen serve``: a live preview of the project's sets in the browser.
+
+A worker thread keeps the preview (engine.py) up to date: it refreshes every set once, then
+again after each burst of saves in data/, templates/ or fonts/, pushing the new state to open
+pages at once and building the set's PDF after. The HTTP server (http.py) answers on
+127.0.0.1 unless told otherwise. Stopping (Ctrl-C, SIGTERM) lets the worker finish the file it
+is writing, so nothing is left half-written.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .. import pipeline
+from ..errors import UsageError
+from ..watch import IGNORED_SUFFIXES, WATCHED
+from .engine import Engine
+from .http import PreviewServer
+
+DEFAULT_PORT = 8642
+DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
+
+
+class Saves:
+    """File-system events (the watchdog handler interface), waited for in bursts."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.last = 0.0
+
+    def dispatch(self, event) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        path = str(getattr(event, "dest_path", "") or event.src_path)
+        if Path(path).name.startswith(".") or path.endswith(IGNORED_SUFFIXES):
+            return
+        self.last = time.monotonic()
+        self.event.set()
+
+    def wait(self, stop: threading.Event, debounce: float) -> bool:
+        """Wait for a burst of saves to end; False when ``stop`` is set first."""
+        while not stop.is_set():
+            if self.event.wait(0.1):
+                while time.monotonic() - self.last < debounce:
+                    time.sleep(debounce / 4)
+                self.event.clear()
+                return not stop.is_set()
+        return False
+
+
+def _work(engine: Engine, saves: Saves, stop: threading.Event, echo: Callable[[str], None]) -> None:
+    def cycle() -> None:
+        pending = []
+        for name in engine.names:  # every set's cards first, then the PDFs
+            started = time.perf_counter()
+            needs_pdf = engine.refresh(name)
+            state = engine.sets[name]
+            if state.failed:
+                echo("\n".join(p["text"] for p in state.failed))
+                echo(f"{name}: showing the last good cards ({len(state.failed)} problem"
+                     f"{'s' * (len(state.failed) != 1)})")
+            else:
+                changed = f", changed: {', '.join(state.changed[:10])}" if state.changed else ""
+                echo(f"{name}: {len(state.cards)} cards in {time.perf_counter() - started:.2f} s{changed}")
+            if needs_pdf:
+                pending.append(name)
+            if stop.is_set():
+                return
+        for name in pending:
+            if not stop.is_set():
+                engine.build_pdf(name)
+
+    cycle()
+    while saves.wait(stop, DEBOUNCE):
+        cycle()
+
+
+def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None = None, port: int = DEFAULT_PORT,
+          host: str = "127.0.0.1", open_browser: bool = False, echo: Callable[[str], None] = print,
+          stop: threading.Event | None = None) -> None:
+    """Serve the preview until ``stop`` is set, Ctrl-C or SIGTERM."""
+    from watchdog.observers import Observer  # imported here: only watching needs it
+
+    root = Path(root).resolve()
+    names = pipeline.resolve_names(names, root)
+    out = Path(out) if out is not None else root / "output"
+    stop = stop or threading.Event()
+    engine = Engine(root, names, out)
+    try:
+        server = PreviewServer((host, port), engine, stop)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port} ({error.strerror or error}); try another --port, "
+                         "or --port 0 for a free one") from None
+    bound_host, bound_port = server.server_address[:2]
+    url = f"http://{'[' + bound_host + ']' if ':' in bound_host else bound_host}:{bound_port}/"
+    saves = Saves()
+    observer = Observer()
+    for folder in WATCHED:
+        if (root / folder).is_dir():
+            observer.schedule(saves, str(root / folder), recursive=True)
+    observer.start()
+    listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
+    worker = threading.Thread(target=_work, args=(engine, saves, stop, echo), name="cardgen-preview")
+    restore = _on_sigterm(stop)
+    try:
+        listener.start()
+        echo(f"cardgen serve: {url} ({', '.join(names)}; watching {', '.join(f + '/' for f in WATCHED)}; Ctrl-C stops)")
+        worker.start()
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        while not stop.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        if worker.is_alive():
+            worker.join()  # the file being written is finished (or removed) first
+        observer.stop()
+        observer.join()
+        server.shutdown() if listener.is_alive() else None
+        server.server_close()
+        restore()
+
+
+def _on_sigterm(stop: threading.Event) -> Callable[[], None]:
+    """SIGTERM stops the server as Ctrl-C does (only the main thread may set a handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    return lambda: signal.signal(signal.SIGTERM, previous)
