@@ -12,7 +12,7 @@ from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
-            "backs", "icons", "cards", "rules", "sheet", "shape"}
+            "backs", "icons", "cards", "rules", "sheet", "shape", "language"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
@@ -127,7 +127,22 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
-        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
+        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
+        language=_language(data, at))
+
+
+def _language(data: dict, at) -> str | None:
+    """The hyphenation language, checked against the dictionaries there are."""
+    language = data.get("language")
+    if language is None:
+        return None
+    from ..text.hyphenate import dictionary
+
+    try:
+        dictionary(str(language))
+    except ValueError as exc:
+        raise fail(f"language: {exc}", at(data, "language")) from None
+    return str(language)
 
 
 def _length(container: Any, key: str, default: float, at) -> float:
