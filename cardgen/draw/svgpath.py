@@ -12,6 +12,7 @@ from typing import NamedTuple
 from ..units import parse_length
 
 _TOKEN = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:mm|in|pt)?)")
+_SEPARATORS = " \t\r\n,"
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
 
@@ -25,14 +26,19 @@ def _tokens(d: str) -> list:
     pos = 0
     for match in _TOKEN.finditer(d):
         gap = d[pos:match.start()]
-        if gap.strip(" \t\r\n,"):
-            raise ValueError(f'path data: cannot read "{gap.strip()}" at character {pos + 1}')
+        if gap.strip(_SEPARATORS):
+            _unreadable(gap, pos)
         pos = match.end()
         command, number = match.groups()
         tokens.append(command if command else parse_length(number))
-    if d[pos:].strip(" \t\r\n,"):
-        raise ValueError(f'path data: cannot read "{d[pos:].strip()}" at character {pos + 1}')
+    if d[pos:].strip(_SEPARATORS):
+        _unreadable(d[pos:], pos)
     return tokens
+
+
+def _unreadable(text: str, pos: int):
+    column = pos + len(text) - len(text.lstrip(_SEPARATORS)) + 1
+    raise ValueError(f'path data: cannot read "{text.strip(_SEPARATORS)}" at character {column}')
 
 
 def parse_path(d: str) -> tuple[Segment, ...]:
