@@ -6,13 +6,14 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import Source, fail
-from ..model import Back, CardSet, CardType, Icon
+from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..units import parse_length
 from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
-            "backs", "icons", "cards", "rules", "sheet", "shape", "language"}
+            "backs", "icons", "cards", "rules", "sheet", "shape", "language", "boxes"}
+BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
@@ -128,7 +129,40 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
         rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
-        language=_language(data, at))
+        language=_language(data, at), boxes=MappingProxyType(_boxes(data, directory, file, at)))
+
+
+def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
+    """``boxes:``: tuck boxes, each with its layout and the cards it holds."""
+    entries = data.get("boxes") or {}
+    if not isinstance(entries, dict):
+        raise fail("`boxes` must be a mapping of name: {template:, cards: or deck:}", at(data, "boxes"))
+    boxes = {}
+    for name, spec in entries.items():
+        where = at(entries, name)
+        if not isinstance(spec, dict) or "template" not in spec:
+            raise fail(f'box "{name}" needs a `template` (its layout below templates/)', where)
+        _unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
+        cards = spec.get("cards") or {}
+        if not isinstance(cards, dict):
+            raise fail(f'box "{name}": `cards` selects cards by field, such as {{type: ruling}}', at(spec, "cards"))
+        if "cards" in spec and "deck" in spec:
+            raise fail(f'box "{name}": give `cards` or `deck`, not both', at(spec, "deck"))
+        deck = None
+        if spec.get("deck") is not None:
+            deck = directory / str(spec["deck"])
+            if not deck.is_file():
+                raise fail(f'box "{name}": deck list "{spec["deck"]}" not found', at(spec, "deck"))
+        fields = spec.get("fields") or {}
+        if not isinstance(fields, dict):
+            raise fail(f'box "{name}": `fields` must be a mapping of name: value', at(spec, "fields"))
+        thickness = _length(spec, "thickness", 0.3, at)
+        clearance = _length(spec, "clearance", 1.0, at)
+        if thickness <= 0:
+            raise fail(f'box "{name}": thickness must be greater than 0', at(spec, "thickness"))
+        boxes[str(name)] = BoxSpec(str(name), str(spec["template"]), MappingProxyType(plain(cards)), deck,
+                                   thickness, clearance, MappingProxyType(plain(fields)), where)
+    return boxes
 
 
 def _language(data: dict, at) -> str | None:
