@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .draw import pdfops
+from .draw import CONTAINERS, GROUP_END, pdfops
 from .draw.attributes import color as parse_color
+from .draw.transform import IDENTITY, apply, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image
 from .draw.text import PreparedText
@@ -19,6 +20,7 @@ from .paths import confined
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook
+from .text.hyphenate import SOFT_HYPHEN, Hyphenator
 from .text.rich import UnknownIcon, parse
 from .units import PT_PER_MM
 
@@ -101,6 +103,11 @@ class Resources:
         return face.width(icon.glyph), glyph_parts
 
 
+def _hyphenator(setting: str, card_set: CardSet) -> Hyphenator | None:
+    language = getattr(card_set, "language", None) if setting == "auto" else None if setting == "none" else setting
+    return Hyphenator(language) if language else None
+
+
 class _TextProblem(ValueError):
     """A text box's problem that a value of the card may cause: ``reason`` is said of the value,
     ``box`` of the box; ``caused_by(value)`` tells whether a value can be the cause."""
@@ -117,9 +124,18 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
     template line that draws it second."""
     problems: list[Problem] = []
     items = []
+    transforms = [IDENTITY]  # of the groups the element is in: where its content lands on the card
     for element in elements:
+        if element.tag in CONTAINERS or element.tag == GROUP_END:
+            if element.tag == GROUP_END:
+                transforms.pop()
+            else:
+                moved = element.tag == "group" and element.attrs["transform"] is not None
+                transforms.append(multiply(transforms[-1], element.attrs["transform"]) if moved else transforms[-1])
+            items.append((element, None))
+            continue
         try:
-            prepared = _prepare(element, resources, card_type)
+            prepared = _prepare(element, resources, card_type, transforms[-1])
             items.append((element, prepared))
             if element.tag == "text" and prepared.laid.overflow:
                 a = element.attrs
@@ -182,7 +198,21 @@ def font_label(fonts: FontBook, file_name: str) -> str:
     return file_name
 
 
-def _prepare(element: Element, resources: Resources, card_type) -> Any:
+def _inside_safe_zone(a, safe: float, size, transform) -> bool:
+    """Whether a text box, turned by its own rotation and its groups' transforms, lies in the
+    safe zone."""
+    turn = rotate_about(a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
+    whole = multiply(transform, turn)
+    for x, y in ((a["x"], a["y"]), (a["x"] + a["w"], a["y"]), (a["x"], a["y"] + a["h"]),
+                 (a["x"] + a["w"], a["y"] + a["h"])):
+        cx, cy = apply(whole, x, y)
+        if not (safe - SAFE_TOLERANCE <= cx <= size.w - safe + SAFE_TOLERANCE
+                and safe - SAFE_TOLERANCE <= cy <= size.h - safe + SAFE_TOLERANCE):
+            return False
+    return True
+
+
+def _prepare(element: Element, resources: Resources, card_type, transform=IDENTITY) -> Any:
     if element.tag == "image":
         src = element.attrs["src"]
         try:
@@ -194,7 +224,12 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
     a = element.attrs
     box = f'text box "{a["name"]}"' if a["name"] else "text box"
     safe, size = card_type.safe, card_type.size
-    if a["rotate"] in (0, 180, -180):
+    if transform is not IDENTITY:
+        if not _inside_safe_zone(a, safe, size, transform):
+            raise ValueError(f"{box} ({a['x']:g}, {a['y']:g}, {a['w']:g} x {a['h']:g} mm, moved by its group's "
+                             f"transform) reaches outside the safe zone ({safe:g} mm inside the "
+                             f"{size.w:g} x {size.h:g} mm trim)")
+    elif a["rotate"] in (0, 180, -180):
         inside = (a["x"] >= safe - SAFE_TOLERANCE and a["y"] >= safe - SAFE_TOLERANCE
                   and a["x"] + a["w"] <= size.w - safe + SAFE_TOLERANCE
                   and a["y"] + a["h"] <= size.h - safe + SAFE_TOLERANCE)
@@ -211,7 +246,9 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
         token = f":{exc.name}:"
         raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
-    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"])
+    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"],
+                      a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
+                      SOFT_HYPHEN in (element.content or ""))
     icon_parts = {}
 
     def icon_width(name: str) -> float:

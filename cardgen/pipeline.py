@@ -64,6 +64,7 @@ class SetResult:
     warnings: tuple[Problem, ...] = ()
     laid_out: int = 0  # distinct faces laid out by this build
     reused: int = 0  # distinct faces drawn from the cache
+    boxes: tuple[Path, ...] = ()  # tuck boxes written beside the set (components/boxes.py)
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,9 @@ class BuildResult:
     def summary(self) -> str:
         cards = sum(s.cards for s in self.sets)
         pages = sum(s.pages for s in self.sets)
-        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages "
+        boxes = sum(len(s.boxes) for s in self.sets)
+        boxed = f", {boxes} tuck box{'es' * (boxes != 1)}" if boxes else ""
+        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages{boxed} "
                 f"in {self.seconds:.2f} s")
 
 
@@ -295,7 +298,13 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     with _collecting_seldom():
         card_set = load_set(name, session.root)
         stem = output_stem(name, options)
-        return write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options, progress)
+        result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
+                           progress)
+    if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
+        from .components.boxes import build_boxes  # only sets with boxes pay for the import
+
+        result = replace(result, boxes=tuple(build_boxes(card_set, session, Path(out), options.paper)))
+    return result
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,

@@ -237,12 +237,23 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
     canvas._formsinuse.append(raster.name)
 
 
-def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain") -> None:
-    """Draw into the box (pt, bottom-left x, y); ``contain`` keeps the aspect ratio, centred."""
+def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain",
+               focus: tuple[float, float] = (0.5, 0.5)) -> None:
+    """Draw into the box (pt, bottom-left x, y); ``contain`` keeps the aspect ratio, centred;
+    ``cover`` fills the box, overflowing it (the caller clips) so that the image's ``focus``
+    point (fractions from its top-left) stays as near the box's centre as the image allows."""
     if fit == "contain":
         scale = min(w / image.width, h / image.height)
         draw_w, draw_h = image.width * scale, image.height * scale
         x, y, w, h = x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h
+    elif fit == "cover":
+        scale = max(w / image.width, h / image.height)
+        draw_w, draw_h = image.width * scale, image.height * scale
+        fx, fy = focus
+        # the focus's offset from the box centre, limited so the image still covers the box
+        left = min(0.0, max(w - draw_w, w / 2 - fx * draw_w))
+        top = min(0.0, max(h - draw_h, h / 2 - fy * draw_h))
+        x, y, w, h = x + left, y + h - top - draw_h, draw_w, draw_h
     if image.raster is not None:
         place_raster(canvas, image.raster, x, y, w, h)
     else:
