@@ -146,7 +146,7 @@ def test_a_radial_gradient_fills_any_shape_from_its_centre(project):
 
 @pytest.mark.parametrize("fill, message", [
     ("linear-gradient(90, #ff0000)", "a linear gradient needs at least two colours, got 1"),
-    ("linear-gradient(90, #ff0000 50%, #00f 20x)", 'expected a colour such as "#c8102e", "#fff", "black" or '
+    ("linear-gradient(90, #ff0000 50%, #00f 20x)", 'expected a colour such as "#c8102e", "#fff", "black", "cmyk(0,0,0,100)" or '
                                                    '"none", got "#00f 20x"'),
     ("radial-gradient(#fff 120%, #000)", "gradient stops must lie between 0% and 100%"),
 ])
