@@ -137,7 +137,7 @@ def test_aid_cards_are_word_for_word_and_cover_the_rules():
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("death-mesa-out")
-    result = run_cardgen("build", SET, "--out", str(out))
+    result = run_cardgen("build", SET, "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
     manifest = json.loads((out / f"{SET}.json").read_text(encoding="utf-8"))
     with pdfplumber.open(out / f"{SET}.pdf") as pdf:

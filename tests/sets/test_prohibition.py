@@ -163,7 +163,7 @@ def test_check_of_the_shipped_set_warns_about_the_unknown_faction():
 
 
 def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
-    result = cardgen.build(["prohibition"], ROOT, tmp_path)
+    result = cardgen.build(["prohibition"], ROOT, tmp_path, cardgen.BuildOptions(cache=False))
     (built,) = result.sets
     manifest = json.loads(built.manifest.read_text())
     assert Counter((f["card"], f["side"]) for f in manifest["faces"]) == {

@@ -43,7 +43,7 @@ def set_data() -> dict:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill-tokens-out")
-    result = run_cardgen("build", SET, "--out", str(out))
+    result = run_cardgen("build", SET, "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
     manifest = json.loads((out / f"{SET}.json").read_text(encoding="utf-8"))
     with pdfplumber.open(out / f"{SET}.pdf") as pdf:
