@@ -16,7 +16,7 @@ import click
 
 from . import pipeline
 from .commands import commands
-from .errors import CardgenError, UsageError, collapse, tally
+from .errors import CardgenError, UsageError, collapse, os_message, tally
 from .load.setfile import load_set, set_names
 from .model import copies_by_type
 
@@ -89,6 +89,10 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: {tally(problems)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
+    except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
+        if ctx.find_root().params.get("debug"):
+            traceback.print_exc()
+        raise Failure(f"cardgen: {os_message(error)}") from None
     except Exception:
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
@@ -122,7 +126,7 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.argument("sets", nargs=-1)
 @click.option("--paper", type=PAPERS, default="letter", show_default=True,
               help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
               help="Page orientation (default: whichever fits the most faces).")
