@@ -141,7 +141,7 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
@@ -173,7 +173,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Check this deck list against the set's rules.")
 @click.pass_context
 def check(ctx, sets, deck):
