@@ -16,7 +16,7 @@ import click
 
 from . import pipeline
 from .commands import commands
-from .errors import CardgenError, UsageError, collapse, tally
+from .errors import CardgenError, UsageError, collapse, os_message, tally
 from .load.setfile import load_set, set_names
 from .model import copies_by_type
 
@@ -89,6 +89,10 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: {tally(problems)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
+    except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
+        if ctx.find_root().params.get("debug"):
+            traceback.print_exc()
+        raise Failure(f"cardgen: {os_message(error)}") from None
     except Exception:
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
@@ -122,7 +126,7 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.argument("sets", nargs=-1)
 @click.option("--paper", type=PAPERS, default="letter", show_default=True,
               help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
               help="Page orientation (default: whichever fits the most faces).")
@@ -137,7 +141,7 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
@@ -171,7 +175,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Check this deck list against the set's rules.")
 @click.pass_context
 def check(ctx, sets, deck):

@@ -6,6 +6,8 @@ lines and never a traceback.
 """
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 
 
@@ -84,3 +86,37 @@ def tally(problems) -> str:
 
 class UsageError(Exception):
     """The command was called wrongly (unknown set, bad option): exit code 2."""
+
+
+def os_reason(error: OSError) -> str:
+    """An operating-system failure in plain words: "permission denied", "no space left on device"."""
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"  # EPERM: an immutable file or folder, to the user the same thing
+    if error.errno == errno.EROFS:
+        return "the file system is read-only"
+    if error.errno in (errno.ENOTDIR, errno.EEXIST) and getattr(error, "cardgen_folder", None):
+        return f"{shown_path(error.cardgen_folder)} is a file, not a folder"
+    if error.errno == errno.EISDIR:
+        return "it is a folder, not a file"
+    text = error.strerror or str(error) or type(error).__name__
+    return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def shown_path(path) -> str:
+    """A path as the user typed it, near enough: relative to the working folder when inside it."""
+    text = os.fspath(path)
+    try:
+        relative = os.path.relpath(text)
+    except ValueError:
+        return text
+    return relative if not relative.startswith("..") else text
+
+
+def os_message(error: OSError) -> str:
+    """``cannot write output/x.pdf: permission denied`` (or read, or use, for other files)."""
+    writing = getattr(error, "cardgen_writing", None)
+    if writing is not None:
+        return f"cannot write {shown_path(writing)}: {os_reason(error)}"
+    if error.filename is not None:
+        return f"cannot use {shown_path(error.filename)}: {os_reason(error)}"
+    return os_reason(error)
