@@ -149,6 +149,10 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
         except CardgenError as error:  # a file the element needs (a font): say which card met it
             problems.extend(p if p.card else Problem(p.message, p.source, card_name, p.severity)
                             for p in error.problems)
+        except RecursionError:
+            problems.append(Problem(f"<{element.tag}>: nested too deeply to lay out", element.source, card_name))
+        except Exception as exc:  # a library's failure on this element's input: named at its line
+            problems.append(Problem(f"<{element.tag}>: {type(exc).__name__}: {exc}", element.source, card_name))
     if problems:
         raise CardgenError(problems)
     return LaidFace(tuple(items))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .errors import UsageError
+from .errors import CardgenError, UsageError
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,10 @@ TEMPLATE_STEPS = "CARDGEN_MAX_TEMPLATE_STEPS"
 IMAGE_PIXELS = "CARDGEN_MAX_IMAGE_PIXELS"
 
 YAML_EXPANSION_FLOOR = 100_000  # values any YAML file may expand to: a few megabytes
+
+
+class LimitReached(CardgenError):
+    """A limit was hit: the stage stops at once rather than hit it again for every card."""
 
 
 def limit(variable: str) -> int:

@@ -1,6 +1,7 @@
 """YAML with line numbers: every mapping value and list item knows the line it is on."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +80,15 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
 
 
 class _Recursive(Exception):
-    def __init__(self, container):
-        self.container = container
+    def __init__(self, container, key=None):
+        self.container, self.key = container, key
+
+
+class _Surrogate(_Recursive):
+    """A string holding half of a UTF-16 pair (``"\\ud800"``): no file can encode it."""
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_expansion(data: Any, name: str) -> None:
@@ -103,13 +111,24 @@ def _check_expansion(data: Any, name: str) -> None:
         in_progress.add(key)
         children = list(value.values()) if isinstance(value, dict) else value
         written += 1 + len(children)
-        total = 1 + sum(size(child) for child in children)
+        total = 1
+        for index, child in enumerate(children):
+            if child.__class__ is not str:
+                total += size(child)
+                continue
+            total += 1
+            if _SURROGATE.search(child):
+                raise _Surrogate(value, list(value)[index] if isinstance(value, dict) else index)
         in_progress.discard(key)
         sizes[key] = total
         return total
 
     try:
         expanded = size(data)
+    except _Surrogate as exc:
+        character = _SURROGATE.search(exc.container[exc.key]).group()
+        raise fail(f"the text holds U+{ord(character):04X}, half of a UTF-16 pair, which is not a character",
+                   Source(name, line_of(exc.container, exc.key))) from None
     except _Recursive as exc:
         raise fail("an alias refers to a value it is inside of (a recursive alias)",
                    Source(name, line_of(exc.container))) from None

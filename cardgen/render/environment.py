@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
-from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
 from ..errors import CardgenError, Problem, Source
+from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside
-from .bounded import BoundedEnvironment
+from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
@@ -122,6 +123,9 @@ class Templates:
             frames = [f for f in self._template_frames(exc) if f.file != file]
             raise CardgenError(Problem(f"template syntax error: {exc.message}{_included_from(frames)}",
                                        Source(file, exc.lineno), card)) from None
+        except TemplateLimit as exc:
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise LimitReached(Problem(str(exc), where, card)) from None
         except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
@@ -133,6 +137,11 @@ class Templates:
             if isinstance(exc, UndefinedError):
                 message = f"undefined name: {message}"
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
+        except CardgenError:
+            raise
+        except (TemplateError, Exception) as exc:  # anything else a template can make Python raise
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
         frames = self._template_frames(exc)
