@@ -173,7 +173,8 @@ def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
     with pdfplumber.open(built.pdf) as pdf:
         texts = {key: face_text(pdf, face) for key, face in faces.items()}
     expected = {
-        "Blue Claws HQ": ["Blue Claws HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
+        # the name takes two lines beside the badges: its lines are read apart
+        "Blue Claws HQ": ["Blue Claws", "HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
                           "none", "Blue Claws - Headquarters",
                           "The headquarters of the dumbest criminal organization in the USA",
                           "Alpha 1 © Purple Oarfish Games, LLC", "???"],
