@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import pipeline
-from .shop_files import export_pdf, export_pngs
+from .shop_files import export_pngs
 from .shops import SHOPS
 from .tts import export_tts
 

@@ -1,11 +1,9 @@
-"""Print-shop files: PNGs in a folder per product (tgc, mpc), or one PDF (drivethru, see also
-drivethru.py for its PDF/X files).
+"""Print-shop PNGs (tgc, mpc), in a folder per product; DriveThruCards' PDF/X files are
+drivethru.py's.
 
-PNG shops: the set is drawn with at least the shop's bleed plus ``MARGIN`` on every side (more
+The set is drawn with at least the shop's bleed plus ``MARGIN`` on every side (more
 when the set's own bleed is larger), rasterised at 300 dpi, and each face cropped about its
 trim's centre to exactly the shop's pixel size: no scaling, so a pixel is a 300 dpi pixel.
-DriveThruCards: the set drawn with exactly 1/8 in of bleed, so that its pages are the shop's
-trim plus bleed, with TrimBox and BleedBox.
 """
 from __future__ import annotations
 
@@ -140,11 +138,3 @@ def _upload_csv(rows: list[dict]) -> bytes:
     for row in rows:
         writer.writerow([row["front"], row["back"], row["copies"], row["card"]])
     return out.getvalue().encode("utf-8")
-
-
-def export_pdf(name: str, session: pipeline.Session, shop: Shop, out: Path) -> tuple[Path, int]:
-    """One PDF ``out/<set>.pdf``: a face a page at trim plus exactly the shop's bleed."""
-    card_set = with_bleed(load_checked(name, session.root), lambda t: shop.bleed_mm)
-    target = Path(out) / f"{name}.pdf"
-    faces = per_card_pdf(card_set, session, target)  # written whole or not at all, manifest beside it
-    return target, len(faces)
