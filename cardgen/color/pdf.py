@@ -25,8 +25,7 @@ from .convert import Converter
 _RGB_SPACES = {"/DeviceRGB", "/CalRGB"}
 _TRANSPARENCY_KEYS = ("/CA", "/ca", "/SMask", "/BM", "/AIS")
 _DELIM = rb"(?![^\s\[\]()<>/%{}])"  # the end of a token
-_STRINGS = re.compile(rb"(\((?:\\.|[^\\()])*\))", re.S)  # literal strings (parentheses escaped)
-_OPERATORS = re.compile(rb"(?:rg|RG|scn|sc|SCN|SC|k|K|g|G|gs|cs|CS|q|Q|BT|ET)" + _DELIM)
+_TOKENS = re.compile(rb"\((?:\\.|[^\\()])*\)|(rg|RG|scn|sc|SCN|SC|k|K|g|G|gs|cs|CS|q|Q|BT|ET)" + _DELIM, re.S)
 _BEFORE = frozenset(b" \t\r\n\f\x00]>)")
 _WHITE = frozenset(b" \t\r\n\f\x00")
 _NUMERIC = frozenset(b"0123456789.-+")
@@ -59,8 +58,8 @@ class _State:
 
     def copy(self) -> "_State":
         other = _State.__new__(_State)
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.fill, other.stroke, other.fill_alpha = self.fill, self.stroke, self.fill_alpha
+        other.stroke_alpha, other.fill_space, other.stroke_space = self.stroke_alpha, self.fill_space, self.stroke_space
         return other
 
 
@@ -135,7 +134,7 @@ class PdfConverter:
         """The stream with its colour operators converted. Tokens are found by one regular
         expression that steps over strings (their parentheses are escaped: cardgen and reportlab
         write them so), which is ten times faster than parsing the stream into objects."""
-        if _INLINE_IMAGE.search(data):  # binary data inside the stream: parse it properly
+        if b"BI" in data and _INLINE_IMAGE.search(data):  # binary data inside: parse it properly
             return self._rewrite_parsed(data, resources)
         state = _State()
         stack: list[_State] = []
@@ -189,11 +188,13 @@ class PdfConverter:
         def segment(piece: bytes, out: list) -> None:
             nonlocal state
             done = 0
-            for match in _OPERATORS.finditer(piece):
+            for match in _TOKENS.finditer(piece):
+                word = match.group(1)
+                if word is None:  # a string: text, never operators
+                    continue
                 at = match.start()
                 if at and piece[at - 1] not in _BEFORE:
                     continue
-                word = match.group(0)
                 if word == b"q":
                     stack.append(state.copy())
                 elif word == b"Q":
@@ -239,11 +240,7 @@ class PdfConverter:
             out.append(piece[done:])
 
         out: list = []
-        for index, piece in enumerate(_STRINGS.split(data)):
-            if index % 2:
-                out.append(piece)  # a string: text, never operators
-            else:
-                segment(piece, out)
+        segment(data, out)
         result = b"".join(out)
         if states is not None:
             self._states.append(states)

@@ -94,11 +94,11 @@ def test_shop_safe_margin_bleed_sizes_and_backs(project):
 
 
 def test_ink_and_transparency_for_pdfx(project, cli):
-    edit(project / "templates/demo/token.xml.j2", 'fill="#2e8b57"', 'fill="cmyk(100,100,100,100)"')
+    edit(project / "templates/demo/frame.xml.j2", 'fill="#27408b"', 'fill="cmyk(100,100,100,100)"')
     edit(project / "templates/demo/action.xml.j2", 'stroke-width="0.4"/>', 'stroke-width="0.4" opacity="0.5"/>')
     found, _ = lines(project, "drivethru")
-    assert ('templates/demo/token.xml.j2:2: error: <circle> fill totals 400% ink, over the 300% the printing '
-            'condition allows (1 card: Marker)') in found
+    assert ('templates/demo/frame.xml.j2:2: error: <rect> fill totals 400% ink, over the 300% the printing '
+            'condition allows (4 cards: Quick Draw, Escape Artist, Attack <12> & more and 1 more)') in found
     assert ('templates/demo/action.xml.j2:4: warning: <line> opacity 0.5: transparency is not allowed in PDF/X-1a; '
             'the export pre-mixes it against paper white (give a solid colour, e.g. mix(), to control it) '
             '(4 cards: Quick Draw, Escape Artist, Attack <12> & more and 1 more)') in found
