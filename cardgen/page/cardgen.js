@@ -160,7 +160,7 @@
     }
     const panel = $("problems");
     const problems = set.problems.concat((set.pdf && set.pdf.problems || []).filter(
-      (p) => !set.problems.some((q) => q.text === p.text)));
+      (p) => !set.problems.some((q) => q.text.startsWith(p.text)))); // the preview says more of the same
     panel.hidden = !problems.length;
     const errors = problems.filter((p) => p.severity === "error").length;
     panel.replaceChildren(el("details", { open: problems.length <= 12 },
@@ -180,32 +180,43 @@
         d.problems.length ? el("ul", {}, d.problems.map((p) => problemItem(set, p, -1))) : null))));
   }
 
+  let shownLayout = ""; // the types and cards on screen, in order: unchanged, tiles are swapped in place
+
   function renderGrid(set) {
-    const groups = $("groups");
-    const sections = [];
-    let shown = 0;
-    for (const type of set.types) {
+    const visibleTypes = set.types.map((type) => {
       const cards = set.cards.filter((c) => c.type === type.name);
-      const visible = cards.filter((c) => matches(set, c));
-      shown += visible.length;
+      return { type, cards, visible: cards.filter((c) => matches(set, c)) };
+    });
+    const shown = visibleTypes.reduce((n, t) => n + t.visible.length, 0);
+    const layout = JSON.stringify([set.name, visibleTypes.map((t) => [t.type, t.visible.map((c) => c.key)])]);
+    const fresh = layout !== shownLayout;
+    const sections = [];
+    for (const { type, cards, visible } of visibleTypes) {
       if (!visible.length) continue;
-      const grid = el("div", { class: `grid${type.shape === "circle" ? " small" : ""}` });
+      const grid = fresh ? el("div", { class: `grid${type.shape === "circle" ? " small" : ""}` }) : null;
       for (const card of visible) {
         const id = `${set.name}/${card.key}`;
         let known = tiles.get(id);
         const sig = `${card.sig}|${set.changed.includes(card.key)}|${card.problems.map((i) => set.problems[i] && set.problems[i].severity)}`;
         if (!known || known.sig !== sig) {
+          const replaced = known && known.element;
           known = { sig, element: tile(set, card) };
           tiles.set(id, known);
+          if (!fresh && replaced) replaced.replaceWith(known.element);
         }
-        grid.append(known.element);
+        if (fresh) grid.append(known.element);
       }
-      sections.push(el("section", { class: "group", "data-type": type.name },
-        el("h2", {}, el("span", { text: type.name }),
-          el("span", { class: "count", text: `${visible.length === cards.length ? "" : visible.length + " of "}${plural(type.cards, "card")} · ${plural(type.copies, "copy", "copies")} · ${type.w} × ${type.h} mm` })),
-        grid));
+      if (fresh) {
+        sections.push(el("section", { class: "group", "data-type": type.name },
+          el("h2", {}, el("span", { text: type.name }),
+            el("span", { class: "count", text: `${visible.length === cards.length ? "" : visible.length + " of "}${plural(type.cards, "card")} · ${plural(type.copies, "copy", "copies")} · ${type.w} × ${type.h} mm` })),
+          grid));
+      }
     }
-    groups.replaceChildren(...sections);
+    if (fresh) {
+      $("groups").replaceChildren(...sections);
+      shownLayout = layout;
+    }
     document.body.dataset.query = $("search").value; // what the cards shown were filtered by
     const status = $("status");
     const total = set.cards.length;

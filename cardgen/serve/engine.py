@@ -33,6 +33,33 @@ DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's
 MAX_LISTED = 60  # output files listed per set
 
 
+class RenderMemo:
+    """Renderings of the set's faces kept between refreshes, in memory (see render/faces.py,
+    RenderMemo): after a save, only the cards whose values changed are rendered. It stands
+    where the build's face cache would, and keeps no drawing: a preview's drawing may hold
+    text clipped to its box, which a build must never reuse."""
+
+    LIMIT = 100_000  # renderings kept; past it the memo starts again
+
+    def __init__(self):
+        self.prefix = ""
+        self.renderings: dict[str, Any] = {}
+
+    def recall(self, key: str) -> Any:
+        return self.renderings.get(key)
+
+    def remember(self, key: str, value: Any) -> None:
+        if len(self.renderings) >= self.LIMIT:
+            self.renderings.clear()
+        self.renderings[key] = value
+
+    def get(self, key: str) -> None:  # a face's drawing: never kept
+        return None
+
+    def put(self, key: str, parts) -> None:
+        pass
+
+
 @dataclass
 class SetState:
     name: str
@@ -73,6 +100,7 @@ class Engine:
         self._faces: dict[str, dict[str, Face]] = {name: {} for name in self.names}  # hash -> a face of it
         self._face_problems: dict[str, dict[str, list[Problem]]] = {name: {} for name in self.names}
         self._rendered: dict[str, Any] = {}
+        self._memos = {name: RenderMemo() for name in self.names}
         self._json = json.dumps({"generation": 0, "sets": [self.sets[n].as_json() for n in self.names]})
 
     # ---- reading -------------------------------------------------------------------------
@@ -147,7 +175,7 @@ class Engine:
         cards = list(card_set.cards)
         problems = pipeline.check_problems(card_set)
         decks = self._decks(card_set)
-        rendered = render_set(card_set, session, None, preview=True)
+        rendered = render_set(card_set, session, self._memos[name], preview=True)
         faces_by_card: list[tuple[Any, list[tuple[str, Face]]]] = []
         by_name = {}
         for front, back in rendered.pairs(cards):
