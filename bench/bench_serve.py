@@ -98,7 +98,10 @@ def main() -> None:
                     change(folder, row, round_number)
                     shown = page.wait_for_function(SHOWN, arg=[key, old], polling="raf", timeout=30_000).json_value()
                     seconds.append((shown - saved) / 1000)
-                    print(f"round {round_number}: {key} shown {seconds[-1]:.3f} s after the save")
+                    update = page.evaluate("window.cardgenUpdate")
+                    print(f"round {round_number}: {key} shown {seconds[-1]:.3f} s after the save (state received "
+                          f"after {(update['received'] - saved) / 1000:.3f} s, parsed in {update['parseMs']:.0f} ms, "
+                          f"drawn in {update['renderMs']:.0f} ms)")
                     generation = wait_idle(url, generation)
                 browser.close()
         finally:

@@ -7,7 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const embedded = document.getElementById("cardgen-data"); // a gallery opened from disk
   const live = !embedded;
-  let state = embedded ? JSON.parse(embedded.textContent) : { sets: [] };
+  let state = embedded ? prepare(JSON.parse(embedded.textContent)) : { sets: [] };
   let current = null; // the set shown
   let openKey = null; // the card open in the detail view
   let cardFilter = null; // cards of one problem, when a problem was clicked
@@ -30,6 +30,19 @@
   }
 
   const plural = (n, word, many) => `${n} ${n === 1 ? word : many || word + "s"}`;
+  // What the page works with besides the data: each card's search text (its name and every
+  // field but its type and count) and a signature of what its tile shows.
+  function prepare(data) {
+    for (const set of data.sets) {
+      for (const card of set.cards) {
+        const text = card.fields.filter(([name]) => name !== "type" && name !== "count").map(([, value]) => value);
+        card.search = [card.name, ...text].join(" ").toLowerCase();
+        card.sig = JSON.stringify([card.faces, card.count, card.name]);
+      }
+    }
+    return data;
+  }
+
   const theSet = () => state.sets.find((s) => s.name === current) || state.sets[0];
 
   function faceSrc(set, face, print) {
@@ -91,7 +104,7 @@
 
   function matches(set, card) {
     const query = $("search").value.trim().toLowerCase();
-    if (query && !(card.name.toLowerCase().includes(query) || card.text.toLowerCase().includes(query))) return false;
+    if (query && !card.search.includes(query)) return false;
     const type = $("type-filter").value;
     if (type && card.type !== type) return false;
     const problem = $("problem-filter").value;
@@ -269,10 +282,14 @@
     badge.hidden = false;
     const events = new EventSource("api/events");
     events.addEventListener("state", (message) => {
-      state = JSON.parse(message.data);
+      const received = Date.now(), started = performance.now();
+      state = prepare(JSON.parse(message.data));
+      const parsed = performance.now();
       badge.textContent = "live";
       badge.className = "live on";
       render();
+      // for bench/bench_serve.py: when the last update came, and what it cost here
+      window.cardgenUpdate = { received, parseMs: parsed - started, renderMs: performance.now() - parsed };
     });
     events.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
   }
