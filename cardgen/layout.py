@@ -140,8 +140,11 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
             if element.tag == "text" and prepared.laid.overflow:
                 a = element.attrs
                 box = f'text box "{a["name"]}"' if a["name"] else "text box"
-                resources.overflows.append(Problem(f"{box}: {prepared.laid.overflow} ({a['w']:g} x {a['h']:g} mm)",
-                                                   element.source, card_name))
+                laid = prepared.laid
+                below = sum(1 for line in laid.lines if line.baseline > a["h"] * PT_PER_MM)
+                resources.overflows.append(Problem(
+                    f"{box}: {laid.overflow} ({a['w']:g} x {a['h']:g} mm); {below} of {len(laid.lines)} lines "
+                    f"fall below the box (the preview clips them)", element.source, card_name))
         except _TextProblem as exc:
             problems.append(_blame(exc, element, card, card_name))
         except ValueError as exc:

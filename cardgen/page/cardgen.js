@@ -7,7 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const embedded = document.getElementById("cardgen-data"); // a gallery opened from disk
   const live = !embedded;
-  let state = embedded ? JSON.parse(embedded.textContent) : { sets: [] };
+  let state = embedded ? prepare(JSON.parse(embedded.textContent)) : { sets: [] };
   let current = null; // the set shown
   let openKey = null; // the card open in the detail view
   let cardFilter = null; // cards of one problem, when a problem was clicked
@@ -30,6 +30,19 @@
   }
 
   const plural = (n, word, many) => `${n} ${n === 1 ? word : many || word + "s"}`;
+  // What the page works with besides the data: each card's search text (its name and every
+  // field but its type and count) and a signature of what its tile shows.
+  function prepare(data) {
+    for (const set of data.sets) {
+      for (const card of set.cards) {
+        const text = card.fields.filter(([name]) => name !== "type" && name !== "count").map(([, value]) => value);
+        card.search = [card.name, ...text].join(" ").toLowerCase();
+        card.sig = JSON.stringify([card.faces, card.count, card.name]);
+      }
+    }
+    return data;
+  }
+
   const theSet = () => state.sets.find((s) => s.name === current) || state.sets[0];
 
   function faceSrc(set, face, print) {
@@ -91,7 +104,7 @@
 
   function matches(set, card) {
     const query = $("search").value.trim().toLowerCase();
-    if (query && !(card.name.toLowerCase().includes(query) || card.text.toLowerCase().includes(query))) return false;
+    if (query && !card.search.includes(query)) return false;
     const type = $("type-filter").value;
     if (type && card.type !== type) return false;
     const problem = $("problem-filter").value;
@@ -160,7 +173,7 @@
     }
     const panel = $("problems");
     const problems = set.problems.concat((set.pdf && set.pdf.problems || []).filter(
-      (p) => !set.problems.some((q) => q.text === p.text)));
+      (p) => !set.problems.some((q) => q.text.startsWith(p.text)))); // the preview says more of the same
     panel.hidden = !problems.length;
     const errors = problems.filter((p) => p.severity === "error").length;
     panel.replaceChildren(el("details", { open: problems.length <= 12 },
@@ -180,32 +193,43 @@
         d.problems.length ? el("ul", {}, d.problems.map((p) => problemItem(set, p, -1))) : null))));
   }
 
+  let shownLayout = ""; // the types and cards on screen, in order: unchanged, tiles are swapped in place
+
   function renderGrid(set) {
-    const groups = $("groups");
-    const sections = [];
-    let shown = 0;
-    for (const type of set.types) {
+    const visibleTypes = set.types.map((type) => {
       const cards = set.cards.filter((c) => c.type === type.name);
-      const visible = cards.filter((c) => matches(set, c));
-      shown += visible.length;
+      return { type, cards, visible: cards.filter((c) => matches(set, c)) };
+    });
+    const shown = visibleTypes.reduce((n, t) => n + t.visible.length, 0);
+    const layout = JSON.stringify([set.name, visibleTypes.map((t) => [t.type, t.visible.map((c) => c.key)])]);
+    const fresh = layout !== shownLayout;
+    const sections = [];
+    for (const { type, cards, visible } of visibleTypes) {
       if (!visible.length) continue;
-      const grid = el("div", { class: `grid${type.shape === "circle" ? " small" : ""}` });
+      const grid = fresh ? el("div", { class: `grid${type.shape === "circle" ? " small" : ""}` }) : null;
       for (const card of visible) {
         const id = `${set.name}/${card.key}`;
         let known = tiles.get(id);
         const sig = `${card.sig}|${set.changed.includes(card.key)}|${card.problems.map((i) => set.problems[i] && set.problems[i].severity)}`;
         if (!known || known.sig !== sig) {
+          const replaced = known && known.element;
           known = { sig, element: tile(set, card) };
           tiles.set(id, known);
+          if (!fresh && replaced) replaced.replaceWith(known.element);
         }
-        grid.append(known.element);
+        if (fresh) grid.append(known.element);
       }
-      sections.push(el("section", { class: "group", "data-type": type.name },
-        el("h2", {}, el("span", { text: type.name }),
-          el("span", { class: "count", text: `${visible.length === cards.length ? "" : visible.length + " of "}${plural(type.cards, "card")} · ${plural(type.copies, "copy", "copies")} · ${type.w} × ${type.h} mm` })),
-        grid));
+      if (fresh) {
+        sections.push(el("section", { class: "group", "data-type": type.name },
+          el("h2", {}, el("span", { text: type.name }),
+            el("span", { class: "count", text: `${visible.length === cards.length ? "" : visible.length + " of "}${plural(type.cards, "card")} · ${plural(type.copies, "copy", "copies")} · ${type.w} × ${type.h} mm` })),
+          grid));
+      }
     }
-    groups.replaceChildren(...sections);
+    if (fresh) {
+      $("groups").replaceChildren(...sections);
+      shownLayout = layout;
+    }
     document.body.dataset.query = $("search").value; // what the cards shown were filtered by
     const status = $("status");
     const total = set.cards.length;
@@ -258,10 +282,14 @@
     badge.hidden = false;
     const events = new EventSource("api/events");
     events.addEventListener("state", (message) => {
-      state = JSON.parse(message.data);
+      const received = Date.now(), started = performance.now();
+      state = prepare(JSON.parse(message.data));
+      const parsed = performance.now();
       badge.textContent = "live";
       badge.className = "live on";
       render();
+      // for bench/bench_serve.py: when the last update came, and what it cost here
+      window.cardgenUpdate = { received, parseMs: parsed - started, renderMs: performance.now() - parsed };
     });
     events.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
   }

@@ -9,9 +9,6 @@ from typing import Any, Iterable
 from ..errors import Problem
 from ..model import Card, CardSet
 
-HIDDEN_FROM_SEARCH = ("type", "count")
-
-
 def problem_json(problem: Problem) -> dict:
     return {"severity": problem.severity, "message": problem.message, "where": str(problem.source or ""),
             "card": problem.card, "text": str(problem)}
@@ -33,10 +30,8 @@ def value_text(value: Any) -> str:
 def card_json(card: Card, key: str, faces: list[dict], problems: list[int]) -> dict:
     """``faces``: {"label", "side", and "hash" (served) or "src" and "print" (files)}."""
     fields = [[name, value_text(value), str(card.source_of(name))] for name, value in card.fields.items()]
-    text = " ".join(value for name, value, _ in fields if name not in HIDDEN_FROM_SEARCH)
-    sig = "|".join(f.get("hash") or f.get("src", "") for f in faces) + f"|{problems}|{card.count}|{text}"
     return {"key": key, "name": card.name, "type": card.type, "count": card.count, "source": str(card.source),
-            "faces": faces, "fields": fields, "text": text, "problems": problems, "sig": sig}
+            "faces": faces, "fields": fields, "problems": problems}
 
 
 def card_keys(cards: Iterable[Card]) -> list[str]:

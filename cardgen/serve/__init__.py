@@ -19,9 +19,11 @@ from ..errors import UsageError
 from ..watch import IGNORED_SUFFIXES, WATCHED
 from .engine import Engine
 from .http import PreviewServer
+from .pdfbuild import Builder
 
 DEFAULT_PORT = 8642
 DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
+PDF_QUIET = 0.4  # s after the last refresh before the PDF is built
 
 
 class Saves:
@@ -51,12 +53,44 @@ class Saves:
         return False
 
 
-def _work(engine: Engine, saves: Saves, stop: threading.Event, echo: Callable[[str], None]) -> None:
+class PdfQueue:
+    """Sets whose PDF is to be built, taken once the saves have been quiet for a while (a
+    designer saving again and again wants the preview, not a PDF per save)."""
+
+    def __init__(self):
+        self.pending: dict[str, None] = {}
+        self.last = 0.0
+        self.changed = threading.Condition()
+
+    def want(self, name: str) -> None:
+        with self.changed:
+            self.pending[name] = None
+            self.last = time.monotonic()
+            self.changed.notify_all()
+
+    def take(self, stop: threading.Event, quiet: float) -> str | None:
+        with self.changed:
+            while not stop.is_set():
+                wait = self.last + quiet - time.monotonic()
+                if self.pending and wait <= 0:
+                    name = next(iter(self.pending))
+                    del self.pending[name]
+                    return name
+                self.changed.wait(wait if self.pending else 0.2)
+            return None
+
+    def wake(self) -> None:
+        with self.changed:
+            self.changed.notify_all()
+
+
+def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event,
+             echo: Callable[[str], None]) -> None:
     def cycle() -> None:
-        pending = []
-        for name in engine.names:  # every set's cards first, then the PDFs
+        for name in engine.names:
             started = time.perf_counter()
-            needs_pdf = engine.refresh(name)
+            if engine.refresh(name):
+                pdfs.want(name)
             state = engine.sets[name]
             if state.failed:
                 echo("\n".join(p["text"] for p in state.failed))
@@ -65,17 +99,20 @@ def _work(engine: Engine, saves: Saves, stop: threading.Event, echo: Callable[[s
             else:
                 changed = f", changed: {', '.join(state.changed[:10])}" if state.changed else ""
                 echo(f"{name}: {len(state.cards)} cards in {time.perf_counter() - started:.2f} s{changed}")
-            if needs_pdf:
-                pending.append(name)
             if stop.is_set():
                 return
-        for name in pending:
-            if not stop.is_set():
-                engine.build_pdf(name)
 
     cycle()
     while saves.wait(stop, DEBOUNCE):
         cycle()
+
+
+def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event) -> None:
+    while True:
+        name = pdfs.take(stop, PDF_QUIET)
+        if name is None:
+            return
+        engine.build_pdf(name, builder)
 
 
 def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None = None, port: int = DEFAULT_PORT,
@@ -103,12 +140,15 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
             observer.schedule(saves, str(root / folder), recursive=True)
     observer.start()
     listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
-    worker = threading.Thread(target=_work, args=(engine, saves, stop, echo), name="cardgen-preview")
+    pdfs, builder = PdfQueue(), Builder()
+    worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo), name="cardgen-preview")
+    pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop), name="cardgen-pdf")
     restore = _on_sigterm(stop)
     try:
         listener.start()
         echo(f"cardgen serve: {url} ({', '.join(names)}; watching {', '.join(f + '/' for f in WATCHED)}; Ctrl-C stops)")
         worker.start()
+        pdf_worker.start()
         if open_browser:
             import webbrowser
 
@@ -119,8 +159,11 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
         pass
     finally:
         stop.set()
-        if worker.is_alive():
-            worker.join()  # the file being written is finished (or removed) first
+        builder.stop()  # a PDF being built is interrupted: its unfinished files are removed
+        pdfs.wake()
+        for thread in (worker, pdf_worker):
+            if thread.is_alive():
+                thread.join()  # the file being written is finished (or removed) first
         observer.stop()
         observer.join()
         server.shutdown() if listener.is_alive() else None

@@ -25,12 +25,45 @@ from ..proof.raster import Rasteriser, png_bytes, render_and_encode
 from ..rendered import render_set
 from ..write.pdf import write_pdf
 from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
+from .pdfbuild import Builder
 from .store import FaceStore
 
 GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
 PRINT_DPI = 300  # the detail view: what the printer gets
 DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
 MAX_LISTED = 60  # output files listed per set
+
+
+def _shown(card: dict | None) -> tuple | None:
+    """What marks a card changed: its faces, copies and problems."""
+    return None if card is None else (card["faces"], card["count"], card["problems"])
+
+
+class RenderMemo:
+    """Renderings of the set's faces kept between refreshes, in memory (see render/faces.py,
+    RenderMemo): after a save, only the cards whose values changed are rendered. It stands
+    where the build's face cache would, and keeps no drawing: a preview's drawing may hold
+    text clipped to its box, which a build must never reuse."""
+
+    LIMIT = 100_000  # renderings kept; past it the memo starts again
+
+    def __init__(self):
+        self.prefix = ""
+        self.renderings: dict[str, Any] = {}
+
+    def recall(self, key: str) -> Any:
+        return self.renderings.get(key)
+
+    def remember(self, key: str, value: Any) -> None:
+        if len(self.renderings) >= self.LIMIT:
+            self.renderings.clear()
+        self.renderings[key] = value
+
+    def get(self, key: str) -> None:  # a face's drawing: never kept
+        return None
+
+    def put(self, key: str, parts) -> None:
+        pass
 
 
 @dataclass
@@ -73,6 +106,7 @@ class Engine:
         self._faces: dict[str, dict[str, Face]] = {name: {} for name in self.names}  # hash -> a face of it
         self._face_problems: dict[str, dict[str, list[Problem]]] = {name: {} for name in self.names}
         self._rendered: dict[str, Any] = {}
+        self._memos = {name: RenderMemo() for name in self.names}
         self._json = json.dumps({"generation": 0, "sets": [self.sets[n].as_json() for n in self.names]})
 
     # ---- reading -------------------------------------------------------------------------
@@ -147,7 +181,7 @@ class Engine:
         cards = list(card_set.cards)
         problems = pipeline.check_problems(card_set)
         decks = self._decks(card_set)
-        rendered = render_set(card_set, session, None, preview=True)
+        rendered = render_set(card_set, session, self._memos[name], preview=True)
         faces_by_card: list[tuple[Any, list[tuple[str, Face]]]] = []
         by_name = {}
         for front, back in rendered.pairs(cards):
@@ -180,13 +214,13 @@ class Engine:
         all_problems = list(problems) + template_problems
         for face_list in face_problems.values():
             all_problems.extend(p for p in face_list if p not in all_problems)
-        previous = {card["key"]: card["sig"] for card in state.cards}
+        previous = {card["key"]: card for card in state.cards}
         state.title, state.version = card_set.title, card_set.version
         state.problems = [problem_json(p) for p in all_problems]
         state.cards = self._cards(faces_by_card, all_problems)
         state.types = types_json(card_set, state.cards)
         state.decks = decks
-        state.changed = [c["key"] for c in state.cards if previous and previous.get(c["key"]) != c["sig"]]
+        state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
 
     def _draw(self, name: str, rendered, faces: list[Face], dpi: float) -> dict[str, list[Problem]]:
         """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``;
@@ -243,21 +277,14 @@ class Engine:
                                       for label, face in labelled], hits.get(card.name, []))
                 for key, (card, labelled) in zip(keys, faces_by_card)]
 
-    def build_pdf(self, name: str) -> None:
+    def build_pdf(self, name: str, builder: Builder) -> None:
         """Build the set's PDF into the output folder, as ``cardgen build`` does; publish."""
+        result = builder.build(self.root, name, self.out)
+        if result is None:  # stopped
+            return
         state = self.sets[name]
-        started = time.perf_counter()
-        try:
-            result = pipeline.build_set(name, pipeline.Session(self.root), self.out)
-            state.pdf = {"ok": True, "file": result.pdf.name, "pages": result.pages,
-                         "seconds": round(time.perf_counter() - started, 2), "problems": []}
-        except CardgenError as error:
-            state.pdf = {"ok": False, "file": f"{name}.pdf" if (self.out / f"{name}.pdf").is_file() else None,
-                         "problems": [problem_json(p) for p in error.problems]}
-        except Exception as error:  # a bug: say so, keep serving
-            state.pdf = {"ok": False, "file": None, "problems": [
-                {"severity": "error", "message": f"internal error: {error!r}", "where": "", "card": None,
-                 "text": f"internal error: {error!r}"}]}
+        pdf = self.out / f"{name}.pdf"
+        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None}
         state.files = self._files(name)
         self._publish()
 

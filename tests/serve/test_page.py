@@ -3,6 +3,7 @@ updates on save, a broken file, text that does not fit, and a console with no er
 from __future__ import annotations
 
 import io
+import json
 import re
 
 from PIL import Image
@@ -165,7 +166,13 @@ def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fail
     page.wait_for_selector(f"{QUICK}.has-error")
     problem = page.locator("#problems li.problem.error")
     assert problem.locator(".where").inner_text() == "templates/demo/action.xml.j2:5"
-    assert problem.locator(".msg").inner_text() == BODY_OVERFLOW.split(": ", 1)[1]
+    message = problem.locator(".msg").inner_text()
+    # the build's message, and in the preview how much is over
+    build_message = BODY_OVERFLOW.split(": ", 1)[1]
+    assert message.startswith(build_message + "; ")
+    below, lines = map(int, re.fullmatch(r"; (\d+) of (\d+) lines fall below the box \(the preview clips them\)",
+                                         message[len(build_message):]).groups())
+    assert 0 < below < lines
     # the preview draws it anyway: text inside the box, the red mark below the box
     src = page.locator(QUICK).locator("img").first.get_attribute("src")
     image = Image.open(io.BytesIO(served.get(src))).convert("RGB")
@@ -175,9 +182,11 @@ def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fail
     assert red > 180 and green < 80 and blue < 80
     below = round((3 + 18 + 52 + 4) / 25.4 * 120)  # under the box, clipped text prints nothing dark
     assert all(sum(image.getpixel((x, below))) > 600 for x in range(round(10 / 25.4 * 120), round(28 / 25.4 * 120)))
-    # the build still fails on it: the page says so and offers the last good PDF
+    # the build still fails on it, with its own message: the page offers the last good PDF
     page.wait_for_selector("#links a.stale")
     assert page.inner_text("#links a.stale") == "Last good PDF"
+    pdf_problems = json.loads(served.get("api/state"))["sets"][0]["pdf"]["problems"]
+    assert [p["text"] for p in pdf_problems] == [BODY_OVERFLOW]
     assert page.console.messages == []
 
 
