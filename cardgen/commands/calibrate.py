@@ -45,7 +45,8 @@ class _Paper(click.ParamType):
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="The edge the printer turns the sheet over (as for cardgen build).")
 @click.option("--back-offset", type=BACK_OFFSET, default="0,0",
-              help="The offset the back is printed with now (the sheet then reads the whole new offset).")
+              help="Print the back shifted by this offset (to read drifts beyond the scales' 3 mm); "
+                   "the numbers read are still the whole offset to build with.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.pass_context

@@ -3,7 +3,8 @@
 Each side carries two vernier scales, one across the page (it measures x) and one up it (y).
 The front's lines are ``PITCH`` mm apart; the back's lines, printed behind them, ``PITCH +
 STEP`` mm apart, so that for any drift one pair of lines (one front, one back) continues
-straight, and each step along the scale stands for ``STEP`` mm of drift. Each pair is numbered,
+straight, and each step along the scale stands for ``STEP`` mm of drift (the pitch is more than
+twice the range read, so that within it no other pair of lines meets). Each pair is numbered,
 on both sides, with the ``--back-offset`` value that cancels the drift it shows: held against a
 light, the number where the lines meet is the offset to build with. The back page is printed
 with the offset it is given (the user's current one), so the number read is always the whole
@@ -21,9 +22,9 @@ from ..errors import fail
 from .duplex import back_axis
 from .sizes import fmt
 
-PITCH = 5.0  # mm between the front's lines
+PITCH = 6.5  # mm between the front's lines: more than twice the range, so that no other pair meets
 STEP = 0.25  # mm of drift between two numbered pairs
-STEPS = 16  # pairs each way from the middle: the scales read offsets up to STEPS x STEP = 4 mm
+STEPS = 12  # pairs each way from the middle: the scales read drifts up to STEPS x STEP = 3 mm
 LONG, SHORT = 9.0, 6.0  # mm: the length of the middle line, and of the others, on each side of the meeting line
 OVERLAP = 2.0  # mm each side's lines reach past the meeting line, so that a drift across it still meets
 LINE_PT = 0.3
@@ -69,7 +70,7 @@ def scales(page_w: float, page_h: float, duplex: str, offset: tuple[float, float
     x_line, y_line = page_h - 60.0, page_w / 2  # the meeting lines
     x_mid, y_mid = page_w / 2, (page_h - 60.0 - 25.0) / 2 + 5.0
     if length > page_w - 20 or y_mid - length / 2 < 10:
-        raise fail(f"the calibration sheet needs paper of at least {fmt(length + 20)} x {fmt(length + 105)} mm, "
+        raise fail(f"the calibration sheet needs paper of at least {fmt(length + 20)} x {fmt(length + 95)} mm, "
                    f"got {fmt(page_w)} x {fmt(page_h)} mm")
     out = []
     for axis, mid, meet in (("x", x_mid, x_line), ("y", y_mid, y_line)):
@@ -96,7 +97,7 @@ def instructions(paper: str, duplex: str, offset: tuple[float, float]) -> list[s
         "2. Hold the sheet against a light with this side towards you. On each scale one line of this side",
         "   continues a line of the back straight on: its number (the same on both sides) is the offset.",
         "3. Build with  cardgen build --back-offset X,Y  (X from the scale across, Y from the scale up the page).",
-        "   A scale with no straight pair reads beyond 4 mm: rebuild this sheet with --back-offset near its end.",
+        "   A scale with no straight pair reads beyond 3 mm: print this sheet again with --back-offset near its end.",
     ]
 
 
@@ -158,6 +159,12 @@ def write_calibration(path: Path, paper: str | tuple, duplex: str = "long",
         if back:
             lines = [f"Back of the calibration sheet ({paper_name(paper)}, flip on {duplex} edge, "
                      f"back offset {fmt(offset[0])},{fmt(offset[1])} mm). Read the scales from the other side."]
+        if not back:  # name the scales beside their first lines
+            first_x, first_y = x_scale.front[0], y_scale.front[-1]
+            canvas.setFont(font, 2 * TEXT_PT)
+            canvas.drawRightString(mm_to_pt(first_x.x0 - 4.0), mm_to_pt(first_x.y0 + 2.0), "X")
+            canvas.drawString(mm_to_pt(first_y.x0 - 2.0), mm_to_pt(first_y.y0 + 5.0), "Y")
+            canvas.setFont(font, TEXT_PT)
         top = page_h - 15.0
         for number, line in enumerate(lines):
             x, y = mm_to_pt(15.0), mm_to_pt(top - number * 4.2)
