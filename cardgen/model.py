@@ -174,3 +174,4 @@ class Page:
     trim_box: tuple[float, float, float, float] | None = None  # per-card pages
     bleed_box: tuple[float, float, float, float] | None = None
     marks: tuple[Any, ...] = field(default_factory=tuple)  # drawing ops from sheets/marks
+    flip: str | None = None  # a duplex back page: the edge ("long" or "short") the sheet turns over

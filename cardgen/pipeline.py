@@ -43,6 +43,9 @@ class BuildOptions:
     crop_marks: bool | None = None
     cut_lines: bool | None = None
     sheet: str | None = None  # a sheet template name or file, overriding the set's
+    margin: float | None = None  # mm along every paper edge where nothing is printed (default 4)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every duplex back page is shifted by
+    mix_backs: bool = False  # faces of one size share sheets whatever their back
     proof_boxes: bool = False
     stamp: bool = False  # print the set's version and the build date in each face's bleed
     stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
@@ -146,10 +149,15 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
     values = {key: (value if value is not None else settings.get(key.replace("_", "-")))
               for key, value in chosen.items()}
     values = {k: v for k, v in values.items() if v is not None}
-    if "margin" in settings:
+    if options.margin is not None:
+        values["margin"] = options.margin
+    elif "margin" in settings:
         values["margin"] = float(settings["margin"])
     return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
-                               template=template, root=card_set.directory, source=card_set.source, **values)
+                               template=template, root=card_set.directory, source=card_set.source,
+                               template_everywhere=options.sheet is not None,
+                               back_offset=tuple(float(v) for v in options.back_offset),
+                               mix_backs=options.mix_backs, **values)
 
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
@@ -216,7 +224,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             try:
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
-                                  extra_pages, on_page, cache, document_info(card_set, options.subject))
+                                  extra_pages, on_page, cache, document_info(card_set, options.subject),
+                                  sheets=layout.layout != "per-card")
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
