@@ -84,8 +84,9 @@ def test_an_unbroken_soft_hyphen_prints_nothing(tmp_path):
 def test_text_that_does_not_fit_even_hyphenated_is_still_an_error(project):
     with pytest.raises(CardgenError) as caught:
         build(project, " ".join([WORD] * 12), box='w="24" h="6"', set_extra="language: en_US\n")
-    assert str(caught.value.problems[0]) == ('templates/demo/probe.xml.j2:1: card "Probe": text box "body": '
-                                             'the text does not fit at the minimum size 4 pt (24 x 6 mm)')
+    assert str(caught.value.problems[0]) == (
+        'data/demo/cards.yaml:3: card "Probe": field "text": the text does not fit at the minimum size 4 pt in text '
+        'box "body" (24 x 6 mm) (drawn by templates/demo/probe.xml.j2:1)')
 
 
 def test_an_unknown_language_names_the_set_file_line(project):
