@@ -226,12 +226,16 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
 
 def color_converter(card_set: CardSet, options: BuildOptions):
     """The set's RGB -> CMYK conversion, or None for an RGB build."""
-    from .color import ColorSettings, Converter
+    from .color.settings import ColorSettings
 
     settings = card_set.color or ColorSettings()
     if options.color is not None and options.color != settings.mode:
         settings = replace(settings, mode=options.color)
-    return Converter(settings) if settings.cmyk else None
+    if not settings.cmyk:
+        return None
+    from .color.convert import Converter  # Pillow's colour modules: paid only by CMYK builds
+
+    return Converter(settings)
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):
