@@ -25,7 +25,8 @@ from .convert import Converter
 _RGB_SPACES = {"/DeviceRGB", "/CalRGB"}
 _TRANSPARENCY_KEYS = ("/CA", "/ca", "/SMask", "/BM", "/AIS")
 _DELIM = rb"(?![^\s\[\]()<>/%{}])"  # the end of a token
-_TOKENS = re.compile(rb"\((?:\\.|[^\\()])*\)|(rg|RG|scn|sc|SCN|SC|k|K|g|G|gs|cs|CS|q|Q|BT|ET)" + _DELIM, re.S)
+_STRINGS = re.compile(rb"\((?:\\.|[^\\()])*\)", re.S)  # literal strings (parentheses escaped)
+_OPERATORS = re.compile(rb"(?:rg|RG|scn|sc|SCN|SC|k|K|g|G|gs|cs|CS|q|Q|BT|ET)" + _DELIM)
 _BEFORE = frozenset(b" \t\r\n\f\x00]>)")
 _WHITE = frozenset(b" \t\r\n\f\x00")
 _NUMERIC = frozenset(b"0123456789.-+")
@@ -188,10 +189,8 @@ class PdfConverter:
         def segment(piece: bytes, out: list) -> None:
             nonlocal state
             done = 0
-            for match in _TOKENS.finditer(piece):
-                word = match.group(1)
-                if word is None:  # a string: text, never operators
-                    continue
+            for match in _OPERATORS.finditer(piece):
+                word = match.group(0)
                 at = match.start()
                 if at and piece[at - 1] not in _BEFORE:
                     continue
@@ -239,9 +238,21 @@ class PdfConverter:
                         changed[0] = True
             out.append(piece[done:])
 
+        # strings are text, never operators: they are set aside (each becomes "()"), and put
+        # back in order once the operators around them are converted
+        strings = _STRINGS.findall(data)
         out: list = []
-        segment(data, out)
+        segment(_STRINGS.sub(b"()", data) if strings else data, out)
         result = b"".join(out)
+        if strings and changed[0]:
+            pieces = result.split(b"()")
+            if len(pieces) != len(strings) + 1:  # pragma: no cover - "()" only ever stands for a string
+                raise AssertionError("strings lost while converting colours")
+            joined = [pieces[0]]
+            for string, piece in zip(strings, pieces[1:]):
+                joined.append(string)
+                joined.append(piece)
+            result = b"".join(joined)
         if states is not None:
             self._states.append(states)
         return result if changed[0] else data
