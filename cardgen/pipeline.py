@@ -185,6 +185,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     counts = {"faces": 0, "fronts": 0}
+    converter = color_converter(card_set, options)
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -199,17 +200,15 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             try:
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
-                                  extra_pages, on_page, cache, document_info(card_set, options.subject))
+                                  extra_pages, on_page, cache, document_info(card_set, options.subject),
+                                  converter and converter.content_filter)
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
             if rendered.renderer.problems():
                 raise CardgenError(rendered.renderer.problems())
-            converter = color_converter(card_set, options)
             if converter is not None:
-                from .color.pdf import to_cmyk  # pikepdf: paid only by CMYK builds
-
-                to_cmyk(pdf_tmp, converter)
+                converter.finish(pdf_tmp)  # images, drawn as RGB
             manifest.close(pages, notes)
     except BaseException:
         if cache is not None:
@@ -233,9 +232,9 @@ def color_converter(card_set: CardSet, options: BuildOptions):
         settings = replace(settings, mode=options.color)
     if not settings.cmyk:
         return None
-    from .color.convert import Converter  # Pillow's colour modules: paid only by CMYK builds
+    from .color.build import BuildConversion  # paid only by CMYK builds
 
-    return Converter(settings)
+    return BuildConversion(settings)
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):
