@@ -210,6 +210,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     counts = {"faces": 0, "fronts": 0}
+    converter = color_converter(card_set, options)
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -225,7 +226,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
                                   extra_pages, on_page, cache, document_info(card_set, options.subject),
-                                  sheets=layout.layout != "per-card")
+                                  converter and converter.content_filter, sheets=layout.layout != "per-card")
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
@@ -234,11 +235,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             if not pages:  # never replace earlier output with an empty PDF
                 raise CardgenError(Problem("nothing to print: no card of the set reached a page",
                                            getattr(card_set.cards, "source", None) or card_set.source))
-            converter = color_converter(card_set, options)
             if converter is not None:
-                from .color.pdf import to_cmyk  # pikepdf: paid only by CMYK builds
-
-                to_cmyk(pdf_tmp, converter)
+                converter.finish(pdf_tmp)  # images, drawn as RGB
             manifest.close(pages, notes)
     except BaseException:
         if cache is not None:
@@ -255,12 +253,16 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
 
 def color_converter(card_set: CardSet, options: BuildOptions):
     """The set's RGB -> CMYK conversion, or None for an RGB build."""
-    from .color import ColorSettings, Converter
+    from .color.settings import ColorSettings
 
     settings = card_set.color or ColorSettings()
     if options.color is not None and options.color != settings.mode:
         settings = replace(settings, mode=options.color)
-    return Converter(settings) if settings.cmyk else None
+    if not settings.cmyk:
+        return None
+    from .color.build import BuildConversion  # paid only by CMYK builds
+
+    return BuildConversion(settings)
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):

@@ -7,7 +7,6 @@ otherwise), ``pdf.py`` applies it to a written PDF (content streams, forms and i
 """
 from __future__ import annotations
 
-from .convert import Converter
 from .settings import ColorSettings, color_settings
 
-__all__ = ["ColorSettings", "Converter", "color_settings"]
+__all__ = ["ColorSettings", "color_settings"]  # convert.Converter is imported where a build converts

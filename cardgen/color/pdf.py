@@ -7,12 +7,12 @@ they are. RGB images become CMYK images. With ``flatten`` (PDF/X-1a, which forbi
 transparency), an opacity (``ca``/``CA`` of a graphics state) is pre-mixed into the colour it
 paints, as a solid tint against paper white, and an image's soft mask is composited onto white.
 
-The conversion runs on the finished file rather than while drawing, so the drawing, its cache
-and the RGB build stay one code path.
+A build converts its operators as each page and form is written (build.py) and uses this only
+for images; exports convert a finished file here. Either way the drawing and its cache are the
+RGB build's.
 """
 from __future__ import annotations
 
-import re
 import zlib
 from pathlib import Path
 
@@ -21,55 +21,15 @@ from PIL import Image
 from pikepdf import Name, Operator
 
 from .convert import Converter
+from .operators import _RGB_SPACES, _State, OperatorRewriter
 
-_RGB_SPACES = {"/DeviceRGB", "/CalRGB"}
 _TRANSPARENCY_KEYS = ("/CA", "/ca", "/SMask", "/BM", "/AIS")
-_DELIM = rb"(?![^\s\[\]()<>/%{}])"  # the end of a token
-_TOKENS = re.compile(rb"\((?:\\.|[^\\()])*\)|(rg|RG|scn|sc|SCN|SC|k|K|g|G|gs|cs|CS|q|Q|BT|ET)" + _DELIM, re.S)
-_BEFORE = frozenset(b" \t\r\n\f\x00]>)")
-_WHITE = frozenset(b" \t\r\n\f\x00")
-_NUMERIC = frozenset(b"0123456789.-+")
 
 
-def _operands_start(piece: bytes, at: int) -> int:
-    """Where the (up to four) numbers before the operator at ``at`` begin (``at``: none)."""
-    begin = position = at
-    for _ in range(4):
-        while position > 0 and piece[position - 1] in _WHITE:
-            position -= 1
-        end = position
-        while position > 0 and piece[position - 1] in _NUMERIC:
-            position -= 1
-        if position == end or (position > 0 and piece[position - 1] not in _WHITE):
-            break
-        begin = position
-    return begin
-_NAME_BEFORE = re.compile(rb"(/[^\s/\[\]()<>{}%]+)\s+\Z")
-_INLINE_IMAGE = re.compile(rb"(?<![^\s\[\]()<>/%{}])BI" + _DELIM)
-
-
-class _State:
-    __slots__ = ("fill", "stroke", "fill_alpha", "stroke_alpha", "fill_space", "stroke_space")
-
-    def __init__(self):
-        self.fill = self.stroke = ("g", (0.0,))
-        self.fill_alpha = self.stroke_alpha = 1.0
-        self.fill_space = self.stroke_space = "/DeviceGray"
-
-    def copy(self) -> "_State":
-        other = _State.__new__(_State)
-        other.fill, other.stroke, other.fill_alpha = self.fill, self.stroke, self.fill_alpha
-        other.stroke_alpha, other.fill_space, other.stroke_space = self.stroke_alpha, self.fill_space, self.stroke_space
-        return other
-
-
-def _num(value: float) -> float:
-    return round(value, 4)
-
-
-class PdfConverter:
-    def __init__(self, converter: Converter, flatten: bool = False):
-        self.converter, self.flatten = converter, flatten
+class PdfConverter(OperatorRewriter):
+    def __init__(self, converter: Converter, flatten: bool = False, streams: bool = True):
+        super().__init__(converter, flatten)
+        self.streams = streams
         self._done: set = set()
         self._memo: dict = {}  # (operator, operands, in text, opacity) -> (paint, replacement)
         self._states: list = []  # graphics states whose opacity is pre-mixed once every stream is read
@@ -98,6 +58,8 @@ class PdfConverter:
         self._done.add(key)
         if resources is not None:
             self._resources(resources, pdf)
+        if not self.streams:  # images only: the operators were converted as they were written
+            return
         if holder.get("/Type") == Name.Page:
             contents = holder.get("/Contents")
             streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
@@ -129,183 +91,6 @@ class PdfConverter:
                 self._image(xobject)
             elif subtype == Name.Form:
                 self._stream(xobject, xobject.get("/Resources"), pdf)
-
-    def _rewrite(self, data: bytes, resources) -> bytes:
-        """The stream with its colour operators converted. Tokens are found by one regular
-        expression that steps over strings (their parentheses are escaped: cardgen and reportlab
-        write them so), which is ten times faster than parsing the stream into objects."""
-        if b"BI" in data and _INLINE_IMAGE.search(data):  # binary data inside: parse it properly
-            return self._rewrite_parsed(data, resources)
-        state = _State()
-        stack: list[_State] = []
-        text = [False]
-        states = resources.get("/ExtGState") if resources is not None and self.flatten else None
-        changed = [False]
-
-        memo = self._memo
-
-        def colour(op: bytes, numbers: bytes) -> bytes | None:
-            """The replacement of one colour operator with its operands, or None to keep it."""
-            stroke = op[:1].isupper()
-            alpha = state.stroke_alpha if stroke else state.fill_alpha
-            key = (op, numbers, text[0], alpha)
-            known = memo.get(key)
-            if known is not None:
-                if stroke:
-                    state.stroke = known[0]
-                else:
-                    state.fill = known[0]
-                return known[1]
-            result = _colour(op, numbers, stroke, alpha)
-            if op in (b"rg", b"RG", b"k", b"K", b"g", b"G"):
-                memo[key] = (state.stroke if stroke else state.fill, result)
-            return result
-
-        def _colour(op: bytes, numbers: bytes, stroke: bool, alpha: float) -> bytes | None:
-            values = tuple(float(v) for v in numbers.split())
-            lower = op.lower()
-            if lower in (b"sc", b"scn"):
-                current = state.stroke_space if stroke else state.fill_space
-                kind_of = {3: "rg", 4: "k", 1: "g"}.get(len(values))
-                if kind_of is None or (current not in _RGB_SPACES and current not in ("/DeviceCMYK", "/DeviceGray")):
-                    return None
-            else:
-                kind_of = lower.decode("ascii")
-                if len(values) != {"rg": 3, "k": 4, "g": 1}[kind_of]:
-                    return None
-            if kind_of == "rg":
-                values = self.converter.cmyk(*values, stroke or text[0])
-                kind_of = "k"
-            paint = (kind_of, values)
-            if stroke:
-                state.stroke = paint
-            else:
-                state.fill = paint
-            if kind_of != "k" or lower != b"k" or alpha < 1:
-                return self._op(paint, alpha, stroke)
-            return None
-
-        def segment(piece: bytes, out: list) -> None:
-            nonlocal state
-            done = 0
-            for match in _TOKENS.finditer(piece):
-                word = match.group(1)
-                if word is None:  # a string: text, never operators
-                    continue
-                at = match.start()
-                if at and piece[at - 1] not in _BEFORE:
-                    continue
-                if word == b"q":
-                    stack.append(state.copy())
-                elif word == b"Q":
-                    state = stack.pop() if stack else _State()
-                elif word == b"BT":
-                    text[0] = True
-                elif word == b"ET":
-                    text[0] = False
-                elif word in (b"gs", b"cs", b"CS"):
-                    named = _NAME_BEFORE.search(piece, max(0, at - 128), at)
-                    if named is None:
-                        continue
-                    name = named.group(1).decode("latin-1")
-                    if word != b"gs":
-                        setattr(state, "stroke_space" if word == b"CS" else "fill_space",
-                                "/DeviceCMYK" if name in _RGB_SPACES else name)
-                        if name in _RGB_SPACES:
-                            out.append(piece[done:named.start(1)])
-                            out.append(b"/DeviceCMYK ")
-                            done = at
-                            changed[0] = True
-                        continue
-                    graphics = states.get(name) if states is not None else None
-                    if graphics is None or ("/ca" not in graphics and "/CA" not in graphics):
-                        continue
-                    state.fill_alpha = float(graphics.get("/ca", state.fill_alpha))
-                    state.stroke_alpha = float(graphics.get("/CA", state.stroke_alpha))
-                    out.append(piece[done:match.end()])
-                    out.append(b" " + self._op(state.fill, state.fill_alpha, False) + b" "
-                               + self._op(state.stroke, state.stroke_alpha, True))
-                    done = match.end()
-                    changed[0] = True
-                else:
-                    begin = _operands_start(piece, at)
-                    if begin == at:
-                        continue
-                    replacement = colour(word, piece[begin:at])
-                    if replacement is not None:
-                        out.append(piece[done:begin])
-                        out.append(replacement)
-                        done = match.end()
-                        changed[0] = True
-            out.append(piece[done:])
-
-        out: list = []
-        segment(data, out)
-        result = b"".join(out)
-        if states is not None:
-            self._states.append(states)
-        return result if changed[0] else data
-
-    def _op(self, paint, alpha: float, stroke: bool) -> bytes:
-        values, operator = self._set(paint, alpha, stroke)
-        return (" ".join(f"{v:.4g}" for v in values) + " " + str(operator)).encode("ascii")
-
-    def _rewrite_parsed(self, data: bytes, resources) -> bytes:
-        """The same through pikepdf's parser, for streams with inline images."""
-        out = []
-        state = _State()
-        stack: list[_State] = []
-        in_text = False
-        states = resources.get("/ExtGState") if resources is not None else None
-        convert = self.converter.cmyk
-        with pikepdf.new() as scratch:
-            instructions = pikepdf.parse_content_stream(pikepdf.Stream(scratch, data))
-        for operands, operator in instructions:
-            op = str(operator)
-            if op == "q":
-                stack.append(state.copy())
-            elif op == "Q":
-                state = stack.pop() if stack else _State()
-            elif op == "BT":
-                in_text = True
-            elif op == "ET":
-                in_text = False
-            elif op in ("rg", "RG", "k", "K", "g", "G"):
-                stroke = op.isupper()
-                values = tuple(float(v) for v in operands)
-                kind = op.lower()
-                if kind == "rg":
-                    values, kind = convert(*values, stroke or in_text), "k"
-                paint = (kind, values)
-                if stroke:
-                    state.stroke = paint
-                else:
-                    state.fill = paint
-                out.append(self._set(paint, state.stroke_alpha if stroke else state.fill_alpha, stroke))
-                continue
-            elif op == "gs" and self.flatten and states is not None:
-                graphics = states.get(str(operands[0]))
-                if graphics is not None and ("/ca" in graphics or "/CA" in graphics):
-                    state.fill_alpha = float(graphics.get("/ca", state.fill_alpha))
-                    state.stroke_alpha = float(graphics.get("/CA", state.stroke_alpha))
-                    out.append((operands, operator))
-                    out.append(self._set(state.fill, state.fill_alpha, False))
-                    out.append(self._set(state.stroke, state.stroke_alpha, True))
-                    continue
-            out.append((operands, operator))
-        if self.flatten and states is not None:
-            self._states.append(states)
-        return pikepdf.unparse_content_stream(out)
-
-    def _set(self, paint, alpha: float, stroke: bool):
-        kind, values = paint
-        if alpha < 1 and self.flatten:  # a solid tint against paper white
-            if kind == "g":
-                values, kind = (1 - (1 - values[0]) * alpha,), "g"
-            else:
-                values = tuple(v * alpha for v in values)
-        operator = {"g": "g", "k": "k"}[kind]
-        return [_num(v) for v in values], Operator(operator.upper() if stroke else operator)
 
     # images ----------------------------------------------------------------------------------
     def _image(self, xobject) -> None:
@@ -357,3 +142,56 @@ def _is_rgb(space) -> bool:
 def to_cmyk(path: Path, converter: Converter, flatten: bool = False) -> None:
     """Convert the PDF at ``path`` in place."""
     PdfConverter(converter, flatten).convert_file(Path(path))
+
+
+def rewrite_parsed(self: OperatorRewriter, data: bytes, resources) -> bytes:
+    """The same through pikepdf's parser, for streams with inline images."""
+    out = []
+    state = _State()
+    stack: list[_State] = []
+    in_text = False
+    states = resources.get("/ExtGState") if resources is not None else None
+    convert = self.converter.cmyk
+    with pikepdf.new() as scratch:
+        instructions = pikepdf.parse_content_stream(pikepdf.Stream(scratch, data))
+    for operands, operator in instructions:
+        op = str(operator)
+        if op == "q":
+            stack.append(state.copy())
+        elif op == "Q":
+            state = stack.pop() if stack else _State()
+        elif op == "BT":
+            in_text = True
+        elif op == "ET":
+            in_text = False
+        elif op in ("rg", "RG", "k", "K", "g", "G"):
+            stroke = op.isupper()
+            values = tuple(float(v) for v in operands)
+            kind = op.lower()
+            if kind == "rg":
+                values, kind = convert(*values, stroke or in_text), "k"
+            paint = (kind, values)
+            if stroke:
+                state.stroke = paint
+            else:
+                state.fill = paint
+            out.append(_operation(self._set(paint, state.stroke_alpha if stroke else state.fill_alpha, stroke)))
+            continue
+        elif op == "gs" and self.flatten and states is not None:
+            graphics = states.get(str(operands[0]))
+            if graphics is not None and ("/ca" in graphics or "/CA" in graphics):
+                state.fill_alpha = float(graphics.get("/ca", state.fill_alpha))
+                state.stroke_alpha = float(graphics.get("/CA", state.stroke_alpha))
+                out.append((operands, operator))
+                out.append(_operation(self._set(state.fill, state.fill_alpha, False)))
+                out.append(_operation(self._set(state.stroke, state.stroke_alpha, True)))
+                continue
+        out.append((operands, operator))
+    if self.flatten and states is not None:
+        self._states.append(states)
+    return pikepdf.unparse_content_stream(out)
+
+
+def _operation(pair):
+    values, operator = pair
+    return values, Operator(operator)

@@ -18,7 +18,8 @@ from pathlib import Path
 import pikepdf
 
 from .. import pipeline
-from ..color import ColorSettings, Converter
+from ..color import ColorSettings
+from ..color.convert import Converter
 from ..color.pdf import PdfConverter
 from ..color.pdfx import finish_pdfx, save_pdfx
 from ..errors import Problem
