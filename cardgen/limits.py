@@ -29,6 +29,7 @@ LIMITS: dict[str, Limit] = {limit.variable: limit for limit in (
     Limit("CARDGEN_MAX_TEMPLATE_DEPTH", 40, "depth of templates and macros inside one another (include, extends, macro calls)"),
     Limit("CARDGEN_MAX_TEMPLATE_STEPS", 1_000_000, "loop turns and calls in one template rendering"),
     Limit("CARDGEN_MAX_IMAGE_PIXELS", 150_000_000, "pixels in one image (width x height)"),
+    Limit("CARDGEN_MAX_SHEET_SLOTS", 10_000, "slots on one sheet template (nx x ny)"),
 )}
 
 COPIES_PER_CARD = "CARDGEN_MAX_COPIES_PER_CARD"
@@ -37,6 +38,7 @@ YAML_EXPANSION = "CARDGEN_MAX_YAML_EXPANSION"
 TEMPLATE_DEPTH = "CARDGEN_MAX_TEMPLATE_DEPTH"
 TEMPLATE_STEPS = "CARDGEN_MAX_TEMPLATE_STEPS"
 IMAGE_PIXELS = "CARDGEN_MAX_IMAGE_PIXELS"
+SHEET_SLOTS = "CARDGEN_MAX_SHEET_SLOTS"
 
 YAML_EXPANSION_FLOOR = 100_000  # values any YAML file may expand to: a few megabytes
 
