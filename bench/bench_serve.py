@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -79,6 +80,8 @@ def main() -> None:
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             url = re.search(r"http://127\.0\.0\.1:\d+/", server.stdout.readline()).group(0)
+            said: list[str] = []  # the server's lines: each refresh with its time
+            threading.Thread(target=lambda: said.extend(server.stdout), daemon=True).start()
             generation = wait_idle(url, 0)
             print(f"{args.cards} cards: first preview and PDF in {time.perf_counter() - started:.1f} s")
             with sync_playwright() as playwright:
@@ -103,6 +106,7 @@ def main() -> None:
                           f"after {(update['received'] - saved) / 1000:.3f} s, parsed in {update['parseMs']:.0f} ms, "
                           f"drawn in {update['renderMs']:.0f} ms)")
                     generation = wait_idle(url, generation)
+                    print("   server: " + " | ".join(line.strip() for line in said[-2:]))
                 browser.close()
         finally:
             server.terminate()
