@@ -10,6 +10,7 @@ stale in the browser. A refresh that fails keeps the last good cards and says wh
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 import threading
 import time
@@ -29,9 +30,16 @@ from .pdfbuild import Builder
 from .store import FaceStore
 
 GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
+GRID_PIXELS = 300  # ... and at least this wide, so that a small token is as sharp as a card
 PRINT_DPI = 300  # the detail view: what the printer gets
 DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
 MAX_LISTED = 60  # output files listed per set
+
+
+def grid_dpi(card_type) -> int:
+    """The resolution of a face in the grid: GRID_DPI, or more for a face narrower than GRID_PIXELS."""
+    inches = (card_type.size.w + 2 * card_type.bleed) / 25.4
+    return max(GRID_DPI, math.ceil(GRID_PIXELS / inches / 10) * 10)
 
 
 def _shown(card: dict | None) -> tuple | None:
@@ -121,8 +129,11 @@ class Engine:
             return self.changes.wait_for(lambda: self.generation != generation, timeout)
 
     def grid_image(self, name: str, face_hash: str) -> Path | None:
-        store = self.stores.get(name)
-        return store.path(face_hash, GRID_DPI) if store is not None and store.has(face_hash, GRID_DPI) else None
+        store, face = self.stores.get(name), self._faces.get(name, {}).get(face_hash)
+        if store is None or face is None:
+            return None
+        dpi = grid_dpi(face.card_type)
+        return store.path(face_hash, dpi) if store.has(face_hash, dpi) else None
 
     def print_image(self, name: str, face_hash: str) -> Path | None:
         """The face at print resolution, rasterised when first asked for."""
@@ -204,8 +215,8 @@ class Engine:
                 faces.setdefault(face.content_hash, face)
         known = self._face_problems[name]
         store = self.stores[name]
-        new = [face for h, face in faces.items() if h not in known or not store.has(h, GRID_DPI)]
-        found = self._draw(name, rendered, new, GRID_DPI) if new else {}
+        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
+        found = self._draw(name, rendered, new) if new else {}
         face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
         self._face_problems[name] = face_problems
         self._faces[name] = faces
@@ -222,18 +233,20 @@ class Engine:
         state.decks = decks
         state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
 
-    def _draw(self, name: str, rendered, faces: list[Face], dpi: float) -> dict[str, list[Problem]]:
-        """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``;
-        return each face's overflow problems (text drawn clipped)."""
+    def _draw(self, name: str, rendered, faces: list[Face], dpi: float | None = None) -> dict[str, list[Problem]]:
+        """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``
+        (None: each at its grid resolution); return each face's overflow problems (text drawn
+        clipped)."""
         card_set = rendered.resources.card_set
         layout = pipeline.sheet_options(card_set, pipeline.BuildOptions(layout="per-card"))
-        pages: dict[str, int] = {}
+        pages: dict[str, tuple[int, float]] = {}
         drawn: dict[str, list[Problem]] = {}
         overflows = rendered.resources.overflows
 
         def on_page(page, placements) -> None:
             for placement in placements:
-                pages.setdefault(placement.face.content_hash, page.number - 1)
+                face = placement.face
+                pages.setdefault(face.content_hash, (page.number - 1, dpi or grid_dpi(face.card_type)))
                 drawn[placement.face.content_hash] = list(overflows)
                 overflows.clear()
 
@@ -244,11 +257,16 @@ class Engine:
                       card_set.title, sheets.draw_marks, rendered.resources.fonts.face(None).pdf_name,
                       on_page=on_page)
             store = self.stores[name]
-            jobs = list(pages.items())
-            with Rasteriser(pdf, dpi) as raster:
-                for (face_hash, _), data in render_and_encode(jobs, lambda job: raster.page(job[1]),
-                                                              lambda job, image: png_bytes(image, dpi)):
-                    store.write(face_hash, dpi, data)
+            jobs = [(face_hash, page, face_dpi) for face_hash, (page, face_dpi) in pages.items()]
+
+            def render(job):
+                raster.dpi = job[2]
+                return raster.page(job[1])
+
+            with Rasteriser(pdf, GRID_DPI) as raster:
+                for (face_hash, _, face_dpi), data in render_and_encode(
+                        jobs, render, lambda job, image: png_bytes(image, job[2])):
+                    store.write(face_hash, face_dpi, data)
         return drawn
 
     def _decks(self, card_set) -> list[dict]:
