@@ -115,6 +115,8 @@ class Engine:
         self._face_problems: dict[str, dict[str, list[Problem]]] = {name: {} for name in self.names}
         self._rendered: dict[str, Any] = {}
         self._memos = {name: RenderMemo() for name in self.names}
+        self._known_cards: dict[str, dict[str, Any]] = {name: {} for name in self.names}  # key -> (values, faces, json)
+        self._known_prefix: dict[str, str] = {name: "" for name in self.names}
         self._json = json.dumps({"generation": 0, "sets": [self.sets[n].as_json() for n in self.names]})
 
     # ---- reading -------------------------------------------------------------------------
@@ -162,14 +164,15 @@ class Engine:
                                      "sets": [self.sets[n].as_json() for n in self.names]}, ensure_ascii=False)
             self.changes.notify_all()
 
-    def refresh(self, name: str) -> bool:
+    def refresh(self, name: str, rows_only: bool = False) -> bool:
         """Read the set again; draw and rasterise its new faces; publish. Return whether the
-        cards or problems changed (so the PDF needs building)."""
+        cards or problems changed (so the PDF needs building). ``rows_only``: only card rows
+        were saved since the last refresh, so unchanged cards keep their faces."""
         state = self.sets[name]
         with self.lock:
             try:
                 before = (state.cards, state.problems)
-                self._refresh(name, state)
+                self._refresh(name, state, rows_only)
                 state.failed = []
                 changed = before != (state.cards, state.problems) or not state.pdf.get("ok")
             except CardgenError as error:
@@ -186,31 +189,41 @@ class Engine:
         self._publish()
         return changed
 
-    def _refresh(self, name: str, state: SetState) -> None:
+    def _refresh(self, name: str, state: SetState, rows_only: bool) -> None:
         session = pipeline.Session(self.root)  # new each time: templates and fonts may have changed
         card_set = load_set(name, self.root)
         cards = list(card_set.cards)
         problems = pipeline.check_problems(card_set)
         decks = self._decks(card_set)
         rendered = render_set(card_set, session, self._memos[name], preview=True)
-        faces_by_card: list[tuple[Any, list[tuple[str, Face]]]] = []
-        by_name = {}
-        for front, back in rendered.pairs(cards):
-            entry = by_name.get(id(front.card))
-            if entry is None:
-                entry = by_name[id(front.card)] = (front.card, [])
-                faces_by_card.append(entry)
+        keys = card_keys(cards)
+        # after a save of card rows only, a card whose values and lines are unchanged keeps its
+        # faces: they depend on nothing else that changed (templates, fonts, images, set.yaml)
+        known_cards = self._known_cards[name] if rows_only and self._known_prefix[name] == session.templates.digest else {}
+        kept: dict[str, Any] = {}
+        for key, card in zip(keys, cards):
+            old = known_cards.get(key)
+            if old is not None and old[0] == (card.fields, card.field_sources, card.count, card.type, card.source):
+                kept[key] = old
+        fresh: dict[int, list[tuple[str, Face]]] = {}
+        for front, back in rendered.pairs(card for key, card in zip(keys, cards) if key not in kept):
+            labelled = fresh.setdefault(id(front.card), [])
             for face in (front, back):
                 if face is None:
                     continue
                 label = face.side if face.copy == 1 else f"copy {face.copy} {face.side}"
-                if all(known.content_hash != face.content_hash for _, known in entry[1]):
-                    entry[1].append((label, face))  # copies that look alike are shown once
+                if all(known.content_hash != face.content_hash for _, known in labelled):
+                    labelled.append((label, face))  # copies that look alike are shown once
+        faces_by_card: list[tuple[Any, str, list[tuple[str, Face]]]] = []
+        for key, card in zip(keys, cards):
+            labelled = kept[key][1] if key in kept else fresh.get(id(card))
+            if labelled is not None:  # None: its template failed (a problem below)
+                faces_by_card.append((card, key, labelled))
         template_problems = rendered.renderer.problems()
         if any(p.is_error for p in template_problems):
             raise CardgenError(template_problems)
         faces: dict[str, Face] = {}
-        for _, labelled in faces_by_card:
+        for _, _, labelled in faces_by_card:
             for _, face in labelled:
                 faces.setdefault(face.content_hash, face)
         known = self._face_problems[name]
@@ -228,7 +241,11 @@ class Engine:
         previous = {card["key"]: card for card in state.cards}
         state.title, state.version = card_set.title, card_set.version
         state.problems = [problem_json(p) for p in all_problems]
-        state.cards = self._cards(faces_by_card, all_problems)
+        state.cards = self._cards(faces_by_card, all_problems, kept)
+        self._known_prefix[name] = session.templates.digest
+        self._known_cards[name] = {
+            key: ((card.fields, card.field_sources, card.count, card.type, card.source), labelled, shown)
+            for (card, key, labelled), shown in zip(faces_by_card, state.cards)}
         state.types = types_json(card_set, state.cards)
         state.decks = decks
         state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
@@ -288,12 +305,16 @@ class Engine:
         return decks
 
     @staticmethod
-    def _cards(faces_by_card, problems: list[Problem]) -> list[dict]:
+    def _cards(faces_by_card, problems: list[Problem], kept: dict[str, Any]) -> list[dict]:
         hits = problem_hits(problems)
-        keys = card_keys(card for card, _ in faces_by_card)
-        return [card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
-                                      for label, face in labelled], hits.get(card.name, []))
-                for key, (card, labelled) in zip(keys, faces_by_card)]
+        shown = []
+        for card, key, labelled in faces_by_card:
+            if key in kept:  # unchanged: only its problems are new
+                shown.append({**kept[key][2], "problems": hits.get(card.name, [])})
+            else:
+                shown.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
+                                                   for label, face in labelled], hits.get(card.name, [])))
+        return shown
 
     def build_pdf(self, name: str, builder: Builder) -> None:
         """Build the set's PDF into the output folder, as ``cardgen build`` does; publish."""

@@ -64,3 +64,19 @@ def test_the_problem_stays_while_the_face_is_unchanged(overflowing):
     state = state_of(engine)
     assert state["problems"] == first
     assert state["changed"] == ["Attack <13> & more"]
+
+
+def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
+    root = make_project(tmp_path, "preview")
+    quick = Engine(root, ["demo"], root / "output")
+    quick.refresh("demo")
+    cards = root / "data/demo/cards.yaml"
+    # a row changed, and a row inserted above others (their lines move)
+    cards.write_text("- name: Newcomer\n  type: action\n  text: Fresh.\n" + cards.read_text(encoding="utf-8").replace(
+        "Move up to three spaces.", "Move up to four spaces."), encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    full = Engine(root, ["demo"], root / "output")
+    full.refresh("demo")
+    assert state_of(quick)["cards"] == state_of(full)["cards"]
+    assert state_of(quick)["problems"] == state_of(full)["problems"]
+    assert state_of(quick)["changed"] == ["Newcomer", "Escape Artist"]
