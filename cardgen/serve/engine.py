@@ -117,13 +117,28 @@ class Engine:
         self._memos = {name: RenderMemo() for name in self.names}
         self._known_cards: dict[str, dict[str, Any]] = {name: {} for name in self.names}  # key -> (values, faces, json)
         self._known_prefix: dict[str, str] = {name: "" for name in self.names}
-        self._json = json.dumps({"generation": 0, "sets": [self.sets[n].as_json() for n in self.names]})
+        self._json: str | None = None  # the whole state as JSON, made when first asked for
+        self._delta: tuple[int, str] | None = None  # the last change alone (see next_event)
 
     # ---- reading -------------------------------------------------------------------------
 
     def state_json(self) -> tuple[int, str]:
+        """The generation and every set's whole state, as JSON."""
         with self.changes:
+            if self._json is None:
+                self._json = json.dumps({"generation": self.generation,
+                                         "sets": [self.sets[n].as_json() for n in self.names]}, ensure_ascii=False)
             return self.generation, self._json
+
+    def next_event(self, sent: int) -> tuple[int, str, str]:
+        """(generation, event name, JSON) for a page that has the state of generation ``sent``:
+        the last change alone ("delta": the set's cards that changed, the order of all, the
+        rest of its state) when the page is one generation behind, else the whole state."""
+        with self.changes:
+            if self._delta is not None and sent != -1 and self._delta[0] == self.generation == sent + 1:
+                return self.generation, "delta", self._delta[1]
+        generation, whole = self.state_json()
+        return generation, "state", whole
 
     def wait(self, generation: int, timeout: float) -> bool:
         """Wait until the state is newer than ``generation``; False on timeout."""
@@ -157,11 +172,17 @@ class Engine:
 
     # ---- updating ------------------------------------------------------------------------
 
-    def _publish(self) -> None:
+    def _publish(self, name: str, before: dict[str, dict]) -> None:
+        """A new generation: set ``name`` changed; ``before`` is its cards by key as they were."""
+        state = self.sets[name]
+        rest = state.as_json()
+        cards = rest.pop("cards")
+        delta = {"set": name, "cards": [c for c in cards if before.get(c["key"]) != c],
+                 "order": [c["key"] for c in cards], "rest": rest}
         with self.changes:
             self.generation += 1
-            self._json = json.dumps({"generation": self.generation,
-                                     "sets": [self.sets[n].as_json() for n in self.names]}, ensure_ascii=False)
+            self._json = None  # made when asked for
+            self._delta = (self.generation, json.dumps({"generation": self.generation, **delta}, ensure_ascii=False))
             self.changes.notify_all()
 
     def refresh(self, name: str, rows_only: bool = False) -> bool:
@@ -169,6 +190,7 @@ class Engine:
         cards or problems changed (so the PDF needs building). ``rows_only``: only card rows
         were saved since the last refresh, so unchanged cards keep their faces."""
         state = self.sets[name]
+        cards_before = {c["key"]: c for c in state.cards}
         with self.lock:
             try:
                 before = (state.cards, state.problems)
@@ -186,7 +208,7 @@ class Engine:
                 changed = False
             state.ready = True
             state.updated = time.time()
-        self._publish()
+        self._publish(name, cards_before)
         return changed
 
     def _refresh(self, name: str, state: SetState, rows_only: bool) -> None:
@@ -323,9 +345,9 @@ class Engine:
             return
         state = self.sets[name]
         pdf = self.out / f"{name}.pdf"
-        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None}
+        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None, "finished": time.time()}
         state.files = self._files(name)
-        self._publish()
+        self._publish(name, {c["key"]: c for c in state.cards})
 
     def _files(self, name: str) -> list[dict]:
         """The set's files in the output folder: its PDF and manifest, and its exports."""
