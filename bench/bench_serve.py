@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -42,15 +43,14 @@ def state(url: str) -> dict:
         return json.loads(response.read())
 
 
-def wait_idle(url: str, generation: int, timeout: float = 600) -> int:
-    """Until the set is ready and its PDF built after ``generation``; the new generation."""
+def wait_idle(url: str, since: float, timeout: float = 600) -> None:
+    """Until the set is ready and its PDF built after ``since`` (a time.time())."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        current = state(url)
-        (only,) = current["sets"]
-        if only["ready"] and only["pdf"] and current["generation"] > generation:
-            return current["generation"]
-        time.sleep(0.05)
+        (only,) = state(url)["sets"]
+        if only["ready"] and only["pdf"].get("finished", 0) > since:
+            return
+        time.sleep(0.1)
     raise SystemExit("the server did not get ready")
 
 
@@ -79,7 +79,9 @@ def main() -> None:
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             url = re.search(r"http://127\.0\.0\.1:\d+/", server.stdout.readline()).group(0)
-            generation = wait_idle(url, 0)
+            said: list[str] = []  # the server's lines: each refresh with its time
+            threading.Thread(target=lambda: said.extend(server.stdout), daemon=True).start()
+            wait_idle(url, 0)
             print(f"{args.cards} cards: first preview and PDF in {time.perf_counter() - started:.1f} s")
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=executable, args=ARGUMENTS)
@@ -102,7 +104,8 @@ def main() -> None:
                     print(f"round {round_number}: {key} shown {seconds[-1]:.3f} s after the save (state received "
                           f"after {(update['received'] - saved) / 1000:.3f} s, parsed in {update['parseMs']:.0f} ms, "
                           f"drawn in {update['renderMs']:.0f} ms)")
-                    generation = wait_idle(url, generation)
+                    wait_idle(url, saved / 1000)
+                    print("   server: " + " | ".join(line.strip() for line in said[-2:]))
                 browser.close()
         finally:
             server.terminate()

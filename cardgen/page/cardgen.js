@@ -281,16 +281,26 @@
     const badge = $("live");
     badge.hidden = false;
     const events = new EventSource("api/events");
-    events.addEventListener("state", (message) => {
+    const take = (message, apply) => {
       const received = Date.now(), started = performance.now();
-      state = prepare(JSON.parse(message.data));
+      apply(JSON.parse(message.data));
       const parsed = performance.now();
       badge.textContent = "live";
       badge.className = "live on";
       render();
       // for bench/bench_serve.py: when the last update came, and what it cost here
       window.cardgenUpdate = { received, parseMs: parsed - started, renderMs: performance.now() - parsed };
-    });
+    };
+    events.addEventListener("state", (message) => take(message, (data) => { state = prepare(data); }));
+    // one set changed: its changed cards, the order of all its cards and the rest of its state
+    events.addEventListener("delta", (message) => take(message, (delta) => {
+      const set = state.sets.find((s) => s.name === delta.set);
+      const fresh = new Map(prepare({ sets: [{ cards: delta.cards }] }).sets[0].cards.map((c) => [c.key, c]));
+      const known = new Map(set.cards.map((c) => [c.key, c]));
+      Object.assign(set, delta.rest);
+      set.cards = delta.order.map((key) => fresh.get(key) || known.get(key));
+      state.generation = delta.generation;
+    }));
     events.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
   }
 

@@ -23,6 +23,7 @@ from .pdfbuild import Builder
 
 DEFAULT_PORT = 8642
 DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
+CARD_ROWS = (".csv", ".yaml", ".yml", ".xlsx")
 PDF_QUIET = 0.4  # s after the last refresh before the PDF is built
 
 
@@ -32,15 +33,26 @@ class Saves:
     def __init__(self):
         self.event = threading.Event()
         self.last = 0.0
+        self.lock = threading.Lock()
+        self.paths: set[Path] = set()  # the files saved since the last ``taken``
 
     def dispatch(self, event) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
-        path = str(getattr(event, "dest_path", "") or event.src_path)
-        if Path(path).name.startswith(".") or path.endswith(IGNORED_SUFFIXES):
+        paths = [p for p in (getattr(event, "dest_path", ""), event.src_path) if p]
+        paths = [str(p) for p in paths if not Path(p).name.startswith(".") and not str(p).endswith(IGNORED_SUFFIXES)]
+        if not paths:
             return
-        self.last = time.monotonic()
+        with self.lock:
+            if not event.is_directory:  # a folder changes with its files: they say what changed
+                self.paths.update(Path(p) for p in paths)
+            self.last = time.monotonic()
         self.event.set()
+
+    def taken(self) -> set[Path]:
+        with self.lock:
+            paths, self.paths = self.paths, set()
+        return paths
 
     def wait(self, stop: threading.Event, debounce: float) -> bool:
         """Wait for a burst of saves to end; False when ``stop`` is set first."""
@@ -86,10 +98,10 @@ class PdfQueue:
 
 def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event,
              echo: Callable[[str], None]) -> None:
-    def cycle() -> None:
+    def cycle(saved: set[Path]) -> None:
         for name in engine.names:
             started = time.perf_counter()
-            if engine.refresh(name):
+            if engine.refresh(name, bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)):
                 pdfs.want(name)
             state = engine.sets[name]
             if state.failed:
@@ -102,9 +114,19 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
             if stop.is_set():
                 return
 
-    cycle()
+    cycle(set())
     while saves.wait(stop, DEBOUNCE):
-        cycle()
+        cycle(saves.taken())
+
+
+def _card_rows(path: Path, root: Path, name: str) -> bool:
+    """Whether a saved file can hold only card rows of the set (or its rules or deck lists):
+    anything else (set.yaml, a template, a font, an image) may change every face."""
+    try:
+        relative = path.relative_to(root / "data" / name)
+    except ValueError:
+        return False
+    return relative.suffix.lower() in CARD_ROWS and relative.name != "set.yaml"
 
 
 def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event) -> None:

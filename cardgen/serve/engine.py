@@ -10,6 +10,7 @@ stale in the browser. A refresh that fails keeps the last good cards and says wh
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 import threading
 import time
@@ -29,9 +30,16 @@ from .pdfbuild import Builder
 from .store import FaceStore
 
 GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
+GRID_PIXELS = 300  # ... and at least this wide, so that a small token is as sharp as a card
 PRINT_DPI = 300  # the detail view: what the printer gets
 DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
 MAX_LISTED = 60  # output files listed per set
+
+
+def grid_dpi(card_type) -> int:
+    """The resolution of a face in the grid: GRID_DPI, or more for a face narrower than GRID_PIXELS."""
+    inches = (card_type.size.w + 2 * card_type.bleed) / 25.4
+    return max(GRID_DPI, math.ceil(GRID_PIXELS / inches / 10) * 10)
 
 
 def _shown(card: dict | None) -> tuple | None:
@@ -107,13 +115,30 @@ class Engine:
         self._face_problems: dict[str, dict[str, list[Problem]]] = {name: {} for name in self.names}
         self._rendered: dict[str, Any] = {}
         self._memos = {name: RenderMemo() for name in self.names}
-        self._json = json.dumps({"generation": 0, "sets": [self.sets[n].as_json() for n in self.names]})
+        self._known_cards: dict[str, dict[str, Any]] = {name: {} for name in self.names}  # key -> (values, faces, json)
+        self._known_prefix: dict[str, str] = {name: "" for name in self.names}
+        self._json: str | None = None  # the whole state as JSON, made when first asked for
+        self._delta: tuple[int, str] | None = None  # the last change alone (see next_event)
 
     # ---- reading -------------------------------------------------------------------------
 
     def state_json(self) -> tuple[int, str]:
+        """The generation and every set's whole state, as JSON."""
         with self.changes:
+            if self._json is None:
+                self._json = json.dumps({"generation": self.generation,
+                                         "sets": [self.sets[n].as_json() for n in self.names]}, ensure_ascii=False)
             return self.generation, self._json
+
+    def next_event(self, sent: int) -> tuple[int, str, str]:
+        """(generation, event name, JSON) for a page that has the state of generation ``sent``:
+        the last change alone ("delta": the set's cards that changed, the order of all, the
+        rest of its state) when the page is one generation behind, else the whole state."""
+        with self.changes:
+            if self._delta is not None and sent != -1 and self._delta[0] == self.generation == sent + 1:
+                return self.generation, "delta", self._delta[1]
+        generation, whole = self.state_json()
+        return generation, "state", whole
 
     def wait(self, generation: int, timeout: float) -> bool:
         """Wait until the state is newer than ``generation``; False on timeout."""
@@ -121,8 +146,11 @@ class Engine:
             return self.changes.wait_for(lambda: self.generation != generation, timeout)
 
     def grid_image(self, name: str, face_hash: str) -> Path | None:
-        store = self.stores.get(name)
-        return store.path(face_hash, GRID_DPI) if store is not None and store.has(face_hash, GRID_DPI) else None
+        store, face = self.stores.get(name), self._faces.get(name, {}).get(face_hash)
+        if store is None or face is None:
+            return None
+        dpi = grid_dpi(face.card_type)
+        return store.path(face_hash, dpi) if store.has(face_hash, dpi) else None
 
     def print_image(self, name: str, face_hash: str) -> Path | None:
         """The face at print resolution, rasterised when first asked for."""
@@ -144,21 +172,29 @@ class Engine:
 
     # ---- updating ------------------------------------------------------------------------
 
-    def _publish(self) -> None:
+    def _publish(self, name: str, before: dict[str, dict]) -> None:
+        """A new generation: set ``name`` changed; ``before`` is its cards by key as they were."""
+        state = self.sets[name]
+        rest = state.as_json()
+        cards = rest.pop("cards")
+        delta = {"set": name, "cards": [c for c in cards if before.get(c["key"]) != c],
+                 "order": [c["key"] for c in cards], "rest": rest}
         with self.changes:
             self.generation += 1
-            self._json = json.dumps({"generation": self.generation,
-                                     "sets": [self.sets[n].as_json() for n in self.names]}, ensure_ascii=False)
+            self._json = None  # made when asked for
+            self._delta = (self.generation, json.dumps({"generation": self.generation, **delta}, ensure_ascii=False))
             self.changes.notify_all()
 
-    def refresh(self, name: str) -> bool:
+    def refresh(self, name: str, rows_only: bool = False) -> bool:
         """Read the set again; draw and rasterise its new faces; publish. Return whether the
-        cards or problems changed (so the PDF needs building)."""
+        cards or problems changed (so the PDF needs building). ``rows_only``: only card rows
+        were saved since the last refresh, so unchanged cards keep their faces."""
         state = self.sets[name]
+        cards_before = {c["key"]: c for c in state.cards}
         with self.lock:
             try:
                 before = (state.cards, state.problems)
-                self._refresh(name, state)
+                self._refresh(name, state, rows_only)
                 state.failed = []
                 changed = before != (state.cards, state.problems) or not state.pdf.get("ok")
             except CardgenError as error:
@@ -172,40 +208,50 @@ class Engine:
                 changed = False
             state.ready = True
             state.updated = time.time()
-        self._publish()
+        self._publish(name, cards_before)
         return changed
 
-    def _refresh(self, name: str, state: SetState) -> None:
+    def _refresh(self, name: str, state: SetState, rows_only: bool) -> None:
         session = pipeline.Session(self.root)  # new each time: templates and fonts may have changed
         card_set = load_set(name, self.root)
         cards = list(card_set.cards)
         problems = pipeline.check_problems(card_set)
         decks = self._decks(card_set)
         rendered = render_set(card_set, session, self._memos[name], preview=True)
-        faces_by_card: list[tuple[Any, list[tuple[str, Face]]]] = []
-        by_name = {}
-        for front, back in rendered.pairs(cards):
-            entry = by_name.get(id(front.card))
-            if entry is None:
-                entry = by_name[id(front.card)] = (front.card, [])
-                faces_by_card.append(entry)
+        keys = card_keys(cards)
+        # after a save of card rows only, a card whose values and lines are unchanged keeps its
+        # faces: they depend on nothing else that changed (templates, fonts, images, set.yaml)
+        known_cards = self._known_cards[name] if rows_only and self._known_prefix[name] == session.templates.digest else {}
+        kept: dict[str, Any] = {}
+        for key, card in zip(keys, cards):
+            old = known_cards.get(key)
+            if old is not None and old[0] == (card.fields, card.field_sources, card.count, card.type, card.source):
+                kept[key] = old
+        fresh: dict[int, list[tuple[str, Face]]] = {}
+        for front, back in rendered.pairs(card for key, card in zip(keys, cards) if key not in kept):
+            labelled = fresh.setdefault(id(front.card), [])
             for face in (front, back):
                 if face is None:
                     continue
                 label = face.side if face.copy == 1 else f"copy {face.copy} {face.side}"
-                if all(known.content_hash != face.content_hash for _, known in entry[1]):
-                    entry[1].append((label, face))  # copies that look alike are shown once
+                if all(known.content_hash != face.content_hash for _, known in labelled):
+                    labelled.append((label, face))  # copies that look alike are shown once
+        faces_by_card: list[tuple[Any, str, list[tuple[str, Face]]]] = []
+        for key, card in zip(keys, cards):
+            labelled = kept[key][1] if key in kept else fresh.get(id(card))
+            if labelled is not None:  # None: its template failed (a problem below)
+                faces_by_card.append((card, key, labelled))
         template_problems = rendered.renderer.problems()
         if any(p.is_error for p in template_problems):
             raise CardgenError(template_problems)
         faces: dict[str, Face] = {}
-        for _, labelled in faces_by_card:
+        for _, _, labelled in faces_by_card:
             for _, face in labelled:
                 faces.setdefault(face.content_hash, face)
         known = self._face_problems[name]
         store = self.stores[name]
-        new = [face for h, face in faces.items() if h not in known or not store.has(h, GRID_DPI)]
-        found = self._draw(name, rendered, new, GRID_DPI) if new else {}
+        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
+        found = self._draw(name, rendered, new) if new else {}
         face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
         self._face_problems[name] = face_problems
         self._faces[name] = faces
@@ -217,23 +263,29 @@ class Engine:
         previous = {card["key"]: card for card in state.cards}
         state.title, state.version = card_set.title, card_set.version
         state.problems = [problem_json(p) for p in all_problems]
-        state.cards = self._cards(faces_by_card, all_problems)
+        state.cards = self._cards(faces_by_card, all_problems, kept)
+        self._known_prefix[name] = session.templates.digest
+        self._known_cards[name] = {
+            key: ((card.fields, card.field_sources, card.count, card.type, card.source), labelled, shown)
+            for (card, key, labelled), shown in zip(faces_by_card, state.cards)}
         state.types = types_json(card_set, state.cards)
         state.decks = decks
         state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
 
-    def _draw(self, name: str, rendered, faces: list[Face], dpi: float) -> dict[str, list[Problem]]:
-        """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``;
-        return each face's overflow problems (text drawn clipped)."""
+    def _draw(self, name: str, rendered, faces: list[Face], dpi: float | None = None) -> dict[str, list[Problem]]:
+        """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``
+        (None: each at its grid resolution); return each face's overflow problems (text drawn
+        clipped)."""
         card_set = rendered.resources.card_set
         layout = pipeline.sheet_options(card_set, pipeline.BuildOptions(layout="per-card"))
-        pages: dict[str, int] = {}
+        pages: dict[str, tuple[int, float]] = {}
         drawn: dict[str, list[Problem]] = {}
         overflows = rendered.resources.overflows
 
         def on_page(page, placements) -> None:
             for placement in placements:
-                pages.setdefault(placement.face.content_hash, page.number - 1)
+                face = placement.face
+                pages.setdefault(face.content_hash, (page.number - 1, dpi or grid_dpi(face.card_type)))
                 drawn[placement.face.content_hash] = list(overflows)
                 overflows.clear()
 
@@ -244,11 +296,16 @@ class Engine:
                       card_set.title, sheets.draw_marks, rendered.resources.fonts.face(None).pdf_name,
                       on_page=on_page)
             store = self.stores[name]
-            jobs = list(pages.items())
-            with Rasteriser(pdf, dpi) as raster:
-                for (face_hash, _), data in render_and_encode(jobs, lambda job: raster.page(job[1]),
-                                                              lambda job, image: png_bytes(image, dpi)):
-                    store.write(face_hash, dpi, data)
+            jobs = [(face_hash, page, face_dpi) for face_hash, (page, face_dpi) in pages.items()]
+
+            def render(job):
+                raster.dpi = job[2]
+                return raster.page(job[1])
+
+            with Rasteriser(pdf, GRID_DPI) as raster:
+                for (face_hash, _, face_dpi), data in render_and_encode(
+                        jobs, render, lambda job, image: png_bytes(image, job[2])):
+                    store.write(face_hash, face_dpi, data)
         return drawn
 
     def _decks(self, card_set) -> list[dict]:
@@ -270,12 +327,16 @@ class Engine:
         return decks
 
     @staticmethod
-    def _cards(faces_by_card, problems: list[Problem]) -> list[dict]:
+    def _cards(faces_by_card, problems: list[Problem], kept: dict[str, Any]) -> list[dict]:
         hits = problem_hits(problems)
-        keys = card_keys(card for card, _ in faces_by_card)
-        return [card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
-                                      for label, face in labelled], hits.get(card.name, []))
-                for key, (card, labelled) in zip(keys, faces_by_card)]
+        shown = []
+        for card, key, labelled in faces_by_card:
+            if key in kept:  # unchanged: only its problems are new
+                shown.append({**kept[key][2], "problems": hits.get(card.name, [])})
+            else:
+                shown.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
+                                                   for label, face in labelled], hits.get(card.name, [])))
+        return shown
 
     def build_pdf(self, name: str, builder: Builder) -> None:
         """Build the set's PDF into the output folder, as ``cardgen build`` does; publish."""
@@ -284,9 +345,9 @@ class Engine:
             return
         state = self.sets[name]
         pdf = self.out / f"{name}.pdf"
-        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None}
+        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None, "finished": time.time()}
         state.files = self._files(name)
-        self._publish()
+        self._publish(name, {c["key"]: c for c in state.cards})
 
     def _files(self, name: str) -> list[dict]:
         """The set's files in the output folder: its PDF and manifest, and its exports."""

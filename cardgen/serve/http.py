@@ -5,7 +5,8 @@ reaches outside the preview and output folders, however it is spelled.
     /                           the page (static/index.html)
     /static/<file>              its script and style, shipped in the package
     /api/state                  every set's state (engine.py)
-    /api/events                 server-sent events: "state" each time the state changes
+    /api/events                 server-sent events: "state" (the whole state), then "delta" (what
+                                changed) each time it changes
     /faces/<set>/<hash>.png     a face as shown in the grid
     /print/<set>/<hash>.png     a face at print resolution (rasterised when first asked for)
     /output/<path>              a file of the output folder (PDFs, manifests, exports)
@@ -155,8 +156,8 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b": still here\n\n")
                     self.wfile.flush()
                     continue
-                generation, state = engine.state_json()
-                self.wfile.write(b"event: state\ndata: " + state.encode("utf-8") + b"\n\n")
+                generation, event, data = engine.next_event(generation)
+                self.wfile.write(f"event: {event}\ndata: ".encode() + data.encode("utf-8") + b"\n\n")
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return

@@ -7,6 +7,7 @@ import json
 import os
 import socket
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -98,19 +99,46 @@ def test_other_methods_and_other_hosts_are_refused(served):
     assert request(served, "/", host="localhost:1")[0] == 200
 
 
-def test_sigterm_stops_it_with_no_process_and_no_half_written_file(tmp_path):
+def processes_naming(text: str) -> list[str]:
+    """Command lines of the running processes that mention ``text``."""
+    found = []
+    for folder in Path("/proc").iterdir():
+        try:
+            command = (folder / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in command:
+            found.append(command)
+    return found
+
+
+@pytest.mark.parametrize("pause", [0.05, 0.6])  # a refresh under way; the PDF build under way
+def test_sigterm_stops_it_with_no_process_and_no_half_written_file(tmp_path, pause):
     root = make_project(tmp_path, "preview")
     server = Server(root)
     wait_ready(server)
-    # a save, then SIGTERM while the preview may be rebuilding
     cards = root / "data/demo/cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Quick Draw", "Slow Draw"), encoding="utf-8")
-    time.sleep(0.05)
+    time.sleep(pause)
     assert server.stop() == 0
     assert server.lines[-1] == "stopped\n"
     address = urlsplit(server.url)
     with pytest.raises(OSError):
         socket.create_connection((address.hostname, address.port), timeout=2).close()
-    leftovers = [p for p in root.rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".~")]
+    assert processes_naming(str(root)) == []  # the server, and any PDF build it started
+    leftovers = [p for p in root.rglob("*") if p.name.endswith(".tmp")]
     assert leftovers == []
     assert (root / "output/demo.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+def test_usage_mistakes_are_reported(tmp_path, cli):
+    root = make_project(tmp_path, "preview")
+    unknown = cli(root, "serve", "nope")
+    assert unknown.exit_code == 2 and 'unknown set "nope"' in unknown.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = cli(root, "serve", "--port", str(port))
+    assert busy.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in busy.output
