@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..limits import IMAGE_PIXELS, limit, limit_message
+from ..paths import svg_references
 
 KEEP_DPI = 600  # pixels per inch kept at an image's largest possible print size
 JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
@@ -49,8 +50,9 @@ class LoadedImage:
 
 
 class ImageStore:
-    def __init__(self):
+    def __init__(self, root: Path | None = None):
         self._cache: dict[tuple[Path, int | None], LoadedImage | ValueError] = {}
+        self.root = root  # the project folder: an SVG's references must stay inside it
 
     def load(self, path: Path, longest_mm: float | None = None) -> LoadedImage:
         """Load an image that prints at most ``longest_mm`` long on its longest side (None: kept
@@ -61,7 +63,7 @@ class ImageStore:
         cached = self._cache.get(key)
         if cached is None:
             try:
-                cached = _load(path, most)
+                cached = _load(path, most, self.root)
             except ValueError as problem:  # remembered too: a broken image is read once, not per card
                 cached = problem
             self._cache[key] = cached
@@ -70,23 +72,25 @@ class ImageStore:
         return cached
 
 
-def _load(path: Path, most: int | None) -> LoadedImage:
+def _load(path: Path, most: int | None, root: Path | None = None) -> LoadedImage:
     if not path.is_file():
         raise ValueError(f'image "{path.name}" not found')
     if path.suffix.lower() == ".svg":
-        return _load_svg(path)
+        return _load_svg(path, root)
     raster = _load_raster(path, most)
     return LoadedImage(path, raster.width, raster.height, raster=raster)
 
 
-def _load_svg(path: Path) -> LoadedImage:
+def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
     from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
 
     from .svgsize import check_svg_size
 
     check_svg_size(path)
+    if root is not None:
+        svg_references(path, root, _shown(path, root))
     try:
-        drawing = svg2rlg(str(path))
+        drawing = svg2rlg(str(path), **_reference_root(root))
     except RecursionError:
         raise ValueError(f'cannot read SVG "{path.name}": its elements are nested too deeply') from None
     except Exception as exc:  # svglib raises parser errors of several kinds
@@ -236,12 +240,23 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
     canvas._formsinuse.append(raster.name)
 
 
-def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain") -> None:
-    """Draw into the box (pt, bottom-left x, y); ``contain`` keeps the aspect ratio, centred."""
+def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain",
+               focus: tuple[float, float] = (0.5, 0.5)) -> None:
+    """Draw into the box (pt, bottom-left x, y); ``contain`` keeps the aspect ratio, centred;
+    ``cover`` fills the box, overflowing it (the caller clips) so that the image's ``focus``
+    point (fractions from its top-left) stays as near the box's centre as the image allows."""
     if fit == "contain":
         scale = min(w / image.width, h / image.height)
         draw_w, draw_h = image.width * scale, image.height * scale
         x, y, w, h = x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h
+    elif fit == "cover":
+        scale = max(w / image.width, h / image.height)
+        draw_w, draw_h = image.width * scale, image.height * scale
+        fx, fy = focus
+        # the focus's offset from the box centre, limited so the image still covers the box
+        left = min(0.0, max(w - draw_w, w / 2 - fx * draw_w))
+        top = min(0.0, max(h - draw_h, h / 2 - fy * draw_h))
+        x, y, w, h = x + left, y + h - top - draw_h, draw_w, draw_h
     if image.raster is not None:
         place_raster(canvas, image.raster, x, y, w, h)
     else:
@@ -260,3 +275,23 @@ def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: floa
         finally:
             STATE_DEFAULTS["fontName"] = previous
         canvas.restoreState()
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return Path(path).name
+
+
+def _reference_root(root: Path | None) -> dict:
+    """svglib's own guard, where it has one (2.3 on): external references outside ``root`` refused."""
+    if root is None:
+        return {}
+    import inspect
+
+    from svglib.svglib import SvgRenderer
+
+    if "external_reference_root" in inspect.signature(SvgRenderer.__init__).parameters:
+        return {"external_reference_root": str(Path(root).resolve())}
+    return {}

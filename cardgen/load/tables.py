@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from ..errors import Source, fail
-from .yamlfile import line_of, plain, read_yaml, relative_name
+from ..errors import Source, fail, os_reason
+from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,10 @@ def _csv_rows(path: Path, root: Path) -> Iterator[Row]:
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
                 yield Row(values, Source(name, line), {})  # every cell is on the row's line
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+    except UnicodeDecodeError:
+        raise first_bad_utf8(path, name) from None
+    except OSError as exc:  # gone or unreadable since the set was loaded
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
         raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
 
@@ -109,6 +111,8 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     try:  # the values as last calculated, and the formulas (to tell an empty cell from an uncalculated one)
         workbook = load_workbook(path, read_only=True, data_only=True)
         formulas = load_workbook(path, read_only=True, data_only=False)
+    except OSError as exc:
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except Exception as exc:  # openpyxl raises many types for a broken file
         raise fail(f"cannot read the workbook: {exc}", Source(name)) from None
     sheet = workbook.worksheets[0] if workbook.worksheets else None

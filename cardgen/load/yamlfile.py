@@ -9,8 +9,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from ..errors import Source, fail
+from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
+from .yamlwords import explain
 
 
 def relative_name(path: Path, root: Path | None) -> str:
@@ -27,11 +28,36 @@ def relative_name(path: Path, root: Path | None) -> str:
 def read_text(path: Path, name: str) -> str:
     """A UTF-8 text file; a missing or undecodable file is an error naming ``name``."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise fail("file not found", Source(name)) from None
+    except OSError as exc:
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+        raise not_utf8(data, exc, name) from None
+
+
+def not_utf8(data: bytes, exc: UnicodeDecodeError, name: str, line_offset: int = 0, byte_offset: int = 0):
+    """The error for bytes that are not UTF-8: the line, and the byte offset in the file."""
+    start = exc.start
+    line = data.count(b"\n", 0, start) + 1 + line_offset
+    bad = data[start:start + 1].hex().upper()
+    return fail(f"the file is not UTF-8 text: byte 0x{bad} at byte offset {start + byte_offset} "
+                "(save it as UTF-8)", Source(name, line))
+
+
+def first_bad_utf8(path: Path, name: str):
+    """The not-UTF-8 error of a file already found to be so while it was read piece by piece."""
+    try:
+        data = Path(path).read_bytes()
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return not_utf8(data, exc, name)
+    except OSError as exc:
+        return fail(f"cannot read the file: {os_reason(exc)}", Source(name))
+    return fail("the file is not UTF-8 text (save it as UTF-8)", Source(name))
 
 
 def read_yaml(path: Path, root: Path | None = None) -> Any:
@@ -43,10 +69,8 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     try:
         data = YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        reason = exc.problem or exc.context or "invalid YAML"
-        raise fail(f"invalid YAML: {reason}", Source(name, line)) from None
+        line, message = explain(exc, text)
+        raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
     except YAMLError as exc:

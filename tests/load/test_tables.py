@@ -91,7 +91,8 @@ def test_broken_yaml_names_the_line(project):
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
     (line,) = error_lines(excinfo)
-    assert line == "data/demo/cards.yaml:4: invalid YAML: expected ',' or ']', but got ':'"
+    assert line == ('data/demo/cards.yaml:3: invalid YAML: the "[" opened at column 9 is never closed '
+                    '(line 4 was reached without a "]")')
 
 
 def test_control_characters_are_refused(project):
@@ -138,7 +139,24 @@ def test_a_csv_file_that_is_not_utf8_is_named(project):
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
     (line,) = error_lines(excinfo)
-    assert line.startswith("data/demo/more.csv: not UTF-8 text (")
+    assert line == "data/demo/more.csv:2: the file is not UTF-8 text: byte 0xE9 at byte offset 19 (save it as UTF-8)"
+
+
+def test_a_lone_surrogate_in_a_csv_names_its_line_and_byte(project):
+    rows = b"name,count,text\nGood,1,x\n" + b"Bad,1,x\xed\xa0\x80y\n"
+    (project / "data/demo/more.csv").write_bytes(rows)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/more.csv:3: the file is not UTF-8 text: byte 0xED at byte offset 32 (save it as UTF-8)"]
+
+
+def test_a_yaml_file_that_is_not_utf8_names_its_line_and_byte(project):
+    (project / "data/demo/cards.yaml").write_bytes(b"- name: Quick Draw\n  type: action\n  text: caf\xe9\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/cards.yaml:3: the file is not UTF-8 text: byte 0xE9 at byte offset 45 (save it as UTF-8)"]
 
 
 def test_a_csv_row_the_reader_cannot_read_is_named_with_its_line(project):
