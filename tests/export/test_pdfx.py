@@ -137,3 +137,25 @@ def test_rebuilds_are_byte_identical(exported):
     first = files(project)[0].read_bytes()
     export("demo", project, shop="drivethru")
     assert files(project)[0].read_bytes() == first
+
+
+def test_images_become_cmyk_without_soft_masks(project):
+    from PIL import Image
+
+    picture = Image.new("RGBA", (120, 80), (200, 30, 40, 255))
+    picture.paste((0, 0, 0, 0), (0, 0, 60, 80))  # the left half transparent
+    picture.save(project / "data/demo/art.png")
+    action = project / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text().replace(
+        "{% endblock %}", '<image x="10" y="40" w="30" h="20" src="art.png"/>\n{% endblock %}'))
+    export("demo", project, shop="drivethru")
+    with pikepdf.open(files(project)[0]) as pdf:
+        images = [obj for obj in pdf.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == pikepdf.Name.Image]
+        assert images
+        for image in images:
+            assert image.ColorSpace == pikepdf.Name.DeviceCMYK and "/SMask" not in image
+            pixels = pikepdf.PdfImage(image).as_pil_image()
+            assert pixels.mode == "CMYK"
+            assert pixels.getpixel((0, 40)) == (0, 0, 0, 0)  # the transparent half: paper white
+            c, m, y, k = pixels.getpixel((100, 40))  # red: no cyan, magenta and yellow inks
+            assert c == 0 and m > 200 and y > 180
