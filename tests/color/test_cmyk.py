@@ -102,3 +102,19 @@ def test_set_yaml_color_mode_and_bad_values(project):
         cardgen.load_set("demo", project)
     assert str(error.value) == ('data/demo/set.yaml:5: ink-limit is a total ink percentage from 100 to 400, '
                                 'got "999"')
+
+
+def test_a_profile_must_be_a_cmyk_icc_profile(project):
+    from PIL import ImageCms
+
+    (project / "data/demo/srgb.icc").write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    set_yaml = project / "data/demo/set.yaml"
+    original = set_yaml.read_text()
+    for profile, message in (
+            ("srgb.icc", '"srgb.icc" is a RGB profile: a CMYK build needs a CMYK output profile'),
+            ("icons/star.svg", '"star.svg" is not an ICC profile littleCMS can read (cannot open profile file)'),
+            ("nope.icc", 'file "nope.icc" not found in the set folder')):
+        set_yaml.write_text(original + f"color: {{mode: cmyk, profile: {profile}}}\n")
+        with pytest.raises(cardgen.CardgenError) as error:
+            cardgen.load_set("demo", project)
+        assert str(error.value) == f"data/demo/set.yaml:26: {message}"
