@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from pypdf import PdfReader
 
 from cardgen.export import export
 

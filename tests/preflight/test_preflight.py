@@ -143,5 +143,5 @@ def test_every_shipped_set_passes(shop, tmp_path):
 def test_shop_products_for_tgc_and_mpc(project):
     for shop in ("tgc", "mpc"):
         found, report = lines(project, shop)
-        assert found == [f'data/demo/set.yaml:11: warning: card type "token": 20 x 20 mm circle is no size the shop '
+        assert found == ['data/demo/set.yaml:11: warning: card type "token": 20 x 20 mm circle is no size the shop '
                          "makes; its 3 faces are left out of the export"]
