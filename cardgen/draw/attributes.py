@@ -80,6 +80,15 @@ def color(value: str):
                      f'got "{value}"')
 
 
+def paint(value: str):
+    """A fill: a colour (see ``color``) or a ``linear-gradient(...)`` / ``radial-gradient(...)``."""
+    from .gradient import is_gradient, parse_gradient
+
+    if is_gradient(value):
+        return parse_gradient(value, color)
+    return color(value)
+
+
 def choice(*options: str) -> Callable[[str], str]:
     def parse(value: str) -> str:
         if value not in options:
@@ -113,8 +122,9 @@ def dash(value: str) -> tuple[float, ...]:
 
 
 # Attributes shared by the shapes.
-FILL = Attr(color, "fill colour (`none` for no fill)", None)
+FILL = Attr(paint, "fill colour, `linear-gradient(...)` or `radial-gradient(...)` (`none` for no fill)", None)
 STROKE = Attr(color, "outline colour (`none` for no outline)", None)
 STROKE_WIDTH = Attr(positive_length, "outline width", 0.25)
 OPACITY = Attr(fraction, "opacity from 0 (invisible) to 1", 1.0)
+DASH = Attr(dash, 'dash pattern of the outline, lengths on and off such as "1 0.5"', None)
 ROTATE = Attr(number, "rotation in degrees, clockwise, about the element's centre", 0.0)

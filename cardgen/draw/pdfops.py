@@ -53,7 +53,11 @@ def ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
             f"{cx + kx:.3f} {cy - ry:.3f} {cx + rx:.3f} {cy - ky:.3f} {cx + rx:.3f} {cy:.3f} c h")
 
 
-def painted(path: str, fill, stroke, stroke_width_pt: float) -> str:
+def dash(pattern_pt) -> str:
+    return f"[{' '.join(f'{d:.3f}' for d in pattern_pt)}] 0 d"
+
+
+def painted(path: str, fill, stroke, stroke_width_pt: float, dash_pt=None) -> str:
     """``path`` filled and/or stroked inside its own graphics state."""
     ops = ["q"]
     if fill is not None:
@@ -61,6 +65,8 @@ def painted(path: str, fill, stroke, stroke_width_pt: float) -> str:
     if stroke is not None:
         ops.append(color(stroke, stroke=True))
         ops.append(f"{stroke_width_pt:.3f} w")
+        if dash_pt:
+            ops.append(dash(dash_pt))
     ops.append(path)
     ops.append(paint(fill is not None, stroke is not None))
     ops.append("Q")

@@ -38,7 +38,7 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
               on_page: Callable[[Page, Sequence[Placement]], None] | None = None, kept=None,
-              info=None, content_filter: Callable[[bytes], bytes] | None = None) -> int:
+              info=None, content_filter: Callable[[bytes], bytes] | None = None, sheets: bool = False) -> int:
     """Write ``pages`` (each with the faces placed on it) as they come, and return how many
     pages the PDF has. ``font`` is a registered font of the project, used for the stamp and as
     the canvas's initial font (so that no standard, unembedded font is ever named); ``stamp`` is
@@ -53,6 +53,10 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
     the pages that changed. ``info`` (write/info.py) gives Title, Author, Subject and dates.
     ``content_filter`` rewrites every page's and form's operators before they are compressed
     (a CMYK build's colour conversion, color/pdf.py).
+
+    Print dialogs are told to print at actual size (/PrintScaling /None); for ``sheets`` (pages
+    to print at home) also how to turn the paper (/Duplex): DuplexFlipLongEdge or
+    DuplexFlipShortEdge as the back pages say (``Page.flip``), or Simplex when there are none.
     """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
@@ -67,7 +71,10 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
         stream = PageStream(canvas, out)
         faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font), content_filter)
         count = 0
+        flips: set[str] = set()
         for page, placements in pages:
+            if page.flip:
+                flips.add(page.flip)
             canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
             if page.trim_box:
                 canvas.setTrimBox(_box(page.trim_box))
@@ -93,8 +100,14 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
             draw_page(canvas, font)
             canvas.showPage()
             stream.page_done()
+        canvas.setViewerPreference("PrintScaling", "None")
+        if sheets or flips:
+            canvas.setViewerPreference("Duplex", _DUPLEX[min(flips)] if flips else "Simplex")
         stream.finish()
     return count + len(extra_pages)
+
+
+_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 
 
 def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> None:

@@ -77,7 +77,7 @@ def test_pdfx_1a_requirements_one_by_one(exported):
         assert str(info.GTS_PDFXVersion) == "PDF/X-1a:2003"
         assert str(info.GTS_PDFXConformance) == "PDF/X-1a:2003"
         assert str(info.Title) == "Demo Deck v0.3" and str(info.Author) == "Demo Deck"
-        assert re.fullmatch(r"D:\d{14}\+00'00'", str(info.CreationDate))
+        assert re.fullmatch(r"D:[0-9]{14}[+]00'00'", str(info.CreationDate))
         assert str(info.ModDate) == str(info.CreationDate)
         assert info.Trapped == pikepdf.Name("/False")
         # a document ID in the trailer
