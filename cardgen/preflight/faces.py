@@ -168,16 +168,16 @@ class FaceMeasures:
         if image is None or image.raster is None:
             return  # vector art prints sharp at any size
         w_in, h_in = a["w"] / MM_PER_INCH, a["h"] / MM_PER_INCH
+        px_w, px_h = image.raster.width, image.raster.height  # the pixels that print (as embedded)
         if a["fit"] == "contain":
-            scale = min(w_in / image.width, h_in / image.height)  # inches a pixel
-            dpi = 1 / scale
+            dpi = 1 / min(w_in / px_w, h_in / px_h)  # a pixel's size, in inches, inverted
         else:
-            dpi = min(image.width / w_in, image.height / h_in)
+            dpi = min(px_w / w_in, px_h / h_in)
         src = a["src"]
         for limit, severity in ((self.limits.error_dpi, "error"), (self.limits.warn_dpi, "warning")):
             if dpi < limit:
                 self.findings.add("image-dpi", severity, (src,), card_name, element.source,
-                                  lambda worst: f'image "{src}" ({image.width:g} x {image.height:g} px over '
+                                  lambda worst: f'image "{src}" ({px_w:g} x {px_h:g} px over '
                                                 f'{a["w"]:g} x {a["h"]:g} mm) prints at {worst:.0f} dpi, under '
                                                 f"{limit:g} dpi", dpi)
                 break
