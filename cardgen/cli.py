@@ -17,7 +17,7 @@ import click
 from . import pipeline
 from .commands import commands
 from .commands.calibrate import BACK_OFFSET
-from .errors import CardgenError, UsageError
+from .errors import CardgenError, UsageError, collapse, os_message, tally
 from .load.setfile import load_set, set_names
 from .model import copies_by_type
 
@@ -84,12 +84,16 @@ def run_reporting_errors(ctx: click.Context, action):
     try:
         return action()
     except CardgenError as error:
-        for problem in error.problems:
+        problems = collapse(error.problems)
+        for problem in problems:
             click.echo(str(problem), err=True)
-        count = sum(1 for p in error.problems if p.is_error)
-        raise Failure(f"cardgen: {count} error{'s' * (count != 1)}") from None
+        raise Failure(f"cardgen: {tally(problems)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
+    except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
+        if ctx.find_root().params.get("debug"):
+            traceback.print_exc()
+        raise Failure(f"cardgen: {os_message(error)}") from None
     except Exception:
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
@@ -109,8 +113,8 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-                   proof_boxes, stamp, deck, changed_since=None, cache=True, margin=None, back_offset=(0.0, 0.0),
-                   mix_backs=False) -> pipeline.BuildOptions:
+                   proof_boxes, stamp, deck, changed_since=None, cache=True, color=None, margin=None,
+                   back_offset=(0.0, 0.0), mix_backs=False) -> pipeline.BuildOptions:
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
@@ -125,14 +129,15 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
-                                 cache=cache, margin=margin, back_offset=back_offset, mix_backs=mix_backs)
+                                 cache=cache, color=color, margin=margin, back_offset=back_offset,
+                                 mix_backs=mix_backs)
 
 
 @main.command()
 @click.argument("sets", nargs=-1)
 @click.option("--paper", type=PAPERS, default="letter", show_default=True,
               help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
               help="Page orientation (default: whichever fits the most faces).")
@@ -153,19 +158,21 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
 @click.option("--cache/--no-cache", default=True,
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
+@click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
+              help="cmyk: convert RGB colours and images to CMYK inks (default: the set's `color:`, else rgb).")
 @click.pass_context
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
-          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache):
+          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
-                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, margin,
+                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
                              back_offset, mix_backs)
 
     def action():
@@ -186,19 +193,18 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Check this deck list against the set's rules.")
 @click.pass_context
 def check(ctx, sets, deck):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     root = ctx.obj["root"]
-    problems = run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck))
+    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck)))
     for problem in problems:
         click.echo(str(problem), err=True)
-    errors = sum(1 for p in problems if p.is_error)
-    warnings = len(problems) - errors
-    if errors:
-        raise Failure(f"cardgen: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    if any(p.is_error for p in problems):
+        raise Failure(f"cardgen: {tally(problems)}")
+    warnings = len(problems)
     click.echo(f"ok: no errors, {warnings} warning{'s' * (warnings != 1)}")
 
 
