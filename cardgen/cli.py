@@ -120,6 +120,14 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
+    # options that would be silently ignored are errors: they do not apply to this layout
+    pages = "--per-card pages (one face a page, no sheet)" if per_card else "--gutter-fold pages (no back pages)"
+    not_applying = [name for name, given, applies in (
+        ("--sheet", sheet is not None, not per_card), ("--margin", margin is not None, not per_card),
+        ("--mix-backs", mix_backs, not per_card),
+        ("--back-offset", tuple(back_offset) != (0.0, 0.0), layout == "sheets")) if given and not applies]
+    if not_applying:
+        raise click.UsageError(f"{not_applying[0]} does not apply to {pages}")
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,

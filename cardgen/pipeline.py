@@ -196,6 +196,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
     by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
+    if layout.layout == "sheets" and any(card_set.types[name].back for name in by_type):
+        layout = replace(layout, blank_backs=True)  # printed double-sided: every sheet a front and a back
     groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
     copies = sum(by_type.values())
     extra_pages, notes = [], {}

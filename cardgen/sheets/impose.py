@@ -21,7 +21,8 @@ from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_sheet, gutter_sheet
 from .labels import CIRCLE_CUT, load_template
 from .marks import crop_marks, cut_lines, fold_marks, outlines
-from .notes import duplex_note, shifted
+from .marks import TextMark
+from .notes import NOTE_PT, duplex_note, shifted, text_size
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import SheetTemplate, TemplateSlot, mirror_slot
@@ -270,8 +271,9 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
 
 def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
                  bleed: float) -> Iterator[PagePlacements]:
-    """Front pages, each followed by a back page when any of its faces has a back; both say
-    in their margin how to turn the sheet, and the back page is shifted by ``back_offset``."""
+    """Front pages, each followed by a back page when any of its faces has a back (or by a blank
+    one, in a document printed double-sided: ``blank_backs``); both say in their margin how to
+    turn the sheet, and the back page is shifted by ``back_offset``."""
     axis = back_axis(sheet.w, sheet.h, options.duplex)
     dx, dy = options.back_offset
     flip = f"flip on {options.duplex} edge"
@@ -281,7 +283,7 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         has_backs = any(back is not None for _, back in chunk)
-        note = f"Print double-sided, {flip}" if has_backs else None
+        note = f"Print double-sided, {flip}" if has_backs or options.blank_backs else None
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed, note=note))
         fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
         yield page, fronts
@@ -293,6 +295,18 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
                              flip=options.duplex)
             yield page, tuple(Placement(back, _moved(back_slot(slot, axis, sheet.w, sheet.h, page.number), dx, dy))
                               for back, slot, _ in backed)
+        elif options.blank_backs:
+            yield _blank(book, sheet, options), ()
+
+
+def _blank(book: _Book, sheet: SheetTemplate, options: SheetOptions) -> Page:
+    """The blank back of a single-sided sheet in a document printed double-sided: without it
+    the next sheet's front would print on this one's back, and every later back on the wrong
+    sheet. It says why it is blank."""
+    text = "Back side: blank (the front has no backs)"
+    width, ascent, descent = text_size(text)
+    mark = TextMark((sheet.w - width) / 2, options.margin + descent, text, NOTE_PT, 0.0, "note")
+    return book.page(sheet.w, sheet.h, (mark,), flip=options.duplex)
 
 
 def _moved(slot: Slot, dx: float, dy: float) -> Slot:
@@ -304,12 +318,15 @@ def _moved(slot: Slot, dx: float, dy: float) -> Slot:
 
 def _fill_single(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
                  bleed: float) -> Iterator[PagePlacements]:
-    """Single-sided label sheets: each face's back is the next label."""
+    """Single-sided label sheets: each face's back is the next label (in a document printed
+    double-sided, each sheet then has a blank back page)."""
     faces = (face for pair in group for face in pair if face is not None)
     for chunk in batches(faces, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         yield page, tuple(Placement(face, _place(face, cell, page.number)) for face, cell in zip(chunk, cells))
+        if options.blank_backs:
+            yield _blank(book, sheet, options), ()
 
 
 def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,

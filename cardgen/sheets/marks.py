@@ -85,7 +85,7 @@ def mark_span(room: float, margin: float, bleed: float) -> tuple[float, float, b
     near = max(MARK_TRIM_GAP, limit - MARK_MIN)
     if limit - near < MARK_EDGE_MIN - 1e-9:
         return None
-    return near, limit, near < bleed - 1e-9
+    return near, limit, near <= bleed + 1e-9  # on or touching the bleed: over a halo
 
 
 def _edges(slots: list[TemplateSlot]) -> tuple[list[float], list[float]]:
