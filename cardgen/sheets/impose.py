@@ -25,6 +25,7 @@ from .notes import duplex_note, shifted
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import SheetTemplate, TemplateSlot, mirror_slot
+from .tiles import best_grid, tile_pages
 
 Pair = tuple[Face, Face | None]
 FIT_TOLERANCE = 1e-6  # mm
@@ -118,6 +119,8 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
                 yield from _fill_single(book, sheet, pairs, options, bleed)
         elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
             yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
+        elif shape == "rect" and options.layout == "sheets" and not best_sheet(front.card_type, options).slots:
+            yield from _tiled(book, pairs, options)  # a board larger than the paper
         else:  # sheets, or gutter fold's faces without a back: plain sheets
             yield from _fill_duplex(book, _grid(front, options), pairs, options, bleed)
     if asked and not applied and left_out is not None:
@@ -324,6 +327,19 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
         backs = [Placement(back, back_slot(placed.slot, axis, sheet.w, sheet.h, page.number, rotation))
                  for (_, back), placed in zip(chunk, fronts) if back is not None]
         yield page, tuple(fronts + backs)
+
+
+def _tiled(book: _Book, pairs: Iterable[Pair], options: SheetOptions) -> Iterator[PagePlacements]:
+    """Faces larger than the paper, each over several pages (see tiles.py): its page map and
+    tiles, then its back's."""
+    for front, back in pairs:
+        try:
+            grid = best_grid(front, _pages(options), options.margin)
+        except ValueError as exc:
+            raise _problem(front, str(exc)) from None
+        yield from tile_pages(book, front, grid)
+        if back is not None:
+            yield from tile_pages(book, back, grid, "back")
 
 
 def _per_card(book: _Book, pairs: Iterable[Pair]) -> Iterator[PagePlacements]:

@@ -193,24 +193,29 @@ def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, sta
     k = PT_PER_MM
     canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
     _draw_face(canvas, card_type, drawing, stamp)
+    shadings = dict(canvas._shadingUsed)  # the form's own (gradients): endForm drops them
     if content_filter is not None:
         code = "\n".join(canvas._code).encode("latin-1")
         canvas._code[:] = [content_filter(code).decode("latin-1")]
     canvas.endForm()
-    _complete_form_resources(canvas, name)
+    _complete_form_resources(canvas, name, shadings)
 
 
-def _complete_form_resources(canvas: Canvas, name: str) -> None:
-    """reportlab leaves graphics states (opacity) out of a form's resources; put them in."""
+def _complete_form_resources(canvas: Canvas, name: str, shadings: dict | None = None) -> None:
+    """reportlab leaves graphics states (opacity) and shadings (gradients) out of a form's
+    resources; put them in."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    if not getattr(form, "ExtGState", None):
+    if not getattr(form, "ExtGState", None) and not shadings:
         return
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    if shadings:
+        resources.setShading(shadings)
     form.Resources = resources
 
 
