@@ -38,7 +38,7 @@ class LineMark:
     y0: float
     x1: float
     y1: float
-    kind: str = "crop"  # crop | cut | fold
+    kind: str = "crop"  # crop | cut | fold | align (where a board's next tile is laid)
     dash: tuple[float, ...] = ()  # mm on, mm off
     halo: bool = False  # drawn over a white line: the mark lies on a face's outer bleed
 

@@ -114,26 +114,26 @@ def _tile_marks(grid: TileGrid, row: int, column: int, region, bleed: float, tri
     sx, sy = grid.step
     marks: list = []
 
-    def vertical(x, halo=False):  # ticks above and below the art at x
-        marks.append(LineMark(x, top + 0.5, x, min(h - 0.5, top + TICK), "crop"))
-        marks.append(LineMark(x, max(0.5, bottom - TICK), x, bottom - 0.5, "crop"))
+    def vertical(x, kind):  # ticks above and below the art at x
+        marks.append(LineMark(x, top + 0.5, x, min(h - 0.5, top + TICK), kind))
+        marks.append(LineMark(x, max(0.5, bottom - TICK), x, bottom - 0.5, kind))
 
-    def horizontal(y):
-        marks.append(LineMark(max(0.5, left - TICK), y, left - 0.5, y, "crop"))
-        marks.append(LineMark(right + 0.5, y, min(w - 0.5, right + TICK), y, "crop"))
+    def horizontal(y, kind):
+        marks.append(LineMark(max(0.5, left - TICK), y, left - 0.5, y, kind))
+        marks.append(LineMark(right + 0.5, y, min(w - 0.5, right + TICK), y, kind))
 
     # where the next tile's cut edge goes: the overlap begins one step in
     if column < grid.columns - 1:
-        vertical(left + sx)
+        vertical(left + sx, "align")
     if row < grid.rows - 1:
-        horizontal(top - sy)
+        horizontal(top - sy, "align")
     # the face's trim, where it lies on this tile (crop marks for the final cut)
     for trim_x in (bleed, bleed + trim_w):
         if x0 - 1e-9 <= trim_x <= x0 + rw + 1e-9:
-            vertical(left + trim_x - x0)
+            vertical(left + trim_x - x0, "crop")
     for trim_y in (bleed, bleed + trim_h):
         if y0 - 1e-9 <= trim_y <= y0 + rh + 1e-9:
-            horizontal(top - (trim_y - y0))
+            horizontal(top - (trim_y - y0), "crop")
     name = tile_name(row, column)
     what = f"{face.card.name}{' (back)' if side == 'back' else ''}"
     text = (f"Tile {name} of {grid.rows} x {grid.columns} ({tile_name(grid.rows - 1, grid.columns - 1)}): {what}. "
