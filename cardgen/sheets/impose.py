@@ -25,6 +25,7 @@ from .notes import duplex_note, shifted
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import SheetTemplate, TemplateSlot, mirror_slot
+from .shapes import HEXES, hex_growth
 from .tiles import best_grid, tile_pages
 
 Pair = tuple[Face, Face | None]
@@ -152,8 +153,8 @@ def _problem(face: Face, message: str) -> CardgenError:
 
 def _check_face(face: Face) -> None:
     size = face.card_type.size
-    if size.shape not in ("rect", "circle"):
-        raise _problem(face, f'shape must be rect or circle, got "{size.shape}"')
+    if size.shape not in ("rect", "circle", *HEXES) and not size.shape.startswith("path:"):
+        raise _problem(face, f'shape must be rect, circle, hex-pointy, hex-flat or a path, got "{size.shape}"')
     if size.w <= 0 or size.h <= 0 or face.card_type.bleed < 0:
         raise _problem(face, f"card size {fmt(size.w)} x {fmt(size.h)} mm with {fmt(face.card_type.bleed)} "
                              "mm bleed: sizes must be greater than 0 and the bleed 0 or more")
@@ -242,6 +243,11 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     if size.shape == "circle":
         reach = min(bleed, min(cell.room) + (cell.w - size.w) / 2)
         clip = (x - reach, y - reach, x + size.w + reach, y + size.h + reach)
+    elif size.shape in HEXES:  # the hexagon grown by the bleed: the writer clips to it
+        grow = hex_growth(size.shape, size.w, size.h, min(bleed, min(cell.room)))
+        half_w, half_h = size.w * grow / 2, size.h * grow / 2
+        cx, cy = x + size.w / 2, y + size.h / 2
+        clip = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
     else:
         clip = (max(x - bleed, cell.x - left), max(y - bleed, cell.y - bottom),
                 min(x + size.w + bleed, cell.x + cell.w + right), min(y + size.h + bleed, cell.y + cell.h + top))
@@ -265,7 +271,7 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
         if options.cut_lines:
             marks += cut_lines(used, sheet.w, sheet.h, options.margin)
     elif sheet.marks == "outline":
-        marks += outlines(used)
+        marks += outlines(used, axis)
     if sheet.fold:
         marks += fold_marks(sheet.fold, sheet.w, sheet.h, options.margin)
     return marks

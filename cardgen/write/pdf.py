@@ -16,6 +16,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from ..draw import pdfops
+from ..sheets.shapes import HEXES, hexagon
 from .face import FaceDrawing, draw_face
 from .stream import PageStream
 from ..errors import CardgenError, Problem
@@ -247,7 +248,7 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure:
         canvas._code.append("q")
     else:
         canvas.saveState()
-    if not slot.rotation and slot.shape != "circle":  # the usual slot: its operators made once
+    if not slot.rotation and slot.shape not in _CLIPPED_TO_SHAPE:  # the usual slot: its operators made once
         key = (slot.x, slot.y, slot.w, slot.h, slot.clip, size.w, size.h)
         position = _POSITIONS.get(key)
         if position is None:
@@ -262,6 +263,7 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure:
         canvas.restoreState()
 
 
+_CLIPPED_TO_SHAPE = ("circle", *HEXES)
 _POSITIONS = Latest(512)  # a slot's clip and placement operators: every sheet repeats its slots
 
 
@@ -289,6 +291,11 @@ def _turned_or_round(canvas: Canvas, slot, size) -> None:
         path = canvas.beginPath()
         path.ellipse(x0, y0, x1 - x0, y1 - y0)
         canvas.clipPath(path, stroke=0, fill=0)
+    elif slot.clip is not None and slot.shape in HEXES:  # the hexagon grown by the bleed
+        x0, y0, x1, y1 = slot.clip
+        corners = hexagon(slot.shape, x0, y0, x1 - x0, y1 - y0)
+        canvas._code.append(" ".join([f"{corners[0][0] * k:.3f} {corners[0][1] * k:.3f} m"]
+                                     + [f"{cx * k:.3f} {cy * k:.3f} l" for cx, cy in corners[1:]] + ["h W n"]))
     elif slot.clip is not None:
         canvas._code.append(_clip(slot))
     if slot.rotation:
