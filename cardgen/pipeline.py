@@ -105,11 +105,12 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
     return list(names)
 
 
-def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
-    """All rule problems of a set (and of a deck list): errors and warnings."""
-    problems = validate.check_set(card_set) if deck is None else []
+def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: Sequence[str] = ()) -> list[Problem]:
+    """All rule problems of a set (and of a deck list): errors and warnings. ``rules_options``
+    turns on named readings that the set's rules files offer."""
+    problems = validate.check_set(card_set, rules_options) if deck is None else []
     if deck is not None:
-        problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)))
+        problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)), rules_options)
     return problems
 
 
@@ -268,15 +269,17 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     return BuildResult(tuple(results), time.perf_counter() - started)
 
 
-def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None) -> list[Problem]:
-    """Load, validate and lay out sets without writing anything; return errors and warnings."""
+def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None,
+          rules_options: Sequence[str] = ()) -> list[Problem]:
+    """Load, validate and lay out sets without writing anything; return errors and warnings.
+    ``rules_options`` turns on named readings of the rules files (see validate)."""
     root = Path(root).resolve()
     session = Session(root, cache=False)  # check writes nothing
     problems: list[Problem] = []
     for name in resolve_names(names, root):
         try:
             card_set = load_set(name, root)
-            problems += check_problems(card_set, deck)
+            problems += check_problems(card_set, deck, rules_options)
             lay_out_all(render_set(card_set, session), card_set.cards)
         except CardgenError as error:
             problems += error.problems

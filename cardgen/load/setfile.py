@@ -12,7 +12,10 @@ from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
-            "backs", "icons", "cards", "rules", "sheet", "shape"}
+            "backs", "icons", "cards", "rules", "sheet", "shape",
+            # Provenance, for people and tests, not for the pipeline: the source text the set's
+            # words come from, and the keys whose words the editor added (README, "Sources").
+            "source", "added"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
