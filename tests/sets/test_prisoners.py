@@ -1,6 +1,6 @@
 """The two Prisoners sets: `prisoners` (rules 1.1, with Prisons) and `prisoners-warp` (the
 earlier Star Disc edition). Counts come from the manifest and the PDF cardgen writes; texts are
-compared with the seeds (copied into tests/fixtures/cosmic, freeware with its notice kept).
+compared with the seeds (copied into tests/fixtures/seeds, freeware with its notice kept).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 import cardgen
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures" / "cosmic"
+FIXTURES = ROOT / "tests" / "fixtures" / "seeds"
 SEEDS = {"prisoners": FIXTURES / "cosmic-encounter-prisoners-v1.1.txt",
          "prisoners-warp": FIXTURES / "cosmic-encounter-prisoners-warp-v1.0.txt"}
 RULINGS = ["General Amnesty", "Jailbreak", "Prisoner Swap", "Take Prisoners", "Victory or Death",

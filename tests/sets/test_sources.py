@@ -130,6 +130,12 @@ def rebuilt_comments(file: Path) -> dict[str, dict[str, str]]:
     return found
 
 
+def says_more_than_a_label(text: str) -> bool:
+    """Added words name or label (a page title, a type line): a few words, no sentence."""
+    words = normalise(text)
+    return len(words.split()) > 10 or re.search(r"[.;?]\s|[.;?]$", words) is not None
+
+
 def unsourced(root: Path, name: str) -> list[str]:
     """Every text of the set that is neither its source's nor marked; empty when all hold."""
     source = source_of(root, name)
@@ -138,9 +144,14 @@ def unsourced(root: Path, name: str) -> list[str]:
     set_file = root / "data" / name / "set.yaml"
     data = load_yaml(set_file)
     added = set(data.get("added") or [])
-    for key in ("title", "variables", "defaults"):
-        for path, text in texts(data.get(key), key):
-            if path not in added and normalise(text) not in plain:
+    sections = [(key, data.get(key)) for key in ("title", "variables", "defaults")]
+    sections += [(f"types.{kind}.defaults", spec.get("defaults")) for kind, spec in (data.get("types") or {}).items()
+                 if isinstance(spec, dict)]
+    for key, value in sections:
+        for path, text in texts(value, key):
+            if path in added and says_more_than_a_label(text):
+                problems.append(f"{set_file.relative_to(root)}: {path}: added words must only name or label, not say: {text!r}")
+            elif path not in added and normalise(text) not in plain:
                 problems.append(f"{set_file.relative_to(root)}: {path}: {text!r}")
     comments: dict[Path, dict] = {}
     for file, row in card_rows(root, name):
@@ -154,8 +165,7 @@ def unsourced(root: Path, name: str) -> list[str]:
                 continue
             for _, text in texts(value, field):
                 if field in marks["added"]:
-                    words = normalise(text).split()
-                    if len(words) > 10 or re.search(r"[.;!?]\s", normalise(text)):
+                    if says_more_than_a_label(text):
                         problems.append(f"{where}: {field}: added words must only name or label, not say: {text!r}")
                 elif field in marks["excerpt"]:
                     problems += [f"{where}: {field}: {p}" for p in excerpt_problems(text, source)]
