@@ -272,17 +272,28 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
 def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None,
           rules_options: Sequence[str] = ()) -> list[Problem]:
     """Load, validate and lay out sets without writing anything; return errors and warnings.
-    ``rules_options`` turns on named readings of the rules files (see validate)."""
+    ``rules_options`` turns on named readings of the rules files (see validate): each set takes
+    the ones its rules offer, and an option that no checked set offers is an error."""
     root = Path(root).resolve()
     session = Session(root, cache=False)  # check writes nothing
     problems: list[Problem] = []
-    for name in resolve_names(names, root):
+    names = resolve_names(names, root)
+    offered: set[str] = set()
+    for name in names:
         try:
             card_set = load_set(name, root)
-            problems += check_problems(card_set, deck, rules_options)
+            options = rules_options
+            if rules_options and len(names) > 1:
+                own = {option.name for option in validate.rules_options(card_set)}
+                offered |= own
+                options = [option for option in rules_options if option in own]
+            problems += check_problems(card_set, deck, options)
             lay_out_all(render_set(card_set, session), card_set.cards)
         except CardgenError as error:
             problems += error.problems
+    if len(names) > 1:
+        problems += [Problem(f'unknown rules option "{option}" (no set checked offers it)')
+                     for option in dict.fromkeys(rules_options) if option not in offered]
     return problems
 
 

@@ -355,3 +355,12 @@ def test_the_warp_capture_count_is_open_so_only_a_warning(tmp_path):
     assert [str(p) for p in cardgen.check(["prisoners-warp"], root=root, rules_options=["two-capture-cards"])] == [
         'data/prisoners-warp/destiny.yaml:6: warning: card "Capture Challenge (Yellow player)": rule "Capture Challenge '
         'cards in all (the other report; not fixed by play-testing)": 12 cards where type is capture, expected exactly 2']
+
+
+def test_a_rules_option_applies_to_the_sets_that_offer_it():
+    plain = cardgen.check(root=ROOT)
+    with_option = cardgen.check(root=ROOT, rules_options=["unique-indexes"])
+    assert [str(p) for p in with_option] == [str(p) for p in plain]  # no two DMD cards share an index
+    assert not any(p.is_error for p in plain)
+    assert [str(p) for p in cardgen.check(root=ROOT, rules_options=["bench-sideways"]) if p.is_error] == [
+        'unknown rules option "bench-sideways" (no set checked offers it)']
