@@ -231,6 +231,25 @@ def test_every_clarification_of_the_seed_is_printed(built, edition):
     assert "Tokens taken from Warp by Super Zombie are imprisoned in a capture challenge if the side" in text
     if edition == "prisoners-warp":  # the seed's last clarification breaks off: printed as it is
         assert "if the side loses" not in text
+        assert "breaks off" not in built[edition]["text"]  # and no editor's note says so on a card
+
+
+def test_the_warp_reference_has_none_of_the_v11_headings(built):
+    """The Warp rules have no SETUP, DEALS ... headings: its pages set none in their text, and the
+    page titles the layout needs are the editor's, marked `added` in the data."""
+    text = texts_of(built["prisoners-warp"], "reference")
+    for heading in ("SETUP:", "CAPTURE CHALLENGE:", "PRISONER EXCHANGE:", "DEALS:", "TREATMENT OF PRISONERS",
+                    "RESCUING PRISONERS", "PRISONER RULINGS:", "PRISONS:"):
+        assert heading not in text, heading
+    v11 = texts_of(built["prisoners"], "reference")
+    for heading in ("SETUP:", "CAPTURE CHALLENGE:", "PRISONER EXCHANGE:", "DEALS:", "TREATMENT OF PRISONERS:",
+                    "RESCUING PRISONERS:", "PRISONER RULINGS --", "There's a total of eighteen powers"):
+        assert heading in v11, heading
+    pages = load_yaml(ROOT / "data/prisoners-warp/reference.yaml")
+    assert [(page["name"], page.get("added")) for page in pages] == [
+        ("The WARP Prisoners", None), ("Capture Challenge", ["name"]), ("Prisoner Exchange", ["name"]),
+        ("Exchange Proposals", ["name"]), ("Deals and Prisoners", ["name"]), ("Prisoner Rulings", ["name"]),
+        ("USE OF EXISTING POWERS AND FLARES WITH PRISONERS", None)]
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
