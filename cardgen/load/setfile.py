@@ -14,7 +14,10 @@ from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
             "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
-            "date", "preflight", "language", "boxes"}
+            "date", "preflight", "language", "boxes",
+            # Provenance, for people and tests, not for the pipeline: the source text the set's
+            # words come from, and the keys whose words the editor added (README, "Sources").
+            "source", "added"}
 PREFLIGHT_KEYS = {"element", "min-size", "reason"}
 BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
