@@ -96,6 +96,7 @@ class CardSet:
     rules: tuple[Path, ...] = ()  # rules files read by the validator
     sheet: Mapping[str, Any] = field(default_factory=_empty)  # sheet settings (paper, template, spacing...)
     source: Source | None = None
+    warnings: tuple = ()  # Problems found while loading (a card file read from its offline copy)
 
     def copies(self) -> int:
         return sum(copies_by_type(self.cards).values())

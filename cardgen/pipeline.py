@@ -33,7 +33,7 @@ GC_THRESHOLD = 20_000  # new objects between two runs of the cycle collector dur
 class BuildOptions:
     """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
 
-    paper: str | tuple = "letter"  # letter, a4, a3, or (w, h) as lengths
+    paper: str | tuple | None = None  # letter, a4, a3, or (w, h) as lengths; None: the set's sheet.paper, else letter
     orientation: str | None = None
     layout: str = "sheets"  # sheets | per-card | gutter-fold
     duplex: str = "long"
@@ -107,7 +107,8 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
 
 def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
     """All rule problems of a set (and of a deck list): errors and warnings."""
-    problems = validate.check_set(card_set) if deck is None else []
+    problems = list(card_set.warnings)  # found while loading (an online card file read offline)
+    problems += validate.check_set(card_set) if deck is None else []
     if deck is not None:
         problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)))
     return problems
@@ -115,9 +116,14 @@ def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]
 
 def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptions:
     settings = dict(card_set.sheet)
+    paper = options.paper or settings.get("paper") or "letter"
+    if isinstance(paper, str):
+        paper = paper.strip().lower()
+    elif isinstance(paper, dict):  # {w: 300, h: 200} in set.yaml
+        paper = (paper.get("w"), paper.get("h"))
     template = options.sheet or settings.get("template")
     if isinstance(template, dict):
-        template = template.get(options.paper if isinstance(options.paper, str) else "custom")
+        template = template.get(paper if isinstance(paper, str) else "custom")
     spacing = options.spacing
     if spacing is None and options.stamp:
         spacing = "bleed"  # the stamp lives in the bleed, which butted cards cut away where they meet
@@ -128,7 +134,7 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
     values = {k: v for k, v in values.items() if v is not None}
     if "margin" in settings:
         values["margin"] = float(settings["margin"])
-    return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
+    return sheets.SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
                                template=template, root=card_set.directory, source=card_set.source, **values)
 
 

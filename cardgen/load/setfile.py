@@ -15,7 +15,7 @@ SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "va
             "backs", "icons", "cards", "rules", "sheet", "shape"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
-SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
+SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines", "paper"}
 
 
 def set_names(root: Path) -> list[str]:
@@ -95,22 +95,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
     variables = plain(data.get("variables") or {})
 
-    files = []
-    card_files = data.get("cards") or []
-    if isinstance(card_files, (str, dict)):
-        card_files = [card_files]
-    for index, entry in enumerate(card_files):
-        forced_type = None
-        if isinstance(entry, dict):
-            forced_type = entry.get("type")
-            entry = entry.get("file")
-        if not entry:
-            raise fail("each entry of `cards` is a file name or {file:, type:}", at(data["cards"], index))
-        card_path = directory / str(entry)
-        if not card_path.is_file():
-            raise fail(f'card file "{entry}" not found', at(data["cards"], index))
-        files.append((card_path, forced_type))
-    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables))
+    files, delimiters, warnings = _card_files(data, directory, root, at)
+    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables), delimiters)
     cards.check()
 
     rules_entries = data.get("rules") or []
@@ -127,7 +113,57 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
-        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
+        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
+        warnings=tuple(warnings))
+
+
+CARD_FILE_KEYS = {"file", "type", "url", "delimiter", "timeout"}
+
+
+def _card_files(data: Any, directory: Path, root: Path, at) -> tuple[list, dict, list]:
+    """The card files of ``cards:`` as (path, type) pairs, the delimiters set.yaml names, and
+    warnings (an online file read from its local copy). An entry is a file name, an address
+    (http:// or https://), or a mapping of ``file``, ``url``, ``type``, ``delimiter``, ``timeout``."""
+    from .delimiters import named_delimiter
+    from .remote import TIMEOUT, copy_name, fetch_copy, is_url
+
+    files, delimiters, warnings = [], {}, []
+    card_files = data.get("cards") or []
+    if isinstance(card_files, (str, dict)):
+        card_files = [card_files]
+    for index, entry in enumerate(card_files):
+        where = at(data["cards"], index) if isinstance(data["cards"], list) else at(data, "cards")
+        spec = dict(entry) if isinstance(entry, dict) else {"url": entry} if is_url(entry) else {"file": entry}
+        if isinstance(entry, dict):
+            _unknown_keys(entry, CARD_FILE_KEYS, where.file, "card file")
+        url, name = spec.get("url"), spec.get("file")
+        if url is not None and not is_url(url):
+            raise fail(f'url: "{url}" is not an http:// or https:// address', where)
+        if not name and not url:
+            raise fail("each entry of `cards` is a file name, an address, or {file:, url:, type:, delimiter:}", where)
+        relative = str(name) if name else f"downloads/{copy_name(str(url))}"
+        card_path = directory / relative
+        if not card_path.resolve().is_relative_to(directory.resolve()):
+            raise fail(f'card file "{relative}" is outside the set\'s folder', where)
+        if url is not None:
+            try:
+                timeout = float(spec.get("timeout", TIMEOUT))
+            except (TypeError, ValueError):
+                raise fail(f'timeout must be a number of seconds, got "{spec.get("timeout")}"', where) from None
+            warning = fetch_copy(str(url).strip(), card_path, relative_name(card_path, root), where, timeout)
+            if warning is not None:
+                warnings.append(warning)
+        elif not card_path.is_file():
+            raise fail(f'card file "{name}" not found', where)
+        if spec.get("delimiter") is not None:
+            delimiter = named_delimiter(spec["delimiter"])
+            if delimiter is None:
+                raise fail(f'delimiter must be one character or comma, semicolon, tab; got "{spec["delimiter"]}"',
+                           where)
+            delimiters[card_path] = delimiter
+        forced_type = spec.get("type")
+        files.append((card_path, str(forced_type) if forced_type is not None else None))
+    return files, delimiters, warnings
 
 
 def _length(container: Any, key: str, default: float, at) -> float:
