@@ -83,9 +83,10 @@ def run_reporting_errors(ctx: click.Context, action):
     try:
         return action()
     except CardgenError as error:
-        for problem in error.problems:
+        problems = list(dict.fromkeys(error.problems))  # the same problem met by many cards: once
+        for problem in problems:
             click.echo(str(problem), err=True)
-        count = sum(1 for p in error.problems if p.is_error)
+        count = sum(1 for p in problems if p.is_error)
         raise Failure(f"cardgen: {count} error{'s' * (count != 1)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
@@ -177,7 +178,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 def check(ctx, sets, deck):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     root = ctx.obj["root"]
-    problems = run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck))
+    problems = list(dict.fromkeys(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck))))
     for problem in problems:
         click.echo(str(problem), err=True)
     errors = sum(1 for p in problems if p.is_error)

@@ -1,8 +1,6 @@
 """``cardgen fonts``: the font families a project can use, their faces and where they come from."""
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import click
@@ -36,6 +34,9 @@ def font_lines(root: Path) -> list[str]:
 
 def system_family_names() -> list[str]:
     """The families fontconfig knows on this machine (for `system` entries in fonts.yaml)."""
+    import shutil
+    import subprocess
+
     if shutil.which("fc-list") is None:
         return []
     done = subprocess.run(["fc-list", "--format=%{family[0]}\\n"], capture_output=True, text=True,

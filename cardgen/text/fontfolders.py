@@ -13,8 +13,6 @@ family lacks is an error when a layout asks for it, never a silent substitute.
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,6 +146,8 @@ def font_names(path: Path, name: str) -> tuple[str, str]:
 
 def _fc_match(pattern: str) -> tuple[list[str], int, int, str] | None:
     """fontconfig's best match for a pattern: (family names, weight, slant, file)."""
+    import subprocess  # only projects that declare system fonts run it
+
     try:
         done = subprocess.run(["fc-match", "--format=%{family}\t%{weight}\t%{slant}\t%{file}", pattern],
                               capture_output=True, text=True, timeout=20, check=False)
@@ -169,6 +169,8 @@ FC_SLANT = {False: 0, True: 100}  # roman and italic
 
 def system_family(name: str, where: Source) -> Family:
     """A family installed on this machine, found by ``fc-match`` style by style."""
+    import shutil
+
     if shutil.which("fc-match") is None:
         raise fail(f'font family "{name}" is declared `system`, but fontconfig (fc-match) is not installed', where)
     faces: dict[str, Path] = {}

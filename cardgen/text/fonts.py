@@ -192,7 +192,7 @@ class FontBook:
         try:
             digest = file_digest(path)
         except OSError as exc:
-            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+            raise fail(f"cannot read font: {exc}", self._shown(path)) from None
         face = cls._registered.get(digest)
         if face is not None:
             return face
@@ -205,15 +205,23 @@ class FontBook:
                 except OSError:
                     raise
                 except Exception as exc:  # fontTools raises many types for a broken file
-                    raise TTFError(f"its PostScript outlines cannot be converted ({exc})") from None
+                    reason = f"it has no {exc.args[0]!r} table" if isinstance(exc, KeyError) else str(exc)
+                    raise TTFError(f"its PostScript outlines cannot be converted ({reason})") from None
             ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
         except (TTFError, OSError) as exc:
-            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+            raise fail(f"cannot read font: {exc}", self._shown(path)) from None
         pdfmetrics.registerFont(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
         cls._registered[digest] = cls._named[pdf_name] = face
         return face
+
+    def _shown(self, path: Path) -> Source:
+        """A font file as messages name it: relative to the project, or its name (cardgen's own)."""
+        try:
+            return Source(path.relative_to(self.root.resolve()).as_posix())
+        except ValueError:
+            return Source(path.name)
 
     @classmethod
     def loaded(cls, pdf_name: str) -> FontFace:

@@ -284,3 +284,17 @@ def test_a_built_package_carries_the_fonts_and_the_scaffold(tmp_path):
                             "print(shipped_folder())"], capture_output=True, text=True,
                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(built)})
     assert found.stdout.strip() == str(built / "cardgen/fonts"), found.stderr
+
+
+def test_a_broken_font_is_named_once_with_its_file(tmp_path, cli):
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    (root / "fonts/Broken.otf").write_bytes(b"OTTO" + b"\0" * 8)
+    (root / "fonts/fonts.yaml").write_text("families:\n  Broken:\n" + "".join(
+        f"    {style}: Broken.otf\n" for style in ("regular", "bold", "italic", "bold-italic")))
+    use_font(root, "Broken")
+    result = cli(root, "check")
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "fonts/Broken.otf: cannot read font: its PostScript outlines cannot be converted (it has no 'maxp' table)",
+        "cardgen: 1 error, 0 warnings"]
