@@ -96,7 +96,8 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
         for key, value in styles.items():
             style = _style_of(str(key), Source(file, line_of(styles, key)))
             path = folder / str(value)
-            if not path.is_file() or path.suffix.lower() not in FONT_SUFFIXES:
+            inside = path.resolve().is_relative_to(folder.resolve())
+            if not inside or not path.is_file() or path.suffix.lower() not in FONT_SUFFIXES:
                 raise fail(f'font file "{value}" of family "{name}" is not in {folder_name}/ '
                            f"(a .ttf or .otf file)", Source(file, line_of(styles, key)))
             faces[style] = path

@@ -298,3 +298,27 @@ def test_a_broken_font_is_named_once_with_its_file(tmp_path, cli):
     assert result.output.splitlines() == [
         "fonts/Broken.otf: cannot read font: its PostScript outlines cannot be converted (it has no 'maxp' table)",
         "cardgen: 1 error, 0 warnings"]
+
+
+def test_a_font_file_outside_the_fonts_folder_is_refused(tmp_path, cli):
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    shutil.copy(OTF, root / "Outside.otf")
+    (root / "fonts/fonts.yaml").write_text("families:\n  Body:\n    regular: ../Outside.otf\n")
+    result = cli(root, "check")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == ('fonts/fonts.yaml:3: font file "../Outside.otf" of family "Body" is '
+                                             "not in fonts/ (a .ttf or .otf file)")
+
+
+def test_fonts_dropped_in_fonts_are_grouped_by_their_own_names(tmp_path, cli):
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    shutil.copy(OTF, root / "fonts/anything.otf")  # the family comes from the font, not the file name
+    listed = cli(root, "fonts").output.splitlines()
+    at = listed.index("Cantarell  (project)")
+    assert listed[at + 1:at + 5] == ["  regular      fonts/anything.otf",
+                                     "  bold         -  (none: asking for it is an error)",
+                                     "  italic       -  (none: asking for it is an error)",
+                                     "  bold-italic  -  (none: asking for it is an error)"]
+    assert "DejaVu Sans  (shipped, default)" in listed
