@@ -56,6 +56,8 @@ def ods_rows(path: Path) -> Iterator[tuple[int, list[Any]]]:
             number += max(0, repeat - MAX_REPEAT)
     except etree.XMLSyntaxError as exc:
         raise OdsError(f"broken spreadsheet XML ({exc})") from None
+    except (ValueError, zipfile.BadZipFile, OSError) as exc:  # a bad repeat count or number, a damaged member
+        raise OdsError(f"broken spreadsheet ({exc})") from None
     finally:
         handle.close()
         archive.close()
@@ -71,7 +73,7 @@ def _cells(row) -> list[Any]:
         if value == "" and repeat > 1:
             values.extend([""] * min(repeat, MAX_REPEAT))
         else:
-            values.extend([value] * repeat)
+            values.extend([value] * min(repeat, MAX_REPEAT))
     while values and values[-1] == "":
         values.pop()
     return values

@@ -252,3 +252,13 @@ def test_a_copy_outside_the_set_folder_is_refused(project, server):
         load_set("demo", project)
     assert error_lines(excinfo) == [f'data/demo/set.yaml:{line}: card file "../../x.csv" is outside the set\'s folder']
     assert server.requests == []
+
+
+def test_an_ods_cell_with_a_broken_number_is_named(project):
+    _replace_in_zip(FIXTURES / "tables/cards.ods", project / "data/demo/cards.ods", 'office:value="2"',
+                    'office:value="two"')
+    use_card_file(project, "{file: cards.ods, type: action}")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ["data/demo/cards.ods: cannot read the spreadsheet: broken spreadsheet "
+                                    "(could not convert string to float: 'two')"]
