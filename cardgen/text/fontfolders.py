@@ -75,13 +75,15 @@ def _style_of(key: str, file: Source) -> str:
     return key
 
 
-def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[dict[str, Family], str | None]:
+def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[dict[str, Family], tuple | None]:
     """The families of one fonts.yaml (its folder's files, or ``system``)."""
     folder = index.parent
     data = read_yaml(index, root)
     file = relative_name(index, root) if origin == "project" else f"(cardgen) {folder_name}/fonts.yaml"
     families = data.get("families") if isinstance(data, dict) else None
-    if not isinstance(families, dict) or not families:
+    if origin == "project" and isinstance(data, dict) and families is None and "default" in data:
+        families = {}  # only a default among the shipped families
+    if not isinstance(families, dict) or (not families and origin != "project"):
         raise fail("fonts.yaml must list `families`", Source(file, 1))
     found: dict[str, Family] = {}
     for name, styles in families.items():
@@ -103,9 +105,9 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
             faces[style] = path
         found[str(name)] = Family(str(name), faces, origin, where)
     default = data.get("default") if isinstance(data, dict) else None
-    if default is not None and str(default) not in found:
-        raise fail(f'default font family "{default}" is not listed in `families`', Source(file, line_of(data, "default")))
-    return found, (str(default) if default is not None else None)
+    if default is None:
+        return found, None
+    return found, (str(default), Source(file, line_of(data, "default")))
 
 
 def _scanned(folder: Path, root: Path) -> dict[str, Family]:
@@ -212,4 +214,10 @@ def project_families(root: Path) -> Families:
         for family in found.values():  # the repository itself: its fonts are the project's
             family.origin = "project"
             family.source = Source(relative_name(shipped / "fonts.yaml", root), family.source.line)
-    return Families(found, default or next(iter(found)), indexes)
+    if default is None:
+        return Families(found, next(iter(found)), indexes)
+    name, where = default
+    if name not in found:
+        raise fail(f'default font family "{name}" is neither in fonts/ nor one of cardgen\'s '
+                   f'(known: {", ".join(sorted(found))})', where)
+    return Families(found, name, indexes)

@@ -322,3 +322,17 @@ def test_fonts_dropped_in_fonts_are_grouped_by_their_own_names(tmp_path, cli):
                                      "  italic       -  (none: asking for it is an error)",
                                      "  bold-italic  -  (none: asking for it is an error)"]
     assert "DejaVu Sans  (shipped, default)" in listed
+
+
+def test_a_project_can_make_a_shipped_family_its_default(tmp_path, cli):
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    (root / "fonts/fonts.yaml").write_text("default: DejaVu Serif\n")
+    listed = cli(root, "fonts").output.splitlines()
+    assert "DejaVu Serif  (shipped, default)" in listed and "DejaVu Sans  (shipped)" in listed
+    (root / "fonts/fonts.yaml").write_text("families: {}\ndefault: Nonesuch\n")
+    result = cli(root, "fonts")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == ('fonts/fonts.yaml:2: default font family "Nonesuch" is neither in fonts/ '
+                                             "nor one of cardgen's (known: DejaVu Sans, DejaVu Sans Condensed, "
+                                             "DejaVu Serif)")
