@@ -220,4 +220,6 @@ def project_families(root: Path) -> Families:
     if name not in found:
         raise fail(f'default font family "{name}" is neither in fonts/ nor one of cardgen\'s '
                    f'(known: {", ".join(sorted(found))})', where)
+    if "regular" not in found[name].faces:
+        raise fail(f'default font family "{name}" needs a regular face', where)
     return Families(found, name, indexes)

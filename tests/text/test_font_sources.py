@@ -336,3 +336,13 @@ def test_a_project_can_make_a_shipped_family_its_default(tmp_path, cli):
     assert result.output.splitlines()[0] == ('fonts/fonts.yaml:2: default font family "Nonesuch" is neither in fonts/ '
                                              "nor one of cardgen's (known: DejaVu Sans, DejaVu Sans Condensed, "
                                              "DejaVu Serif)")
+
+
+def test_the_default_family_needs_a_regular_face(tmp_path, cli):
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    shutil.copy(OTF, root / "fonts")
+    (root / "fonts/fonts.yaml").write_text("families:\n  Heavy:\n    bold: Cantarell-Regular.otf\ndefault: Heavy\n")
+    result = cli(root, "build")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == 'fonts/fonts.yaml:4: default font family "Heavy" needs a regular face'
