@@ -86,7 +86,9 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, urllib.error.HTTPError):
         return f"HTTP {exc.code} {exc.reason}"
     if isinstance(exc, urllib.error.URLError):
+        if isinstance(exc.reason, TimeoutError):
+            return "no answer in time"
         return str(exc.reason)
-    if isinstance(exc, TimeoutError) or "timed out" in str(exc):
+    if isinstance(exc, TimeoutError):
         return "no answer in time"
     return str(exc)
