@@ -123,3 +123,19 @@ def test_the_readme_ce_conv_example_is_read_by_the_importer(tmp_path):
     assert power["text"].endswith("A blank line inside a text starts a new paragraph.")
     assert "\n\n" in power["text"]
     assert (power["super"], power["wild1"]) == ("You may guard two Prisons.", None)
+
+
+def test_the_first_steps_run_as_written(tmp_path):
+    own = section("Your own game")
+    first = BLOCK.search(own)
+    assert first.group(1) == "sh"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + first.group(3)], cwd=tmp_path, capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1].startswith("built 1 set, 10 cards, 4 pages in ")
+    manifest = json.loads((tmp_path / "mygame/output/mygame.json").read_text())
+    kinds = [face["type"] for face in manifest["faces"] if face["side"] == "front"]
+    assert (kinds.count("action"), kinds.count("character")) == (8, 2)  # as the README says
+    for file in re.findall(r"^\| `([^`]+)` \|", own, re.M):
+        assert (tmp_path / "mygame" / file).exists(), file
