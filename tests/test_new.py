@@ -112,3 +112,25 @@ def test_version():
     from projects import REPO
 
     assert cardgen.__version__ == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_the_sets_paper_is_the_default_and_the_option_wins(tmp_path):
+    assert CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--paper", "a4"]).exit_code == 0
+    root = tmp_path / "game"
+
+    def page_size(**options) -> list[int]:
+        result = cardgen.build(["game"], root, root / "out", cardgen.BuildOptions(cache=False, **options)).sets[0]
+        box = PdfReader(result.pdf).pages[0].mediabox
+        return sorted((round(float(box.width)), round(float(box.height))))
+
+    assert page_size() == [595, 842]
+    assert page_size(paper="letter") == [612, 792]
+    set_yaml = root / "data/game/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("paper: a4", "paper: {w: 300, h: 200}"))
+    assert page_size() == [567, 850]
+    set_yaml.write_text(set_yaml.read_text().replace("paper: {w: 300, h: 200}", "paper: b5"))
+    line = next(n for n, text in enumerate(set_yaml.read_text().splitlines(), 1) if "paper: b5" in text)
+    with pytest.raises(cardgen.CardgenError) as excinfo:
+        page_size()
+    assert [str(p) for p in excinfo.value.problems] == [
+        f'data/game/set.yaml:{line}: unknown paper "b5" (choose letter, a4, a3 or give (w, h) in mm)']

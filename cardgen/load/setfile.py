@@ -93,6 +93,12 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     icons = _icons(data.get("icons") or {}, directory, at)
     if isinstance(data.get("sheet"), dict):
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
+        if "paper" in data["sheet"]:  # checked here, where its line is known
+            from ..sheets.sizes import paper_size
+
+            paper = plain(data["sheet"]["paper"])
+            paper_size((paper.get("w"), paper.get("h")) if isinstance(paper, dict) else paper,
+                       at(data["sheet"], "paper"))
     variables = plain(data.get("variables") or {})
 
     files, delimiters, warnings = _card_files(data, directory, root, at)
