@@ -155,7 +155,9 @@ def _card_files(data: Any, directory: Path, root: Path, at) -> tuple[list, dict,
             try:
                 timeout = float(spec.get("timeout", TIMEOUT))
             except (TypeError, ValueError):
-                raise fail(f'timeout must be a number of seconds, got "{spec.get("timeout")}"', where) from None
+                timeout = -1.0
+            if not 0 < timeout <= 600:
+                raise fail(f'timeout must be a number of seconds from 0 to 600, got "{spec.get("timeout")}"', where)
             warning = fetch_copy(str(url).strip(), card_path, relative_name(card_path, root), where, timeout)
             if warning is not None:
                 warnings.append(warning)

@@ -262,3 +262,17 @@ def test_an_ods_cell_with_a_broken_number_is_named(project):
         load_set("demo", project)
     assert error_lines(excinfo) == ["data/demo/cards.ods: cannot read the spreadsheet: broken spreadsheet "
                                     "(could not convert string to float: 'two')"]
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('{url: "http://127.0.0.1:9/x.csv", timeout: -1}', 'timeout must be a number of seconds from 0 to 600, got "-1"'),
+    ('{url: "http://127.0.0.1:9/x.csv", timeout: soon}', 'timeout must be a number of seconds from 0 to 600, got "soon"'),
+    ('{url: "ftp://example.com/x.csv"}', 'url: "ftp://example.com/x.csv" is not an http:// or https:// address'),
+    ('{file: more.csv, sep: ";"}', 'card file: unknown key "sep" (known: delimiter, file, timeout, type, url)'),
+    ("{type: action}", "each entry of `cards` is a file name, an address, or {file:, url:, type:, delimiter:}"),
+])
+def test_a_bad_card_file_entry_is_named_with_its_line(project, entry, message):
+    line = use_card_file(project, entry)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [f"data/demo/set.yaml:{line}: {message}"]
