@@ -9,10 +9,11 @@ back, a rules file and a deck list.
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UsageError
+from .errors import CardgenError, Problem, Source, UsageError
 from .sheets.sizes import CARD_SIZES, PAPER_SIZES
 from .write.atomic import staged
 
@@ -47,7 +48,20 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
     title = title or " ".join(word.capitalize() for word in set_name.split("-"))
     values = {"__SET__": set_name, "__TITLE__": title.replace('"', "'"), "__SIZE__": size, "__PAPER__": paper}
     sources = sorted(p for p in SCAFFOLD.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    written = []
+    written: list[Path] = []
+    existed = path.exists()
+    try:
+        _write(sources, path, set_name, values, written)
+    except OSError as exc:
+        for relative in reversed(written):  # no half project left behind
+            (path / relative).unlink(missing_ok=True)
+        if not existed:
+            shutil.rmtree(path, ignore_errors=True)
+        raise CardgenError(Problem(f"cannot write the new project: {exc.strerror or exc}", Source(str(path)))) from None
+    return NewProject(path, set_name, tuple(written))
+
+
+def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str], written: list[Path]) -> None:
     for source in sources:
         relative = source.relative_to(SCAFFOLD).as_posix().replace("__SET__", set_name)
         relative = "/".join(RENAMED.get(part, part) for part in relative.split("/"))
@@ -61,4 +75,3 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
         with staged(target) as (temporary,):
             temporary.write_bytes(data)
         written.append(Path(relative))
-    return NewProject(path, set_name, tuple(written))

@@ -134,3 +134,31 @@ def test_the_sets_paper_is_the_default_and_the_option_wins(tmp_path):
         page_size()
     assert [str(p) for p in excinfo.value.problems] == [
         f'data/game/set.yaml:{line}: unknown paper "b5" (choose letter, a4, a3 or give (w, h) in mm)']
+
+
+def test_a_project_that_cannot_be_written_is_named_and_nothing_is_left(tmp_path, monkeypatch):
+    import errno
+    from contextlib import contextmanager
+
+    import cardgen.scaffolding as scaffolding
+
+    real, calls = scaffolding.staged, []
+
+    @contextmanager
+    def disk_fills_up(target):
+        calls.append(target)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        with real(target) as temporaries:
+            yield temporaries
+
+    monkeypatch.setattr(scaffolding, "staged", disk_fills_up)
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "game")])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [f"{tmp_path / 'game'}: cannot write the new project: No space left on device",
+                                          "cardgen: 1 error"]
+    assert not (tmp_path / "game").exists()
+    (tmp_path / "empty").mkdir()  # a folder that was there stays, empty
+    calls.clear()
+    assert CliRunner().invoke(main, ["new", str(tmp_path / "empty")]).exit_code == 1
+    assert [p for p in (tmp_path / "empty").rglob("*") if p.is_file()] == []
