@@ -26,6 +26,8 @@ from .notes import NOTE_PT, duplex_note, shifted, text_size
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import SheetTemplate, TemplateSlot, mirror_slot
+from .shapes import HEXES, hex_growth
+from .tiles import best_grid, tile_pages
 
 Pair = tuple[Face, Face | None]
 FIT_TOLERANCE = 1e-6  # mm
@@ -119,6 +121,8 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
                 yield from _fill_single(book, sheet, pairs, options, bleed)
         elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
             yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
+        elif shape == "rect" and options.layout == "sheets" and not best_sheet(front.card_type, options).slots:
+            yield from _tiled(book, pairs, options)  # a board larger than the paper
         else:  # sheets, or gutter fold's faces without a back: plain sheets
             yield from _fill_duplex(book, _grid(front, options), pairs, options, bleed)
     if asked and not applied and left_out is not None:
@@ -150,8 +154,8 @@ def _problem(face: Face, message: str) -> CardgenError:
 
 def _check_face(face: Face) -> None:
     size = face.card_type.size
-    if size.shape not in ("rect", "circle"):
-        raise _problem(face, f'shape must be rect or circle, got "{size.shape}"')
+    if size.shape not in ("rect", "circle", *HEXES) and not size.shape.startswith("path:"):
+        raise _problem(face, f'shape must be rect, circle, hex-pointy, hex-flat or a path, got "{size.shape}"')
     if size.w <= 0 or size.h <= 0 or face.card_type.bleed < 0:
         raise _problem(face, f"card size {fmt(size.w)} x {fmt(size.h)} mm with {fmt(face.card_type.bleed)} "
                              "mm bleed: sizes must be greater than 0 and the bleed 0 or more")
@@ -240,6 +244,11 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     if size.shape == "circle":
         reach = min(bleed, min(cell.room) + (cell.w - size.w) / 2)
         clip = (x - reach, y - reach, x + size.w + reach, y + size.h + reach)
+    elif size.shape in HEXES:  # the hexagon grown by the bleed: the writer clips to it
+        grow = hex_growth(size.shape, size.w, size.h, min(bleed, min(cell.room)))
+        half_w, half_h = size.w * grow / 2, size.h * grow / 2
+        cx, cy = x + size.w / 2, y + size.h / 2
+        clip = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
     else:
         clip = (max(x - bleed, cell.x - left), max(y - bleed, cell.y - bottom),
                 min(x + size.w + bleed, cell.x + cell.w + right), min(y + size.h + bleed, cell.y + cell.h + top))
@@ -263,7 +272,7 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
         if options.cut_lines:
             marks += cut_lines(used, sheet.w, sheet.h, options.margin)
     elif sheet.marks == "outline":
-        marks += outlines(used)
+        marks += outlines(used, axis)
     if sheet.fold:
         marks += fold_marks(sheet.fold, sheet.w, sheet.h, options.margin)
     return marks
@@ -341,6 +350,19 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
         backs = [Placement(back, back_slot(placed.slot, axis, sheet.w, sheet.h, page.number, rotation))
                  for (_, back), placed in zip(chunk, fronts) if back is not None]
         yield page, tuple(fronts + backs)
+
+
+def _tiled(book: _Book, pairs: Iterable[Pair], options: SheetOptions) -> Iterator[PagePlacements]:
+    """Faces larger than the paper, each over several pages (see tiles.py): its page map and
+    tiles, then its back's."""
+    for front, back in pairs:
+        try:
+            grid = best_grid(front, _pages(options), options.margin)
+        except ValueError as exc:
+            raise _problem(front, str(exc)) from None
+        yield from tile_pages(book, front, grid)
+        if back is not None:
+            yield from tile_pages(book, back, grid, "back")
 
 
 def _per_card(book: _Book, pairs: Iterable[Pair]) -> Iterator[PagePlacements]:
