@@ -213,7 +213,7 @@ def test_an_svg_whose_use_references_multiply_is_refused_before_it_is_drawn(buil
     groups = '<g id="u0"><rect width="1" height="1"/></g>' + "".join(
         f'<g id="u{n}">' + f'<use xlink:href="#u{n - 1}"/>' * 10 + "</g>" for n in range(1, 9))
     write(root, "data/demo/icons/star.svg", f'{SVG_HEAD}<defs>{groups}</defs><use xlink:href="#u8"/></svg>\n')
-    fails_with(built, ['templates/demo/action.xml.j2:5: card "Escape Artist": ' + limit_text(
+    fails_with(built, ['data/demo/set.yaml:22: card "Escape Artist": icon "star": ' + limit_text(
         'SVG "star.svg" draws more than 100,000 elements once its <use> references are expanded',
         "elements one SVG draws, <use> references expanded", "CARDGEN_MAX_SVG_ELEMENTS", 100000)])
 
@@ -221,7 +221,7 @@ def test_an_svg_whose_use_references_multiply_is_refused_before_it_is_drawn(buil
 def test_an_svg_that_uses_itself_is_refused(built):
     root, _ = built
     write(root, "data/demo/icons/star.svg", f'{SVG_HEAD}<g id="a"><use xlink:href="#a"/></g></svg>\n')
-    fails_with(built, ['templates/demo/action.xml.j2:5: card "Escape Artist": '
+    fails_with(built, ['data/demo/set.yaml:22: card "Escape Artist": icon "star": '
                        'SVG "star.svg": a <use> refers to an element it is inside of'])
 
 
