@@ -24,7 +24,7 @@ from .pdfbuild import Builder
 DEFAULT_PORT = 8642
 DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
 CARD_ROWS = (".csv", ".yaml", ".yml", ".xlsx")
-PDF_QUIET = 0.4  # s after the last refresh before the PDF is built
+PDF_QUIET = 0.5  # s after the last refresh before the PDF is built (the page's images load first)
 
 
 class Saves:
