@@ -316,6 +316,12 @@
     $("detail").addEventListener("close", () => { openKey = null; });
     document.addEventListener("keydown", (e) => {
       if (e.key === "/" && document.activeElement !== $("search")) { e.preventDefault(); $("search").focus(); }
+      if ($("detail").open && openKey && (e.key === "ArrowRight" || e.key === "ArrowLeft")) {
+        // the next or previous card on screen
+        const shown = [...document.querySelectorAll("#groups article.card")].map((c) => c.dataset.key);
+        const next = shown[shown.indexOf(openKey) + (e.key === "ArrowRight" ? 1 : -1)];
+        if (next !== undefined) openCard(next);
+      }
     });
     if (live) connect(); else render();
   });

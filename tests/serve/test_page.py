@@ -114,6 +114,10 @@ def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, served):
     # the trim line lies the bleed (3 mm of 69.5) inside the image's edge
     shot, box = dialog.locator(".shot").first.bounding_box(), trim.bounding_box()
     assert abs((box["x"] - shot["x"]) - shot["width"] * 3 / 69.5) < 1.0
+    page.keyboard.press("ArrowRight")  # the next card on screen
+    assert page.inner_text("#detail-name") == "Escape Artist"
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#detail-name") == "Quick Draw"
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
     assert page.locator("#groups .guides").first.is_visible()  # the toggle holds for the grid too
