@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import mimetypes
 import re
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -37,7 +38,10 @@ def safe_file(base: Path, url_path: str) -> Path | None:
     """The file ``url_path`` names inside ``base``, or None: no empty, dot or hidden segment
     (``..``, ``%2e%2e``, ``.cache``), no backslash or NUL, nothing encoded twice, and the real
     path (symlinks followed) inside ``base``. Folders are not files: nothing is listed."""
-    decoded = unquote(url_path, errors="strict") if "%" in url_path else url_path
+    try:
+        decoded = unquote(url_path, errors="strict") if "%" in url_path else url_path
+    except UnicodeDecodeError:
+        return None
     if "%" in decoded or "\\" in decoded or "\0" in decoded:
         return None
     parts = decoded.split("/")
@@ -59,6 +63,12 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, address, engine: Engine, stop: threading.Event):
         self.engine, self.stop = engine, stop
         super().__init__(address, Handler)
+
+    def handle_error(self, request, client_address) -> None:
+        """One line, not a traceback: a browser that goes away mid-answer is not news."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            print(f"cardgen serve: a request failed: {error!r}", file=sys.stderr)
 
 
 class Handler(BaseHTTPRequestHandler):
