@@ -13,6 +13,7 @@ reaches outside the preview and output folders, however it is spelled.
 """
 from __future__ import annotations
 
+import ipaddress
 import mimetypes
 import re
 import sys
@@ -114,9 +115,12 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST
 
     def _host_allowed(self) -> bool:
-        """A page of another site, reached through a DNS name that points here, is refused."""
-        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        """On the loopback address, a page of another site reaching here through a DNS name of
+        its own (DNS rebinding) is refused. Told to listen on the network, any name goes."""
         bound = self.server.server_address[0]
+        if not ipaddress.ip_address(bound).is_loopback:
+            return True
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
         return host in ("127.0.0.1", "localhost", "::1", bound)
 
     def _error(self, status: HTTPStatus) -> None:
