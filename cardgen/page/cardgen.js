@@ -234,7 +234,8 @@
     const status = $("status");
     const total = set.cards.length;
     status.replaceChildren(document.createTextNode(
-      !set.ready && live ? "Building the preview…" : shown === total ? `${plural(total, "card")}` : `${shown} of ${plural(total, "card")} shown`));
+      !set.ready && live && !total ? "Building the preview…" : shown === total ? `${plural(total, "card")}` : `${shown} of ${plural(total, "card")} shown`));
+    if (set.progress) status.append(el("span", { class: "badge progress", text: `${set.progress}…` }));
     if (cardFilter) status.append(" ", el("button", { type: "button", class: "chip", text: "show all", onclick: () => { cardFilter = null; renderGrid(set); } }));
     if (set.changed.length) status.append(el("span", { class: "badge changed", text: `${set.changed.length} changed` }));
   }

@@ -101,7 +101,8 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
     def cycle(saved: set[Path]) -> None:
         for name in engine.names:
             started = time.perf_counter()
-            if engine.refresh(name, bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)):
+            rows_only = bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)
+            if engine.refresh(name, rows_only, stop):
                 pdfs.want(name)
             state = engine.sets[name]
             if state.failed:

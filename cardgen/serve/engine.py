@@ -27,6 +27,7 @@ from .faces import RenderMemo, draw_faces, grid_dpi
 from .store import FaceStore
 
 PRINT_DPI = 300  # the detail view: what the printer gets
+BATCH = 48  # faces drawn between two updates of the page, when many changed (a template was saved)
 DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
 MAX_LISTED = 60  # output files listed per set
 
@@ -34,6 +35,10 @@ MAX_LISTED = 60  # output files listed per set
 def _shown(card: dict | None) -> tuple | None:
     """What marks a card changed: its faces, copies and problems."""
     return None if card is None else (card["faces"], card["count"], card["problems"])
+
+
+class Stopped(Exception):
+    """The server is stopping: a long refresh ends between two batches of faces."""
 
 
 @dataclass
@@ -51,12 +56,12 @@ class SetState:
     files: list[dict] = field(default_factory=list)  # output files of the set (PDF, manifest, exports)
     ready: bool = False
     updated: float = 0.0
-
+    progress: str = ""  # while many faces are drawn: how many are done
     def as_json(self) -> dict:
         return {"name": self.name, "title": self.title, "version": self.version, "cards": self.cards,
                 "types": self.types, "problems": self.problems, "decks": self.decks, "failed": self.failed,
                 "changed": self.changed, "pdf": self.pdf, "files": self.files, "ready": self.ready,
-                "updated": self.updated}
+                "updated": self.updated, "progress": self.progress}
 
 
 class Engine:
@@ -147,18 +152,21 @@ class Engine:
             self._delta = (self.generation, json.dumps({"generation": self.generation, **delta}, ensure_ascii=False))
             self.changes.notify_all()
 
-    def refresh(self, name: str, rows_only: bool = False) -> bool:
+    def refresh(self, name: str, rows_only: bool = False, stop: threading.Event | None = None) -> bool:
         """Read the set again; draw and rasterise its new faces; publish. Return whether the
         cards or problems changed (so the PDF needs building). ``rows_only``: only card rows
-        were saved since the last refresh, so unchanged cards keep their faces."""
+        were saved since the last refresh, so unchanged cards keep their faces. ``stop`` set
+        ends a long refresh between two batches of faces (Stopped)."""
         state = self.sets[name]
         cards_before = {c["key"]: c for c in state.cards}
         with self.lock:
             try:
                 before = (state.cards, state.problems)
-                self._refresh(name, state, rows_only)
+                self._refresh(name, state, rows_only, stop)
                 state.failed = []
                 changed = before != (state.cards, state.problems) or not state.pdf.get("ok")
+            except Stopped:
+                return False
             except CardgenError as error:
                 state.failed = [problem_json(p) for p in error.problems]
                 state.changed = []
@@ -169,11 +177,13 @@ class Engine:
                 state.changed = []
                 changed = False
             state.ready = True
+            state.progress = ""
             state.updated = time.time()
         self._publish(name, cards_before)
         return changed
 
-    def _refresh(self, name: str, state: SetState, rows_only: bool) -> None:
+    def _refresh(self, name: str, state: SetState, rows_only: bool, stop: threading.Event | None) -> None:
+        previous = {card["key"]: card for card in state.cards}
         session = pipeline.Session(self.root)  # new each time: templates and fonts may have changed
         card_set = load_set(name, self.root)
         cards = list(card_set.cards)
@@ -213,7 +223,15 @@ class Engine:
         known = self._face_problems[name]
         store = self.stores[name]
         new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
-        found = draw_faces(store, rendered, new) if new else {}
+        found: dict[str, list[Problem]] = {}
+        self._faces[name] = {**self._faces[name], **faces}  # the images of old and new cards, while both show
+        for start in range(0, len(new), BATCH):
+            if stop is not None and stop.is_set():
+                raise Stopped
+            found.update(draw_faces(store, rendered, new[start:start + BATCH]))
+            if start + BATCH < len(new):
+                state.progress = f"drawing faces: {start + BATCH} of {len(new)}"
+                self._publish_drawn(name, state, faces_by_card, previous)
         face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
         self._face_problems[name] = face_problems
         self._faces[name] = faces
@@ -222,7 +240,6 @@ class Engine:
         all_problems = list(problems) + template_problems
         for face_list in face_problems.values():
             all_problems.extend(p for p in face_list if p not in all_problems)
-        previous = {card["key"]: card for card in state.cards}
         state.title, state.version = card_set.title, card_set.version
         state.problems = [problem_json(p) for p in all_problems]
         state.cards = self._cards(faces_by_card, all_problems, kept)
@@ -233,6 +250,21 @@ class Engine:
         state.types = types_json(card_set, state.cards)
         state.decks = decks
         state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
+
+    def _publish_drawn(self, name: str, state: SetState, faces_by_card, previous: dict[str, dict]) -> None:
+        """While many faces are drawn: the cards whose faces are all drawn, the others as they
+        were (a card never names an image that is not there yet)."""
+        store = self.stores[name]
+        shown = self.sets[name].cards
+        cards = []
+        for card, key, labelled in faces_by_card:
+            if all(store.has(face.content_hash, grid_dpi(face.card_type)) for _, face in labelled):
+                cards.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
+                                                   for label, face in labelled], []))
+            elif key in previous:
+                cards.append(previous[key])
+        state.cards = cards
+        self._publish(name, {c["key"]: c for c in shown})
 
     def _decks(self, card_set) -> list[dict]:
         from .. import validate
