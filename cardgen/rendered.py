@@ -36,7 +36,7 @@ class Rendered:
 
     def lay_out(self, face: Face) -> LaidFace:
         markup = self.renderer.markup(face)
-        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
+        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name, face.card)
 
     def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
         """What the write stage draws for a face: ``parts`` recorded when it was last drawn, or
@@ -80,7 +80,7 @@ class _ElementsOf:
             self.elements = self.markup().elements()
         element = self.elements[index]
         if element.tag == "image":
-            return element, self.resources.images.load(self.resources.find_image(element.attrs["src"]))
+            return element, self.resources.image(self.resources.find_image(element.attrs["src"]))
         return element, None
 
 

@@ -15,6 +15,9 @@ from projects import make_project
 LONG = " ".join(["Overflowing words fill the box."] * 60)
 BUILD_MESSAGE = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at the '
                  'minimum size 5 pt (53.5 x 52 mm)')
+# the build names the card's value first, the template line second (issue 13)
+BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
+                 '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
 
 
 @pytest.fixture
@@ -50,7 +53,7 @@ def test_a_build_after_the_preview_still_fails_with_the_builds_message(overflowi
     for _ in range(2):  # the second build reads the cache the first one left
         with pytest.raises(CardgenError) as failed:
             pipeline.build(["demo"], overflowing)
-        assert [str(p) for p in failed.value.problems] == [BUILD_MESSAGE]
+        assert [str(p) for p in failed.value.problems] == [BUILD_FAILURE]
     assert not (overflowing / "output/demo.pdf").exists()
 
 

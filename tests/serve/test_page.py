@@ -13,6 +13,9 @@ from livepage import served  # noqa: F401 (fixture; chromium and page come from 
 QUICK = '[data-key="Quick Draw"]'
 BODY_OVERFLOW = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at '
                  'the minimum size 5 pt (53.5 x 52 mm)')
+# the build names the card's value first, the template line second (issue 13)
+BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
+                 '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
 
 
 def open_page(page, served):
@@ -190,7 +193,7 @@ def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fail
     page.wait_for_selector("#links a.stale")
     assert page.inner_text("#links a.stale") == "Last good PDF"
     pdf_problems = json.loads(served.get("api/state"))["sets"][0]["pdf"]["problems"]
-    assert [p["text"] for p in pdf_problems] == [BODY_OVERFLOW]
+    assert [p["text"] for p in pdf_problems] == [BUILD_FAILURE]
     assert page.console.messages == []
 
 

@@ -25,7 +25,7 @@ from cardgen.cli import main
 from cardgen.validate import check_deck, load_deck
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = Path("/work/shared/seeds/prohibition-alpha-rules.txt")
+SEED = ROOT / "tests" / "fixtures" / "prohibition" / "prohibition-alpha-rules.txt"
 FIXTURES = ROOT / "tests" / "fixtures" / "validate"
 POOL = "prohibition-pool"
 
@@ -163,7 +163,7 @@ def test_check_of_the_shipped_set_warns_about_the_unknown_faction():
 
 
 def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
-    result = cardgen.build(["prohibition"], ROOT, tmp_path)
+    result = cardgen.build(["prohibition"], ROOT, tmp_path, cardgen.BuildOptions(cache=False))
     (built,) = result.sets
     manifest = json.loads(built.manifest.read_text())
     assert Counter((f["card"], f["side"]) for f in manifest["faces"]) == {
@@ -173,7 +173,8 @@ def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
     with pdfplumber.open(built.pdf) as pdf:
         texts = {key: face_text(pdf, face) for key, face in faces.items()}
     expected = {
-        "Blue Claws HQ": ["Blue Claws HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
+        # the name takes two lines beside the badges: its lines are read apart
+        "Blue Claws HQ": ["Blue Claws", "HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
                           "none", "Blue Claws - Headquarters",
                           "The headquarters of the dumbest criminal organization in the USA",
                           "Alpha 1 © Purple Oarfish Games, LLC", "???"],
@@ -286,7 +287,8 @@ def test_build_deck_prints_exactly_the_decks_cards_fronts_and_backs(pool, tmp_pa
     deck = pool / "decks" / "valid.yaml"
     result = run(pool, "build", POOL, "--deck", str(deck), "--out", str(tmp_path))
     assert result.exit_code == 0, result.stderr
-    manifest = json.loads((tmp_path / f"{POOL}.json").read_text())
+    assert not (tmp_path / f"{POOL}.json").exists()  # a deck never writes over the full build's files
+    manifest = json.loads((tmp_path / f"{POOL}.deck-valid.json").read_text())
     fronts = Counter(f["card"] for f in manifest["faces"] if f["side"] == "front")
     backs = Counter(f["card"] for f in manifest["faces"] if f["side"] == "back")
     expected = deck_counts(deck)
@@ -294,7 +296,7 @@ def test_build_deck_prints_exactly_the_decks_cards_fronts_and_backs(pool, tmp_pa
     assert fronts == expected and backs == expected
     copies = {(f["card"], f["copy"]) for f in manifest["faces"] if f["side"] == "front"}
     assert copies == {(name, n) for name, count in expected.items() for n in range(1, count + 1)}
-    with pdfplumber.open(tmp_path / f"{POOL}.pdf") as pdf:
+    with pdfplumber.open(tmp_path / f"{POOL}.deck-valid.pdf") as pdf:
         assert len(pdf.pages) == manifest["pages"]
         pages = [squash(page.extract_text() or "") for page in pdf.pages]
     for face in manifest["faces"]:
@@ -309,6 +311,7 @@ def test_build_refuses_a_deck_that_breaks_a_rule(pool, tmp_path):
     assert result.exit_code == 1
     assert error_lines(result) == [BROKEN_DECKS["rule5-four-leaders.yaml"]]
     assert not (tmp_path / f"{POOL}.pdf").exists()
+    assert not (tmp_path / f"{POOL}.deck-rule5-four-leaders.pdf").exists()
 
 
 # --- every card type has its layout ----------------------------------------------------------
@@ -316,13 +319,13 @@ def test_build_refuses_a_deck_that_breaks_a_rule(pool, tmp_path):
 def test_every_card_type_prints_its_legend(pool, tmp_path):
     deck = pool / "decks" / "valid.yaml"
     run(pool, "build", POOL, "--deck", str(deck), "--out", str(tmp_path))
-    manifest = json.loads((tmp_path / f"{POOL}.json").read_text())
+    manifest = json.loads((tmp_path / f"{POOL}.deck-valid.json").read_text())
     first = {}
     for face in manifest["faces"]:
         if face["side"] == "front":
             first.setdefault(face["type"], face)
     assert set(first) == {"Building", "Leader", "Personnel", "Action", "Event", "Major Event", "Tech", "Advanced Tech"}
-    with pdfplumber.open(tmp_path / f"{POOL}.pdf") as pdf:
+    with pdfplumber.open(tmp_path / f"{POOL}.deck-valid.pdf") as pdf:
         for type_name, face in first.items():
             words = face_text(pdf, face)
             data = face["data"]
