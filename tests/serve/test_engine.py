@@ -13,8 +13,6 @@ from cardgen.serve.engine import Engine
 from projects import make_project
 
 LONG = " ".join(["Overflowing words fill the box."] * 60)
-BUILD_MESSAGE = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at the '
-                 'minimum size 5 pt (53.5 x 52 mm)')
 # the build names the card's value first, the template line second (issue 13)
 BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
                  '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
@@ -40,8 +38,8 @@ def test_the_preview_draws_text_that_does_not_fit_and_names_the_problem(overflow
     assert state["failed"] == []
     errors = [p for p in state["problems"] if p["severity"] == "error"]
     assert len(errors) == 1
-    assert errors[0]["text"].startswith(BUILD_MESSAGE + "; ")
-    assert errors[0]["where"] == "templates/demo/action.xml.j2:5" and errors[0]["card"] == "Quick Draw"
+    assert errors[0]["text"].startswith(BUILD_FAILURE + "; ")  # the build's message, and how much is over
+    assert errors[0]["where"] == "data/demo/cards.yaml:4" and errors[0]["card"] == "Quick Draw"
     quick = next(c for c in state["cards"] if c["name"] == "Quick Draw")
     assert [state["problems"][i]["severity"] for i in quick["problems"]] == ["warning", "error"]
     assert all(engine.grid_image("demo", face["hash"]) for face in quick["faces"])  # drawn anyway
