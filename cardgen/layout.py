@@ -275,7 +275,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
     style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"],
                       a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
-                      SOFT_HYPHEN in (element.content or ""))
+                      a["markup"] == "rich" and SOFT_HYPHEN in (element.content or ""))
     icon_parts = {}
 
     def icon_width(name: str) -> float:
