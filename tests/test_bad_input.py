@@ -272,3 +272,38 @@ def test_usage_errors_exit_2(built, cli, args, message):
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1].startswith(message)
     _intact(project, before)
+
+
+# --- 5, 6: the one place to edit ----------------------------------------------------------------
+
+@pytest.mark.parametrize("change, lines", [
+    (lambda p: (p / "data/demo/icons/star.svg").write_text("<svg"),
+     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: it has no width and height',
+      "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "templates/demo/token.xml.j2").write_bytes(b"<card>\n\xff</card>\n"),
+     ['templates/demo/token.xml.j2:2: card "Marker": the template is not UTF-8 text: byte 0xFF at byte offset 7 '
+      "(save it as UTF-8)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "templates/demo/token.xml.j2").write_text(
+        (p / "templates/demo/token.xml.j2").read_text().replace("{{ label }}", "{{ label | shout }}")),
+     ["templates/demo/token.xml.j2:3: card \"Marker\": template syntax error: No filter named 'shout'.",
+      "cardgen: 1 error, 0 warnings"]),
+    (lambda p: ((p / "templates/demo/part.xml.j2").write_text('<rect x="1" y="1" w="1" h="1" fill="{{ colour }}"/>\n'),
+                (p / "templates/demo/token.xml.j2").write_text((p / "templates/demo/token.xml.j2").read_text().replace(
+                    "</card>", '{% include "demo/part.xml.j2" %}\n</card>'))),
+     ["templates/demo/part.xml.j2:1: card \"Marker\": undefined name: 'colour' is undefined (included from "
+      "templates/demo/token.xml.j2:4)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "templates/demo/token.xml.j2").write_text((p / "templates/demo/token.xml.j2").read_text().replace(
+        "</card>", '{% include "demo/nope.xml.j2" %}\n</card>')),
+     ['templates/demo/token.xml.j2:4: card "Marker": template "templates/demo/nope.xml.j2" not found',
+      "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/set.yaml").write_text((p / "data/demo/set.yaml").read_text() + "rules: [rules.yaml\n"),
+     ['data/demo/set.yaml:26: invalid YAML: the "[" opened at column 8 is never closed (the file ends without a "]")',
+      "cardgen: 1 error, 0 warnings"]),
+])
+def test_one_message_at_the_place_to_edit(built, cli, change, lines):
+    project, before = built
+    change(project)
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == lines
+    _intact(project, before)

@@ -1,13 +1,16 @@
 """Image files (PNG, JPG, SVG) loaded once per build and drawn into a box."""
 from __future__ import annotations
 
+import logging
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.utils import ImageReader
 
+from ..errors import CardgenError, Problem, Source
 from ..paths import svg_references
 
 
@@ -27,37 +30,83 @@ class LoadedImage:
 class ImageStore:
     def __init__(self, root: Path | None = None):
         self._cache: dict[Path, LoadedImage] = {}
+        self._failed: dict[Path, Exception] = {}  # a broken file is read once, and reported as it was
         self.root = root  # the project folder: an SVG's references must stay inside it
 
     def load(self, path: Path) -> LoadedImage:
-        """Load an image; raises ValueError with a readable reason."""
+        """Load an image; raises ValueError with a readable reason (a file that is not there), or,
+        given the project's root, CardgenError at the image file itself when its content cannot
+        be read: the file is the one cause, however many faces use it."""
         path = Path(path)
         cached = self._cache.get(path)
         if cached is not None:
             return cached
+        failed = self._failed.get(path)
+        if failed is not None:
+            raise failed
         if not path.is_file():
             raise ValueError(f'image "{path.name}" not found')
+        try:
+            image = self._read(path)
+        except (ValueError, CardgenError) as exc:
+            if isinstance(exc, ValueError) and self.root is not None:
+                exc = CardgenError(Problem(str(exc).replace(f' "{path.name}"', "", 1), Source(_shown(path, self.root))))
+            self._failed[path] = exc
+            raise exc from None
+        self._cache[path] = image
+        return image
+
+    def _read(self, path: Path) -> LoadedImage:
         if path.suffix.lower() == ".svg":
             from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
 
             if self.root is not None:
                 svg_references(path, self.root, _shown(path, self.root))
-            try:
-                drawing = svg2rlg(str(path), **_reference_root(self.root))
-            except Exception as exc:  # svglib raises parser errors of several kinds
-                raise ValueError(f'cannot read SVG "{path.name}": {exc}') from None
+            with _svglib_said() as said:
+                try:
+                    drawing = svg2rlg(str(path), **_reference_root(self.root))
+                except Exception as exc:  # svglib raises parser errors of several kinds
+                    raise ValueError(f'cannot read SVG "{path.name}": {_plain(str(exc), path)}') from None
             if drawing is None or not drawing.width or not drawing.height:
-                raise ValueError(f'cannot read SVG "{path.name}"')
-            image = LoadedImage(path, drawing.width, drawing.height, vector=drawing)
-        else:
-            try:
-                reader = ImageReader(str(path))
-                width, height = reader.getSize()
-            except Exception as exc:  # Pillow raises several kinds for a broken file
-                raise ValueError(f'cannot read image "{path.name}": {_image_reason(exc)}') from None
-            image = LoadedImage(path, width, height, raster=reader)
-        self._cache[path] = image
-        return image
+                reason = f": {_plain(said[0], path)}" if said else ": it has no width and height"
+                raise ValueError(f'cannot read SVG "{path.name}"{reason}')
+            return LoadedImage(path, drawing.width, drawing.height, vector=drawing)
+        try:
+            reader = ImageReader(str(path))
+            width, height = reader.getSize()
+        except Exception as exc:  # Pillow raises several kinds for a broken file
+            raise ValueError(f'cannot read image "{path.name}": {_image_reason(exc)}') from None
+        return LoadedImage(path, width, height, raster=reader)
+
+
+@contextmanager
+def _svglib_said():
+    """What svglib logs while it reads a file (it logs, rather than raises, why it gave up),
+    kept for the message instead of printed."""
+    logger = logging.getLogger("svglib")
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            if record.levelno >= logging.ERROR:
+                said.append(record.getMessage())
+
+    handler, propagate = Keep(), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield said
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def _plain(text: str, path: Path) -> str:
+    """A library's message without the file's absolute path."""
+    text = text.replace(str(path.resolve()), path.name).replace(str(path), path.name)
+    text = re.sub(r"^Failed to load input file! \((.*)\)$", r"\1", text.strip())
+    text = re.sub(r"\s*\([^()]*, line \d+\)$", "", text)
+    return re.sub(r",? line \d+, column \d+$", "", text).rstrip(".").lower() or "damaged"
 
 
 def _image_reason(exc: Exception) -> str:

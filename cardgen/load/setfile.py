@@ -176,10 +176,13 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
     named = template.items() if isinstance(template, dict) else [(None, template)]
     for paper, name in named:
         if isinstance(name, str) and is_path(name):
+            where = at(template, paper) if paper is not None else at(sheet, "template")
             try:
-                confined(root, directory, name.split("#", 1)[0], "sheet template file")
+                path = confined(root, directory, name.split("#", 1)[0], "sheet template file")
             except OutsideProject as exc:
-                raise fail(str(exc), at(template, paper) if paper is not None else at(sheet, "template")) from None
+                raise fail(str(exc), where) from None
+            if not path.is_file():
+                raise fail(f'sheet template file "{name.split("#", 1)[0]}" not found', where)
 
 
 def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:

@@ -12,7 +12,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Mapping
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -25,6 +25,10 @@ _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
 
 class OutsideTemplate(TemplateNotFound):
     """A template that resolves (through a link) outside the project folder: never read."""
+
+
+class TemplateNotText(TemplateSyntaxError):
+    """A template file that is not UTF-8 text."""
 
 
 class MarkedLoader(FileSystemLoader):
@@ -41,7 +45,12 @@ class MarkedLoader(FileSystemLoader):
             except OutsideProject:
                 raise OutsideTemplate(template, f'template "{name}" is a link to outside the project folder: '
                                                 "only files inside it are read") from None
-        source, filename, uptodate = super().get_source(environment, template)
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            raise TemplateNotText(f"the template is not UTF-8 text: byte 0x{exc.object[exc.start:exc.start + 1].hex().upper()}"
+                                  f" at byte offset {exc.start} (save it as UTF-8)",
+                                  exc.object.count(b"\n", 0, exc.start) + 1, template) from None
         marked = "\n".join(_TAG.sub(lambda m: f'<{m.group(1)} _src="{name}:{number}"', line)
                            for number, line in enumerate(source.split("\n"), start=1))
         return marked, filename, uptodate
@@ -119,8 +128,8 @@ class Templates:
         except TemplateSyntaxError as exc:
             file = f"templates/{exc.name or name}"
             frames = [f for f in self._template_frames(exc) if f.file != file]
-            raise CardgenError(Problem(f"template syntax error: {exc.message}{_included_from(frames)}",
-                                       Source(file, exc.lineno), card)) from None
+            said = exc.message if isinstance(exc, TemplateNotText) else f"template syntax error: {exc.message}"
+            raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, exc.lineno), card)) from None
         except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
@@ -128,6 +137,10 @@ class Templates:
             if isinstance(exc, UndefinedError):
                 message = f"undefined name: {message}"
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
+        except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise CardgenError(Problem(f"{exc.message or exc}{_included_from(frames[:-1])}", where, card)) from None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
         frames = self._template_frames(exc)
