@@ -90,6 +90,8 @@ class UsageError(Exception):
 
 def os_reason(error: OSError) -> str:
     """An operating-system failure in plain words: "permission denied", "no space left on device"."""
+    if getattr(error, "cardgen_reason", None):
+        return error.cardgen_reason
     if error.errno in (errno.EACCES, errno.EPERM):
         return "permission denied"  # EPERM: an immutable file or folder, to the user the same thing
     if error.errno == errno.EROFS:

@@ -307,3 +307,25 @@ def test_one_message_at_the_place_to_edit(built, cli, change, lines):
     assert result.exit_code == 1
     assert result.stderr.splitlines() == lines
     _intact(project, before)
+
+
+def test_a_card_files_unknown_type_is_one_error_at_set_yaml(built, cli):
+    project, before = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("{file: more.csv, type: action}", "{file: more.csv, type: acton}"))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/set.yaml:25: card file "more.csv": unknown card type "acton" (the set has: action, token)',
+        "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_an_output_folder_that_is_a_dangling_link(built, cli, tmp_path):
+    project, _ = built
+    shutil.rmtree(project / "output")
+    (project / "output").symlink_to(tmp_path / "gone")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.pdf: output is a link to a folder that does not exist\n"
+    assert not (tmp_path / "gone").exists()

@@ -117,6 +117,9 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             entry = entry.get("file")
         if not entry:
             raise fail("each entry of `cards` is a file name or {file:, type:}", at(data["cards"], index))
+        if forced_type is not None and str(forced_type) not in types:
+            raise fail(f'card file "{entry}": unknown card type "{forced_type}" (the set has: '
+                       f'{", ".join(sorted(types))})', at(data["cards"], index))
         try:
             card_path = confined(root, directory, str(entry), "card file")
         except OutsideProject as exc:
