@@ -15,6 +15,7 @@ from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
+from .paths import is_inside
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .streams import batches
@@ -88,6 +89,8 @@ class Session:
 
     def __post_init__(self):
         self.root = Path(self.root).resolve()
+        if self.cache and not is_inside(self.root / CACHE_FOLDER, self.root):
+            self.cache = False  # a cache folder that links out of the project is never read
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
         self.images = ImageStore(self.root)
@@ -177,7 +180,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     cards = card_set.cards
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache else None
+    cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache and session.cache \
+        else None
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
     by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import shutil
 import sys
 
 import pytest
@@ -226,3 +227,21 @@ def test_command_line_paths_stay_the_users_own(built, cli, tmp_path):
     result = cli(project, "build", "demo", "--out", str(outside / "out"))
     assert result.exit_code == 0, result.stderr
     assert (outside / "out/demo.pdf").is_file()
+
+
+def test_a_cache_folder_that_links_outside_is_not_used(built, cli):
+    global OPENED
+    project, outside, before = built
+    shutil.rmtree(project / ".cardgen-cache")
+    (outside / "cache").mkdir()
+    (project / ".cardgen-cache").symlink_to(outside / "cache")
+    OPENED = []
+    try:
+        result = cli(project, "build", "demo")
+        opened = OPENED
+    finally:
+        OPENED = None
+    assert result.exit_code == 0, result.stderr
+    assert opened and not [path for path in opened if path.startswith(str(outside.resolve()))]
+    assert list((outside / "cache").iterdir()) == []
+    assert [(project / "output" / n).read_bytes() for n in before] == list(before.values())
