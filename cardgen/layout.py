@@ -4,6 +4,7 @@ The result is everything the draw stage needs; it is computed once per distinct 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -132,6 +133,23 @@ def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem
             return Problem(exc.reason, element.source, card_name)
         return Problem(f"{exc.box}: {exc.reason.replace(f' in {exc.box}', '')}", element.source, card_name)
     return Problem(f'field "{field}": {exc.reason} (drawn by {element.source})', card.source_of(field), card_name)
+
+
+_GOT = re.compile(r'got "([^"]*)"')
+
+
+def blame_value(problem: Problem, card) -> Problem:
+    """A template line's problem with a value (``... got "X"``) that is exactly one of the card's
+    own values: said at that value's file and line, the template line second."""
+    got = _GOT.search(problem.message)
+    if card is None or got is None or not got.group(1).strip() or problem.source is None:
+        return problem
+    wanted = got.group(1).strip()
+    field = _causing_field(card, wanted, lambda text: text == wanted)
+    if field is None:
+        return problem
+    return Problem(f'field "{field}": {problem.message} (drawn by {problem.source})', card.source_of(field),
+                   problem.card, problem.severity)
 
 
 def _causing_field(card, content: str, caused_by: Callable[[str], bool]) -> str | None:

@@ -329,3 +329,17 @@ def test_an_output_folder_that_is_a_dangling_link(built, cli, tmp_path):
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/demo.pdf: output is a link to a folder that does not exist\n"
     assert not (tmp_path / "gone").exists()
+
+
+def test_a_bad_attribute_value_from_a_card_names_its_row_first(built, cli):
+    project, before = built
+    token = project / "templates/demo/token.xml.j2"
+    token.write_text(token.read_text().replace('fill="#2e8b57"', "fill=\"{{ card.colour or '#2e8b57' }}\""))
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("  label: M\n", "  label: M\n  colour: greenish\n"))
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/cards.yaml:16: card "Marker": field "colour": <circle> fill: expected a colour such as "#c8102e", '
+        '"#fff", "black" or "none", got "greenish" (drawn by templates/demo/token.xml.j2:2)',
+        "cardgen: 1 error, 0 warnings"]
