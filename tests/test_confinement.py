@@ -158,7 +158,7 @@ def test_a_template_that_links_outside(built, cli):
     (project / "templates/demo/token.xml.j2").symlink_to(outside / "t.xml.j2")
     fails_with(cli, project, before, [
         'data/demo/set.yaml:11: card "Marker": template "templates/demo/token.xml.j2" is a link to outside the '
-        "project folder: only files inside it are read", "cardgen: 1 error, 0 warnings"])
+        "project folder: only files inside the project folder are read", "cardgen: 1 error, 0 warnings"])
 
 
 def test_an_include_that_links_outside_names_the_including_line(built, cli):
@@ -167,7 +167,7 @@ def test_an_include_that_links_outside_names_the_including_line(built, cli):
     edit(project / "templates/demo/token.xml.j2", "</card>", '{% include "demo/part.xml.j2" %}\n</card>')
     fails_with(cli, project, before, [
         'templates/demo/token.xml.j2:4: card "Marker": template "templates/demo/part.xml.j2" is a link to outside '
-        "the project folder: only files inside it are read", "cardgen: 1 error, 0 warnings"])
+        "the project folder: only files inside the project folder are read", "cardgen: 1 error, 0 warnings"])
 
 
 def test_a_font_file_outside(built, cli):

@@ -39,12 +39,10 @@ class MarkedLoader(FileSystemLoader):
 
     def get_source(self, environment, template):
         name = f"{self.prefix}/{template}"
-        for folder in self.searchpath:
-            try:
-                confined(self.root, folder, template)
-            except OutsideProject:
-                raise OutsideTemplate(template, f'template "{name}" is a link to outside the project folder: '
-                                                "only files inside it are read") from None
+        try:
+            confined(self.root, self.root, name, "template")
+        except OutsideProject as exc:
+            raise OutsideTemplate(template, str(exc)) from None
         try:
             source, filename, uptodate = super().get_source(environment, template)
         except UnicodeDecodeError as exc:
