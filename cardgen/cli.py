@@ -116,10 +116,25 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
+    sheet = _typed_sheet_file(sheet)
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
                                  cache=cache)
+
+
+def _typed_sheet_file(sheet: str | None) -> str | None:
+    """``--sheet FILE`` is a path the user typed: from the working folder when it is there (a
+    set.yaml's sheet file is found from the set's folder instead)."""
+    from .sheets.labels import is_path
+
+    if not sheet or not is_path(sheet):
+        return sheet
+    file, hash_, part = sheet.partition("#")
+    typed = Path(file)
+    if not typed.is_absolute() and typed.is_file():
+        return str(typed.resolve()) + hash_ + part
+    return sheet
 
 
 @main.command()

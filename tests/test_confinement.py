@@ -222,11 +222,17 @@ def test_links_inside_the_project_are_followed(built, cli):
     assert result.exit_code == 0, result.stderr
 
 
-def test_command_line_paths_stay_the_users_own(built, cli, tmp_path):
+def test_command_line_paths_stay_the_users_own(built, cli, monkeypatch):
     project, outside, before = built
-    result = cli(project, "build", "demo", "--out", str(outside / "out"))
+    (outside / "sheet.yaml").write_text("paper: a4\ngrid: {w: 63.5, h: 88.9, nx: 3, ny: 3, x0: 10, y0: 10}\n")
+    (outside / "deck.yaml").write_text("main:\n  Quick Draw: 2\n")
+    monkeypatch.chdir(outside)
+    result = cli(project, "build", "demo", "--out", "out", "--sheet", "sheet.yaml", "--deck", "deck.yaml")
     assert result.exit_code == 0, result.stderr
-    assert (outside / "out/demo.pdf").is_file()
+    assert (outside / "out/demo.deck-deck.pdf").is_file()
+    from pypdf import PdfReader
+    width, height = PdfReader(outside / "out/demo.deck-deck.pdf").pages[0].mediabox.upper_right
+    assert (round(float(width) / 72 * 25.4), round(float(height) / 72 * 25.4)) == (210, 297)
 
 
 def test_a_cache_folder_that_links_outside_is_not_used(built, cli):
