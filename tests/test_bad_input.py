@@ -343,3 +343,19 @@ def test_a_bad_attribute_value_from_a_card_names_its_row_first(built, cli):
         'data/demo/cards.yaml:16: card "Marker": field "colour": <circle> fill: expected a colour such as "#c8102e", '
         '"#fff", "black" or "none", got "greenish" (drawn by templates/demo/token.xml.j2:2)',
         "cardgen: 1 error, 0 warnings"]
+
+
+def test_an_unwritable_cache_folder_only_costs_time(built, cli):
+    project, before = built
+    cards = project / "data/demo/more.csv"
+    cards.write_text(cards.read_text() + "Brand New,1,A fresh card\n")
+    undo = _immutable(project / ".cardgen-cache")
+    try:
+        result = cli(project, "build", "demo")
+    finally:
+        undo()
+    assert result.exit_code == 0, result.stderr
+    rebuilt = _bytes(project)
+    assert rebuilt != before
+    assert cli(project, "build", "demo", "--no-cache", "--out", "fresh").exit_code == 0
+    assert rebuilt == {name: (project / "fresh" / name).read_bytes() for name in rebuilt}
