@@ -251,3 +251,15 @@ def test_a_cache_folder_that_links_outside_is_not_used(built, cli):
     assert opened and not [path for path in opened if path.startswith(str(outside.resolve()))]
     assert list((outside / "cache").iterdir()) == []
     assert [(project / "output" / n).read_bytes() for n in before] == list(before.values())
+
+
+def test_an_svg_that_uses_an_svg_that_refers_outside(built, cli):
+    project, outside, before = built
+    (outside / "evil.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"/>\n')
+    (project / "data/demo/icons/inner.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">\n'
+        '<use xlink:href="../../../../outside/evil.svg#a"/></svg>\n')
+    edit(project / "data/demo/icons/star.svg", "</svg>", '\n<use xlink:href="inner.svg"/></svg>')
+    fails_with(cli, project, before, [
+        'data/demo/icons/inner.svg:2: card "Escape Artist": the SVG\'s reference "../../../../outside/evil.svg" is '
+        f"outside the project folder: {OUTSIDE}", "cardgen: 1 error, 0 warnings"])
