@@ -86,7 +86,10 @@ def run_reporting_errors(ctx: click.Context, action):
         problems = collapse(error.problems)
         for problem in problems:
             click.echo(str(problem), err=True)
-        raise Failure(f"cardgen: {tally(problems)}") from None
+        unlisted = getattr(error, "unlisted_warnings", {})
+        for name, count in unlisted.items():  # a build lists its errors; `cardgen check` lists warnings
+            click.echo(f"{name}: {count} warning{'s' * (count != 1)} (`cardgen check {name}` lists them)", err=True)
+        raise Failure(f"cardgen: {tally(problems, sum(unlisted.values()))}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
     except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug

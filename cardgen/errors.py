@@ -77,10 +77,10 @@ def collapse(problems) -> list[Problem]:
     return [p for p in merged if p.is_error] + [p for p in merged if not p.is_error]
 
 
-def tally(problems) -> str:
+def tally(problems, more_warnings: int = 0) -> str:
     """``N errors, M warnings``."""
     errors = sum(1 for p in problems if p.is_error)
-    warnings = len(problems) - errors
+    warnings = len(problems) - errors + more_warnings
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 

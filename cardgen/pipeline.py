@@ -176,7 +176,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     problems = check_problems(card_set, options.deck)
     errors = [p for p in problems if p.is_error]
     if errors:
-        raise CardgenError(errors)
+        raise _counting_warnings(CardgenError(errors), card_set, problems)
     cards = card_set.cards
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
@@ -223,9 +223,11 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 raise CardgenError(Problem("nothing to print: no card of the set reached a page",
                                            getattr(card_set.cards, "source", None) or card_set.source))
             manifest.close(pages, notes)
-    except BaseException:
+    except BaseException as failure:
         if cache is not None:
             cache.discard()
+        if isinstance(failure, CardgenError):
+            _counting_warnings(failure, card_set, problems)
         raise
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
@@ -234,6 +236,15 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+def _counting_warnings(error: CardgenError, card_set: CardSet, problems: list[Problem]) -> CardgenError:
+    """A failed build lists its errors; the set's warnings (``cardgen check`` lists them) are
+    counted with them, as ``unlisted_warnings`` (set name -> how many)."""
+    count = sum(1 for p in problems if not p.is_error)
+    if count:
+        error.unlisted_warnings = {**getattr(error, "unlisted_warnings", {}), card_set.name: count}
+    return error
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):

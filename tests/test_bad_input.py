@@ -42,7 +42,8 @@ def test_a_set_whose_card_files_are_empty_is_an_error_and_keeps_the_output(built
     (project / "data/demo/more.csv").write_text("name,count,text\n")
     result = cli(project, "build", "demo")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [EMPTY_SET, "cardgen: 1 error, 0 warnings"]
+    assert result.stderr.splitlines() == [EMPTY_SET, "demo: 2 warnings (`cardgen check demo` lists them)",
+                                          "cardgen: 1 error, 2 warnings"]
     _intact(project, before)
     result = cli(project, "check", "demo")
     assert result.exit_code == 1
