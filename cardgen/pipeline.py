@@ -16,6 +16,7 @@ from .errors import CardgenError, Problem, UsageError
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
 from .paths import is_inside
+from .units import parse_length
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .streams import batches
@@ -143,7 +144,7 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
               for key, value in chosen.items()}
     values = {k: v for k, v in values.items() if v is not None}
     if "margin" in settings:
-        values["margin"] = float(settings["margin"])
+        values["margin"] = parse_length(settings["margin"])  # checked when set.yaml was read
     return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
                                template=template, root=card_set.directory, source=card_set.source, **values)
 

@@ -134,6 +134,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     rules_entries = data.get("rules") or []
     if isinstance(rules_entries, str):
         rules_entries = [rules_entries]
+    if not isinstance(rules_entries, list) or not all(isinstance(e, str) for e in rules_entries):
+        raise fail("`rules` must be a rules file name or a list of them", at(data, "rules"))
     rules = []
     for index, entry in enumerate(rules_entries):
         where = at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules")
@@ -177,6 +179,16 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
 
     template = sheet.get("template")
     named = template.items() if isinstance(template, dict) else [(None, template)]
+    for paper, name in named:
+        if name is not None and not isinstance(name, str):
+            raise fail("a sheet template is a name (OL32, circle-cut, ...) or a file, or a mapping of paper: "
+                       "either", at(template, paper) if paper is not None else at(sheet, "template"))
+    if "margin" in sheet:
+        try:
+            if parse_length(sheet["margin"]) < 0:
+                raise ValueError("must not be negative")
+        except ValueError as exc:
+            raise fail(f"sheet margin: {exc}", at(sheet, "margin")) from None
     for paper, name in named:
         if isinstance(name, str) and is_path(name):
             where = at(template, paper) if paper is not None else at(sheet, "template")

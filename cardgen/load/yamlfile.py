@@ -69,6 +69,8 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except YAMLError as exc:
         raise fail(f"invalid YAML: {exc}", Source(name)) from None
+    except RecursionError:
+        raise fail("invalid YAML: brackets or lists nested too deeply", Source(name)) from None
 
 
 def line_of(container: Any, key: Any = None) -> int | None:
