@@ -360,3 +360,31 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
     assert rebuilt != before
     assert cli(project, "build", "demo", "--no-cache", "--out", "fresh").exit_code == 0
     assert rebuilt == {name: (project / "fresh" / name).read_bytes() for name in rebuilt}
+
+
+@pytest.mark.parametrize("added, line", [
+    ("rules: 5\n", "data/demo/set.yaml:26: `rules` must be a rules file name or a list of them"),
+    ("sheet: {template: 5}\n", "data/demo/set.yaml:26: a sheet template is a name (OL32, circle-cut, ...) or a "
+                               "file, or a mapping of paper: either"),
+    ("sheet: {margin: lots}\n", 'data/demo/set.yaml:26: sheet margin: expected a length such as "12", "12mm", '
+                                '"0.5in" or "10pt", got "lots"'),
+    ("sheet: {template: sheets/nope.yaml}\n", 'data/demo/set.yaml:26: sheet template file "sheets/nope.yaml" not found'),
+])
+def test_set_yaml_values_of_the_wrong_kind(built, cli, added, line):
+    project, before = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + added)
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [line, "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_yaml_nested_too_deeply(built, cli):
+    project, before = built
+    (project / "data/demo/cards.yaml").write_text("- name: A\n  type: action\n  text: " + "[" * 3000 + "]" * 3000 + "\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["data/demo/cards.yaml: invalid YAML: brackets or lists nested too deeply",
+                                          "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
