@@ -74,15 +74,20 @@ class Resources:
         if icon.image is not None:
             image = self.icon_image(icon)
             return ICON_HEIGHT * image.aspect, lambda x, baseline, size, _color: [(ICON, icon.name, x, baseline, size)]
+        # a glyph icon's problem is set.yaml's, at the icon's line: one cause, however many cards
         try:
             face = self.fonts.face(icon.font)
         except KeyError:
-            raise ValueError(f'icon "{icon.name}": font family "{icon.font}" is not in fonts/fonts.yaml') from None
+            raise CardgenError(Problem(f'icon "{icon.name}": font family "{icon.font}" is not in fonts/fonts.yaml',
+                                       icon.source)) from None
         missing = face.missing(icon.glyph)
         if missing is not None:
-            raise ValueError(f'icon "{icon.name}": the font {face.path.name} has no character '
-                             f'U+{ord(missing):04X} ({missing})')
-        fixed = parse_color(icon.color) if icon.color else None
+            raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
+                                       f'character U+{ord(missing):04X} ({missing})', icon.source))
+        try:
+            fixed = parse_color(icon.color) if icon.color else None
+        except ValueError as exc:
+            raise CardgenError(Problem(f'icon "{icon.name}": color: {exc}', icon.source)) from None
 
         def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
@@ -136,6 +141,7 @@ def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem
 
 
 _GOT = re.compile(r'got "([^"]*)"')
+_COLOR_RUN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
 
 
 def blame_value(problem: Problem, card) -> Problem:
@@ -213,6 +219,13 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
         token = f":{exc.name}:"
         raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
+    if a["markup"] == "rich":
+        for value in set(_COLOR_RUN.findall(element.content or "")):
+            try:
+                parse_color(value)
+            except ValueError as exc:
+                token = f"[color={value}]"
+                raise _TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
     style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"])
     icon_parts = {}
 

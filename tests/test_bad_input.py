@@ -388,3 +388,27 @@ def test_yaml_nested_too_deeply(built, cli):
     assert result.stderr.splitlines() == ["data/demo/cards.yaml: invalid YAML: brackets or lists nested too deeply",
                                           "cardgen: 1 error, 0 warnings"]
     _intact(project, before)
+
+
+def test_a_bad_colour_in_card_text_names_the_row(built, cli):
+    project, before = built
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("Draw **two** cards", "Draw [color=zzz]two[/color] cards"))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/cards.yaml:4: card "Quick Draw": field "text": [color=zzz]: expected a colour such as "#c8102e", '
+        '"#fff", "black" or "none", got "zzz" (drawn by templates/demo/action.xml.j2:5)', "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_a_glyph_icon_problem_is_one_line_at_the_icon(built, cli):
+    project, before = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace('spade: {glyph: "♠", font: DejaVu Sans', 'spade: {glyph: "♠", font: Nope'))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/set.yaml:20: card "Quick Draw": icon "spade": font family "Nope" is not in fonts/fonts.yaml',
+        "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
