@@ -16,7 +16,7 @@ from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNot
 from jinja2.exceptions import SecurityError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from ..errors import CardgenError, Problem, Source
+from ..errors import CardgenError, Problem, Source, os_reason
 from ..paths import OutsideProject, confined, is_inside
 from .colors import contrast, mix
 
@@ -45,6 +45,8 @@ class MarkedLoader(FileSystemLoader):
             raise OutsideTemplate(template, str(exc)) from None
         try:
             source, filename, uptodate = super().get_source(environment, template)
+        except PermissionError as exc:
+            raise TemplateNotText(f"cannot read the template: {os_reason(exc)}", None, template) from None
         except UnicodeDecodeError as exc:
             raise TemplateNotText(f"the template is not UTF-8 text: byte 0x{exc.object[exc.start:exc.start + 1].hex().upper()}"
                                   f" at byte offset {exc.start} (save it as UTF-8)",
