@@ -7,6 +7,10 @@
   card's values (see render/faces.py); so unchanged cards are not even rendered.
 - Each page's compressed content (``page:`` keys), by the content itself.
 
+Every entry was made by code: the file's header names the code that wrote it (cardgen's version
+and a digest of the package's own files, see ``code_identity``), and a file written by other
+code is ignored, so an upgraded or edited cardgen never prints a face drawn by the old one.
+
 Each build writes a new file as it goes, holding what it used, and renames it into place when
 the build has succeeded: a first build's cache costs no memory per face, and a failed build
 leaves the old one. The last build's file is read entry by entry, as entries are asked for. An
@@ -15,17 +19,43 @@ each font is kept beside it: see text/parsed.py.)
 """
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
 from contextlib import suppress
 import struct
+from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import Iterator
 
 from .streams import Latest
+from .write.temporary import temporary_path
 
 FORMAT = b"cardgen-faces 1\n"  # change when the stored shape changes: older files are then ignored
 _HEADER = struct.Struct("<HI")  # key length, payload length
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def code_identity() -> str:
+    """cardgen's version and a digest of every file of the package (its code and the data it
+    ships, such as label products), read once per process: what made a kept entry."""
+    try:
+        version = metadata.version("cardgen")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        version = "unknown"
+    digest = hashlib.sha256()
+    for path in sorted(p for p in _PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        name = path.relative_to(_PACKAGE).as_posix().encode("utf-8")
+        data = path.read_bytes()
+        digest.update(b"%d %s %d\n" % (len(name), name, len(data)))
+        digest.update(data)
+    return f"{version} {digest.hexdigest()}"
+
+
+def _file_header() -> bytes:
+    return FORMAT + f"code {code_identity()}\n".encode("utf-8")
 
 
 _CHUNK = 1 << 20  # bytes read at a time while indexing the last build's file
@@ -89,11 +119,12 @@ class _LastBuild:
 def _index(fd: int) -> dict[int, int]:
     """Where each entry of the file starts, by the hash of its key: the file is read through a
     chunk at a time, and payloads are only stepped over."""
-    if os.pread(fd, len(FORMAT), 0) != FORMAT:
-        return {}
+    header = _file_header()
+    if os.pread(fd, len(header), 0) != header:
+        return {}  # another format, or written by other code
     size = os.fstat(fd).st_size
     index: dict[int, int] = {}
-    offset = chunk_at = len(FORMAT)
+    offset = chunk_at = len(header)
     chunk = b""
     while offset < size:
         at = offset - chunk_at
@@ -117,7 +148,7 @@ class FaceCache:
         self.laid_out = 0  # faces laid out in this build
         self.reused = 0  # faces drawn from the cache
         self._recent = Latest(self.RECENT)  # key -> payload, of the latest entries this build wrote
-        self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self._temporary = temporary_path(self.path)
         self._out = None
         self._unwritable = False  # the folder cannot be written: build on without keeping anything
         self.prefix = ""  # what every kept rendering depends on (see render/faces.py, RenderMemo)
@@ -163,7 +194,7 @@ class FaceCache:
             if self._out is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._out = open(self._temporary, "wb", buffering=1 << 20)
-                self._out.write(FORMAT)
+                self._out.write(_file_header())
             self._out.write(_HEADER.pack(len(encoded), len(payload)) + encoded)
             self._out.write(payload)
         except OSError:  # the cache only saves time: the build goes on without it

@@ -16,6 +16,7 @@ import click
 
 from . import pipeline
 from .commands import commands
+from .commands.calibrate import BACK_OFFSET
 from .errors import CardgenError, UsageError, collapse, os_message, tally
 from .load.setfile import load_set, set_names
 from .model import copies_by_type
@@ -115,7 +116,8 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-                   proof_boxes, stamp, deck, changed_since=None, cache=True) -> pipeline.BuildOptions:
+                   proof_boxes, stamp, deck, changed_since=None, cache=True, color=None, margin=None,
+                   back_offset=(0.0, 0.0), mix_backs=False) -> pipeline.BuildOptions:
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
@@ -123,7 +125,8 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
-                                 cache=cache)
+                                 cache=cache, color=color, margin=margin, back_offset=back_offset,
+                                 mix_backs=mix_backs)
 
 
 def _typed_sheet_file(sheet: str | None) -> str | None:
@@ -152,6 +155,12 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 @click.option("--gutter-fold", is_flag=True, help="Fronts and backs on one page, mirrored across a fold line.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="The edge a duplex printer turns the sheet over.")
+@click.option("--margin", type=click.FloatRange(min=0), default=None,
+              help="mm along every paper edge where nothing is printed (default 4, or the set's sheet margin).")
+@click.option("--back-offset", type=BACK_OFFSET, default="0,0",
+              help="X,Y in mm: shift every back page to correct the printer's drift (`cardgen calibrate` measures it).")
+@click.option("--mix-backs", is_flag=True,
+              help="Let cards of one size with different backs (decks) share sheets.")
 @click.option("--spacing", type=click.Choice(["butt", "bleed"]), default=None,
               help="butt: cards touch; bleed: full bleed around every card.")
 @click.option("--crop-marks/--no-crop-marks", default=None, help="Crop marks outside the cut area (default on).")
@@ -165,13 +174,16 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
 @click.option("--cache/--no-cache", default=True,
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
+@click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
+              help="cmyk: convert RGB colours and images to CMYK inks (default: the set's `color:`, else rgb).")
 @click.pass_context
-def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-          proof_boxes, stamp, deck, changed_since, cache):
+def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
+          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
-                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache)
+                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
+                             back_offset, mix_backs)
 
     def action():
         names = pipeline.resolve_names(sets, root)

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .draw import CONTAINERS, GROUP_END, pdfops
 from .draw.attributes import color as parse_color
+from .draw.transform import IDENTITY, apply, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image
 from .draw.text import PreparedText
@@ -19,6 +21,7 @@ from .paths import confined
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook
+from .text.hyphenate import SOFT_HYPHEN, Hyphenator
 from .text.rich import UnknownIcon, parse
 from .units import PT_PER_MM
 
@@ -33,12 +36,21 @@ class LaidFace:
 class Resources:
     """What layout reads from disk, loaded once per build: fonts, images, icons."""
 
-    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore):
+    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore, preview: bool = False):
         self.card_set = card_set
+        # the live preview draws text that does not fit (clipped, marked) and keeps the problem
+        self.preview = preview
+        self.overflows: list[Problem] = []
         self.fonts = fonts
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
+        # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
+        self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
+
+    def image(self, path: Path):
+        """An image file, loaded once per build at the resolution the set can print."""
+        return self.images.load(path, self.longest_mm)
 
     def find_image(self, src: str) -> Path:
         """The file an ``<image src>`` names: in the set's folder, else in templates/; never
@@ -60,7 +72,7 @@ class Resources:
     def icon_image(self, icon: Icon):
         """An image icon's image; a problem with it is set.yaml's, at the icon's line."""
         try:
-            return self.images.load(icon.image)
+            return self.image(icon.image)
         except ValueError as exc:
             raise CardgenError(Problem(f'icon "{icon.name}": {exc}', icon.source)) from None
 
@@ -91,10 +103,15 @@ class Resources:
 
         def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
-            return ["q", (TEXT, (f"{paint.red:.4g} {paint.green:.4g} {paint.blue:.4g} rg",
+            return ["q", (TEXT, (pdfops.color(paint),
                                  f"1 0 0 1 {x:.2f} {baseline:.2f} Tm", (face.pdf_name, f"{size:.4g}", icon.glyph))), "Q"]
 
         return face.width(icon.glyph), glyph_parts
+
+
+def _hyphenator(setting: str, card_set: CardSet) -> Hyphenator | None:
+    language = getattr(card_set, "language", None) if setting == "auto" else None if setting == "none" else setting
+    return Hyphenator(language) if language else None
 
 
 class _TextProblem(ValueError):
@@ -113,9 +130,27 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
     template line that draws it second."""
     problems: list[Problem] = []
     items = []
+    transforms = [IDENTITY]  # of the groups the element is in: where its content lands on the card
     for element in elements:
+        if element.tag in CONTAINERS or element.tag == GROUP_END:
+            if element.tag == GROUP_END:
+                transforms.pop()
+            else:
+                moved = element.tag == "group" and element.attrs["transform"] is not None
+                transforms.append(multiply(transforms[-1], element.attrs["transform"]) if moved else transforms[-1])
+            items.append((element, None))
+            continue
         try:
-            items.append((element, _prepare(element, resources, card_type)))
+            prepared = _prepare(element, resources, card_type, transforms[-1])
+            items.append((element, prepared))
+            if element.tag == "text" and prepared.laid.overflow:
+                a = element.attrs
+                box = f'text box "{a["name"]}"' if a["name"] else "text box"
+                laid = prepared.laid
+                below = sum(1 for line in laid.lines if line.baseline > a["h"] * PT_PER_MM)
+                resources.overflows.append(Problem(
+                    f"{box}: {laid.overflow} ({a['w']:g} x {a['h']:g} mm); {below} of {len(laid.lines)} lines "
+                    f"fall below the box (the preview clips them)", element.source, card_name))
         except _TextProblem as exc:
             problems.append(_blame(exc, element, card, card_name))
         except ValueError as exc:
@@ -123,6 +158,10 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
         except CardgenError as error:  # a file the element needs (a font): say which card met it
             problems.extend(p if p.card else Problem(p.message, p.source, card_name, p.severity)
                             for p in error.problems)
+        except RecursionError:
+            problems.append(Problem(f"<{element.tag}>: nested too deeply to lay out", element.source, card_name))
+        except Exception as exc:  # a library's failure on this element's input: named at its line
+            problems.append(Problem(f"<{element.tag}>: {type(exc).__name__}: {exc}", element.source, card_name))
     if problems:
         raise CardgenError(problems)
     return LaidFace(tuple(items))
@@ -190,11 +229,25 @@ def font_label(fonts: FontBook, file_name: str) -> str:
     return file_name
 
 
-def _prepare(element: Element, resources: Resources, card_type) -> Any:
+def _inside_safe_zone(a, safe: float, size, transform) -> bool:
+    """Whether a text box, turned by its own rotation and its groups' transforms, lies in the
+    safe zone."""
+    turn = rotate_about(a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
+    whole = multiply(transform, turn)
+    for x, y in ((a["x"], a["y"]), (a["x"] + a["w"], a["y"]), (a["x"], a["y"] + a["h"]),
+                 (a["x"] + a["w"], a["y"] + a["h"])):
+        cx, cy = apply(whole, x, y)
+        if not (safe - SAFE_TOLERANCE <= cx <= size.w - safe + SAFE_TOLERANCE
+                and safe - SAFE_TOLERANCE <= cy <= size.h - safe + SAFE_TOLERANCE):
+            return False
+    return True
+
+
+def _prepare(element: Element, resources: Resources, card_type, transform=IDENTITY) -> Any:
     if element.tag == "image":
         src = element.attrs["src"]
         try:
-            return resources.images.load(resources.find_image(src))
+            return resources.image(resources.find_image(src))
         except ValueError as exc:  # the src may be a card's value: then its row is named first
             raise _TextProblem("", str(exc), lambda text: True, src) from None
     if element.tag != "text":
@@ -202,7 +255,12 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
     a = element.attrs
     box = f'text box "{a["name"]}"' if a["name"] else "text box"
     safe, size = card_type.safe, card_type.size
-    if a["rotate"] in (0, 180, -180):
+    if transform is not IDENTITY:
+        if not _inside_safe_zone(a, safe, size, transform):
+            raise ValueError(f"{box} ({a['x']:g}, {a['y']:g}, {a['w']:g} x {a['h']:g} mm, moved by its group's "
+                             f"transform) reaches outside the safe zone ({safe:g} mm inside the "
+                             f"{size.w:g} x {size.h:g} mm trim)")
+    elif a["rotate"] in (0, 180, -180):
         inside = (a["x"] >= safe - SAFE_TOLERANCE and a["y"] >= safe - SAFE_TOLERANCE
                   and a["x"] + a["w"] <= size.w - safe + SAFE_TOLERANCE
                   and a["y"] + a["h"] <= size.h - safe + SAFE_TOLERANCE)
@@ -226,7 +284,9 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
             except ValueError as exc:
                 token = f"[color={value}]"
                 raise _TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
-    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"])
+    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"],
+                      a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
+                      SOFT_HYPHEN in (element.content or ""))
     icon_parts = {}
 
     def icon_width(name: str) -> float:
@@ -235,7 +295,8 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
 
     try:
         measured = measure(paragraphs, fonts, style, icon_width)
-        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"])
+        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"],
+                   resources.preview)
     except MissingGlyph as exc:
         char = exc.char
         raise _TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",

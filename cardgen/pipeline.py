@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -23,6 +23,8 @@ from .streams import batches
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import ManifestWriter
+from .write.temporary import remove_stale
+from .write.info import document_info
 from .write.pdf import write_pdf
 
 
@@ -43,12 +45,17 @@ class BuildOptions:
     crop_marks: bool | None = None
     cut_lines: bool | None = None
     sheet: str | None = None  # a sheet template name or file, overriding the set's
+    margin: float | None = None  # mm along every paper edge where nothing is printed (default 4)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every duplex back page is shifted by
+    mix_backs: bool = False  # faces of one size share sheets whatever their back
     proof_boxes: bool = False
     stamp: bool = False  # print the set's version and the build date in each face's bleed
     stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
     deck: Path | None = None
     changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
     cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
+    color: str | None = None  # rgb | cmyk: overrides the set's `color:` (see cardgen/color/)
+    subject: str | None = None  # the PDF's Subject when the set gives none
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,7 @@ class SetResult:
     warnings: tuple[Problem, ...] = ()
     laid_out: int = 0  # distinct faces laid out by this build
     reused: int = 0  # distinct faces drawn from the cache
+    boxes: tuple[Path, ...] = ()  # tuck boxes written beside the set (components/boxes.py)
 
 
 @dataclass(frozen=True)
@@ -73,7 +81,9 @@ class BuildResult:
     def summary(self) -> str:
         cards = sum(s.cards for s in self.sets)
         pages = sum(s.pages for s in self.sets)
-        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages "
+        boxes = sum(len(s.boxes) for s in self.sets)
+        boxed = f", {boxes} tuck box{'es' * (boxes != 1)}" if boxes else ""
+        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages{boxed} "
                 f"in {self.seconds:.2f} s")
 
 
@@ -143,10 +153,15 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
     values = {key: (value if value is not None else settings.get(key.replace("_", "-")))
               for key, value in chosen.items()}
     values = {k: v for k, v in values.items() if v is not None}
-    if "margin" in settings:
+    if options.margin is not None:
+        values["margin"] = options.margin
+    elif "margin" in settings:
         values["margin"] = parse_length(settings["margin"])  # checked when set.yaml was read
     return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
-                               template=template, root=card_set.directory, source=card_set.source, **values)
+                               template=template, root=card_set.directory, source=card_set.source,
+                               template_everywhere=options.sheet is not None,
+                               back_offset=tuple(float(v) for v in options.back_offset),
+                               mix_backs=options.mix_backs, **values)
 
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
@@ -200,6 +215,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     counts = {"faces": 0, "fronts": 0}
+    converter = color_converter(card_set, options)
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -214,7 +230,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             try:
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
-                                  extra_pages, on_page, cache)
+                                  extra_pages, on_page, cache, document_info(card_set, options.subject),
+                                  converter and converter.content_filter, sheets=layout.layout != "per-card")
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
@@ -223,6 +240,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             if not pages:  # never replace earlier output with an empty PDF
                 raise CardgenError(Problem("nothing to print: no card of the set reached a page",
                                            getattr(card_set.cards, "source", None) or card_set.source))
+            if converter is not None:
+                converter.finish(pdf_tmp)  # images, drawn as RGB
             manifest.close(pages, notes)
     except BaseException as failure:
         if cache is not None:
@@ -246,6 +265,20 @@ def _counting_warnings(error: CardgenError, card_set: CardSet, problems: list[Pr
     if count:
         error.unlisted_warnings = {**getattr(error, "unlisted_warnings", {}), card_set.name: count}
     return error
+
+
+def color_converter(card_set: CardSet, options: BuildOptions):
+    """The set's RGB -> CMYK conversion, or None for an RGB build."""
+    from .color.settings import ColorSettings
+
+    settings = card_set.color or ColorSettings()
+    if options.color is not None and options.color != settings.mode:
+        settings = replace(settings, mode=options.color)
+    if not settings.cmyk:
+        return None
+    from .color.build import BuildConversion  # paid only by CMYK builds
+
+    return BuildConversion(settings)
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):
@@ -292,7 +325,13 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     with _collecting_seldom():
         card_set = load_set(name, session.root)
         stem = output_stem(name, options)
-        return write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options, progress)
+        result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
+                           progress)
+    if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
+        from .components.boxes import build_boxes  # only sets with boxes pay for the import
+
+        result = replace(result, boxes=tuple(build_boxes(card_set, session, Path(out), options.paper)))
+    return result
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
@@ -307,6 +346,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     root = Path(root).resolve()
     session = Session(root, cache=options.cache)
     out = Path(out) if out is not None else root / "output"
+    remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
     for name in resolve_names(names, root):
         report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None

@@ -1,14 +1,48 @@
 """Shared fixtures: a throw-away project folder built from tests/fixtures/project."""
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from cardgen.cli import main
 
-from projects import make_project
+from projects import REPO, make_project
+from livepage import chromium, page  # noqa: F401 (browser fixtures, shared: one Chromium a session)
+from untouched import build_outputs, changes
+
+# Hypothesis keeps no example database: it would be written into the repository (.hypothesis/).
+settings.register_profile("cardgen", database=None)
+settings.load_profile("cardgen")
+_HYPOTHESIS_HOME: list[str] = []
+
+
+def pytest_configure(config):
+    """Hypothesis's other files (constants it reads from the code, at collection) go to a
+    temporary folder, removed at the end of the run."""
+    _HYPOTHESIS_HOME.append(tempfile.mkdtemp(prefix="cardgen-hypothesis-"))
+    set_hypothesis_home_dir(_HYPOTHESIS_HOME[-1])
+
+
+def pytest_unconfigure(config):
+    while _HYPOTHESIS_HOME:
+        shutil.rmtree(_HYPOTHESIS_HOME.pop(), ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def repository_left_untouched():
+    """The suite fails (an error after the last test) if it leaves a build output or a cache in
+    the repository: shipped sets are built in a temporary folder or with the cache off."""
+    before = build_outputs(REPO)
+    yield
+    left = changes(before, build_outputs(REPO))
+    if left:
+        pytest.fail("the tests wrote into the repository:\n" + "\n".join(left), pytrace=False)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
+from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType
 from .tables import Row, read_rows
 from .yamlfile import relative_name
@@ -41,13 +42,20 @@ class CardFiles(Sequence):
         problems: list[Problem] = []
         kept: list[Card] | None = []
         copies: dict[str, int] = {}
-        count = 0
+        count = total = 0
+        most = limit(COPIES_PER_SET)
         warnings = []
         for path, forced_type in self.files:
             before = count
             for card in self._read(path, forced_type, problems):
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
+                total += card.count
+                if total > most:  # named at the card that passes it, and read no further
+                    problems.append(Problem(limit_message(COPIES_PER_SET, f"the set's cards come to more than "
+                                                                          f"{most} copies here"),
+                                            card.source, card.name))
+                    raise CardgenError(problems)
                 if kept is not None:
                     kept.append(card)
                     if count > KEPT_CARDS:
@@ -113,6 +121,8 @@ def _count(value: Any, source: Source, card: str) -> int:
         raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
     if number < 0:
         raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
+    if number > limit(COPIES_PER_CARD):
+        raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"count {number} is too many copies"), source, card))
     return number
 
 

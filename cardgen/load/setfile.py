@@ -6,14 +6,17 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import Source, fail
-from ..model import Back, CardSet, CardType, Icon
+from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..paths import OutsideProject, confined
 from ..units import parse_length
 from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
-            "backs", "icons", "cards", "rules", "sheet", "shape"}
+            "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
+            "date", "preflight", "language", "boxes"}
+PREFLIGHT_KEYS = {"element", "min-size", "reason"}
+BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
@@ -105,6 +108,17 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
         _sheet_files(data["sheet"], root, directory, at)
     variables = plain(data.get("variables") or {})
+    from ..color.settings import color_settings  # colour management is a module of its own
+
+    colour = color_settings(data.get("color"), data.get("output-intent"), directory,
+                            lambda container, key: at(data if container is None else container, key))
+    meta = {}
+    for key in ("author", "subject", "date"):
+        if data.get(key) is not None:
+            meta[key] = str(data[key])
+    if "date" in meta:
+        _check_date(meta["date"], at(data, "date"))
+    preflight = _preflight(data.get("preflight"), at)
 
     files = []
     card_files = data.get("cards") or []
@@ -151,7 +165,99 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
-        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
+        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
+        color=colour, meta=MappingProxyType(meta), preflight=preflight,
+        language=_language(data, at), boxes=MappingProxyType(_boxes(data, directory, file, at)))
+
+
+def _check_date(value: str, where: Source) -> None:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(value[:10]) if len(value) <= 10 else datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise fail(f'date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), got "{value}"', where) from None
+
+
+def _preflight(raw: Any, at) -> tuple:
+    """``preflight:`` in set.yaml: a list of {element, min-size, reason}, each
+    lowering a minimum for the named element (a text box's ``name``), with the reason preflight
+    prints."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise fail("preflight: must be a list of {element:, min-size:, reason:}", at(raw, None))
+    entries = []
+    for index, entry in enumerate(raw):
+        where = at(raw, index)
+        if not isinstance(entry, dict):
+            raise fail("each preflight entry is a mapping {element:, min-size:, reason:}", where)
+        _unknown_keys(entry, PREFLIGHT_KEYS, where.file, "preflight entry")
+        if not entry.get("element") or not entry.get("reason"):
+            raise fail("a preflight entry needs `element` (a text box's name) and `reason`", where)
+        values = {"element": str(entry["element"]), "reason": str(entry["reason"]), "source": where}
+        for key in ("min-size",):
+            if key in entry:
+                try:
+                    values[key] = float(entry[key])
+                except (TypeError, ValueError):
+                    raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
+                if values[key] <= 0:
+                    raise fail(f"{key} must be greater than 0", at(entry, key))
+        if "min-size" not in values:
+            raise fail("a preflight entry lowers `min-size` (the text's minimum, pt)", where)
+        entries.append(MappingProxyType(values))
+    return tuple(entries)
+
+
+def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
+    """``boxes:``: tuck boxes, each with its layout and the cards it holds."""
+    entries = data.get("boxes") or {}
+    if not isinstance(entries, dict):
+        raise fail("`boxes` must be a mapping of name: {template:, cards: or deck:}", at(data, "boxes"))
+    boxes = {}
+    for name, spec in entries.items():
+        where = at(entries, name)
+        if not isinstance(spec, dict) or "template" not in spec:
+            raise fail(f'box "{name}" needs a `template` (its layout below templates/)', where)
+        _unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
+        cards = spec.get("cards") or {}
+        if not isinstance(cards, dict):
+            raise fail(f'box "{name}": `cards` selects cards by field, such as {{type: ruling}}', at(spec, "cards"))
+        if "cards" in spec and "deck" in spec:
+            raise fail(f'box "{name}": give `cards` or `deck`, not both', at(spec, "deck"))
+        deck = None
+        if spec.get("deck") is not None:
+            try:
+                deck = confined(directory.parent.parent, directory, str(spec["deck"]), "deck list")
+            except OutsideProject as exc:
+                raise fail(f'box "{name}": {exc}', at(spec, "deck")) from None
+            if not deck.is_file():
+                raise fail(f'box "{name}": deck list "{spec["deck"]}" not found', at(spec, "deck"))
+        fields = spec.get("fields") or {}
+        if not isinstance(fields, dict):
+            raise fail(f'box "{name}": `fields` must be a mapping of name: value', at(spec, "fields"))
+        thickness = _length(spec, "thickness", 0.3, at)
+        clearance = _length(spec, "clearance", 1.0, at)
+        if thickness <= 0:
+            raise fail(f'box "{name}": thickness must be greater than 0', at(spec, "thickness"))
+        boxes[str(name)] = BoxSpec(str(name), str(spec["template"]), MappingProxyType(plain(cards)), deck,
+                                   thickness, clearance, MappingProxyType(plain(fields)), where)
+    return boxes
+
+
+def _language(data: dict, at) -> str | None:
+    """The hyphenation language, checked against the dictionaries there are."""
+    language = data.get("language")
+    if language is None:
+        return None
+    from ..text.hyphenate import dictionary
+
+    try:
+        dictionary(str(language))
+    except ValueError as exc:
+        raise fail(f"language: {exc}", at(data, "language")) from None
+    return str(language)
 
 
 def _length(container: Any, key: str, default: float, at) -> float:

@@ -12,12 +12,13 @@ import traceback
 from pathlib import Path
 from typing import Any, Mapping
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError, meta
-from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
+from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
 from ..errors import CardgenError, Problem, Source, os_reason
+from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside
+from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
@@ -62,7 +63,7 @@ class Templates:
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.folder = self.root / "templates"
-        self.env = ImmutableSandboxedEnvironment(
+        self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
         self.env.filters["contrast"] = contrast
@@ -116,6 +117,7 @@ class Templates:
     def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:
         try:
             template = self._compiled.get(name)
+            self.env.start()
             if template is None:
                 template = self._compiled[name] = self.env.get_template(name)
             return template.render(context)
@@ -130,6 +132,13 @@ class Templates:
             frames = [f for f in self._template_frames(exc) if f.file != file]
             said = exc.message if isinstance(exc, TemplateNotText) else f"template syntax error: {exc.message}"
             raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, exc.lineno), card)) from None
+        except TemplateLimit as exc:
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise LimitReached(Problem(str(exc), where, card)) from None
+        except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise CardgenError(Problem("the template calls itself without end (too deep)", where, card)) from None
         except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
@@ -141,6 +150,11 @@ class Templates:
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             raise CardgenError(Problem(f"{exc.message or exc}{_included_from(frames[:-1])}", where, card)) from None
+        except CardgenError:
+            raise
+        except Exception as exc:  # anything else a template can make Python raise
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
         frames = self._template_frames(exc)

@@ -2,7 +2,8 @@
 
 Every build in a new process reads each font it uses: reportlab walks the font's tables in
 Python, about 10 ms a face (5 ms with the bulk reading of ttfread.py). What it finds is plain data (numbers, tables, names), kept here
-with ``marshal`` by the file's content hash and reportlab's version, and read back in a fraction
+with ``marshal`` by the file's content hash, reportlab's version and the code that read it
+(cache.code_identity), and read back in a fraction
 of that time. The font file itself is still read from fonts/, so subsets are cut from it.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import reportlab
 from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
+from ..cache import code_identity
 from ..write.atomic import staged
 from .ttfread import read_face
 
@@ -41,7 +43,8 @@ def _keep(ttf: TTFont, kept: Path) -> None:
     names = {key: value.ustr for key, value in face.items() if isinstance(value, TTFNameBytes)}
     face.update((key, bytes(value)) for key, value in face.items() if key in names)
     try:
-        data = marshal.dumps({"reportlab": reportlab.Version, "face": face, "names": names})
+        data = marshal.dumps({"reportlab": reportlab.Version, "code": code_identity(), "face": face,
+                              "names": names})
         with staged(kept) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):
@@ -51,7 +54,7 @@ def _keep(ttf: TTFont, kept: Path) -> None:
 def _revive(pdf_name: str, path: Path, kept: Path) -> TTFont | None:
     try:
         stored = marshal.loads(kept.read_bytes())
-        if stored["reportlab"] != reportlab.Version:
+        if stored["reportlab"] != reportlab.Version or stored["code"] != code_identity():
             return None
         values, names = stored["face"], stored["names"]
     except (OSError, EOFError, ValueError, TypeError, KeyError):

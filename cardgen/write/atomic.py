@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import shown_path
+from .temporary import temporary_path
 
 
 def _umask() -> int:
@@ -20,7 +20,8 @@ def _umask() -> int:
 def staged(*targets: Path) -> Iterator[list[Path]]:
     """Yield temporary paths, one per target; on success rename them all into place.
 
-    If the body raises, the temporaries are removed and the targets stay as they were.
+    If the body raises, the temporaries are removed and the targets stay as they were; if the
+    process is killed, they carry its id for the next build to remove (see temporary.py).
     """
     temporaries = []
     try:
@@ -35,10 +36,9 @@ def staged(*targets: Path) -> Iterator[list[Path]]:
                 else:
                     error.cardgen_folder = blocking
                 raise
-            handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-            os.close(handle)
-            os.chmod(name, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
-            temporaries.append(Path(name))
+            name = temporary_path(target)
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 & ~_umask()))
+            temporaries.append(name)
         yield temporaries
         for temporary, target in zip(temporaries, targets):
             os.replace(temporary, target)

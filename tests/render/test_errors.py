@@ -53,7 +53,7 @@ def test_bad_attribute_value(project):
     only_tokens(project, "M")
     assert problems_of(project) == [
         'templates/demo/token.xml.j2:2: card "Marker": <circle> fill: expected a colour such as "#c8102e", '
-        '"#fff", "black" or "none", got "greenish"']
+        '"#fff", "black", "cmyk(0,0,0,100)" or "none", got "greenish"']
 
 
 def test_text_that_does_not_fit_names_card_and_box(project):

@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = "death-mesa"
-SEED = Path("/work/shared/seeds/bang-death-mesa-player-aid.txt")
+SEED = ROOT / "tests" / "fixtures" / SET / "bang-death-mesa-player-aid.txt"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
 MM_PER_PT = 25.4 / 72
 
@@ -137,7 +137,7 @@ def test_aid_cards_are_word_for_word_and_cover_the_rules():
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("death-mesa-out")
-    result = run_cardgen("build", SET, "--out", str(out))
+    result = run_cardgen("build", SET, "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
     manifest = json.loads((out / f"{SET}.json").read_text(encoding="utf-8"))
     with pdfplumber.open(out / f"{SET}.pdf") as pdf:

@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parents[2]
 SET = "skill-tokens"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
-SEED = Path("/work/shared/seeds/cosmic-encounter-skill-tokens.txt")
+SEED = FIXTURES / "cosmic-encounter-skill-tokens.txt"
 MM_PER_PT = 25.4 / 72
 INCH = 25.4
 
@@ -43,7 +43,7 @@ def set_data() -> dict:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill-tokens-out")
-    result = run_cardgen("build", SET, "--out", str(out))
+    result = run_cardgen("build", SET, "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
     manifest = json.loads((out / f"{SET}.json").read_text(encoding="utf-8"))
     with pdfplumber.open(out / f"{SET}.pdf") as pdf:

@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_a4_labels_sit_on_the_endisch_grid(tmp_path):
-    result = cardgen.build(["skill-tokens"], REPO, tmp_path, cardgen.BuildOptions(paper="a4"))
+    result = cardgen.build(["skill-tokens"], REPO, tmp_path, cardgen.BuildOptions(paper="a4", cache=False))
     faces = json.loads(result.sets[0].manifest.read_text())["faces"]
     labels = [f for f in faces if f["type"] == "label"]
     assert len(labels) == 120

@@ -1,0 +1,75 @@
+"""The cache knows the code that made its entries: a build after a change to cardgen prints what
+a build without the cache prints, byte for byte."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cardgen
+from cardgen import cache as cache_module
+from cardgen.text import parsed
+
+from projects import REPO
+
+RECT_FORMAT = '    return f"{x:.3f} {y:.3f} {w:.3f} {h:.3f} re"\n'
+
+
+def copy_package(tmp_path: Path) -> Path:
+    """A copy of the cardgen package in its own folder, to be edited and put on PYTHONPATH."""
+    code = tmp_path / "code"
+    shutil.copytree(REPO / "cardgen", code / "cardgen", ignore=shutil.ignore_patterns("__pycache__"))
+    return code
+
+
+def build_with(code: Path, project: Path, out: str, *options: str) -> bytes:
+    """`cardgen build demo` in a new process that imports cardgen from ``code``."""
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    result = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "build", "demo",
+                             "--out", str(project / out), *options],
+                            cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return (project / out / "demo.pdf").read_bytes()
+
+
+def test_a_cached_build_after_a_change_to_the_drawing_code_equals_a_fresh_build(project, tmp_path):
+    code = copy_package(tmp_path)
+    before = build_with(code, project, "before")  # fills the cache, fonts included
+    pdfops = code / "cardgen" / "draw" / "pdfops.py"
+    source = pdfops.read_text(encoding="utf-8")
+    assert source.count(RECT_FORMAT) == 1
+    pdfops.write_text(source.replace(RECT_FORMAT, RECT_FORMAT.replace(".3f", ".2f")), encoding="utf-8")
+    cached = build_with(code, project, "cached")
+    fresh = build_with(code, project, "fresh", "--no-cache")
+    assert cached != before  # the edit changes what is printed, so a stale face would show
+    assert cached == fresh
+
+
+def test_a_cache_written_by_other_code_is_not_used(project, monkeypatch):
+    first = cardgen.build(["demo"], project, project / "first").sets[0]
+    assert cardgen.build(["demo"], project, project / "again").sets[0].reused == first.laid_out == 6
+    monkeypatch.setattr(cache_module, "code_identity", lambda: "0.1.0 other-code")
+    other = cardgen.build(["demo"], project, project / "other").sets[0]
+    assert (other.laid_out, other.reused) == (6, 0)
+    assert other.pdf.read_bytes() == first.pdf.read_bytes()
+
+
+def test_fonts_kept_by_other_code_are_read_again(project, monkeypatch):
+    build_with(REPO, project, "first")  # in a new process: this one may have read the fonts already
+    kept = [p for p in sorted((project / ".cardgen-cache").glob("font-*.marshal")) if len(p.stem) == 5 + 64]
+    font = sorted((project / "fonts").rglob("*.ttf"))[0]
+    assert kept
+    assert all(parsed._revive("F", font, path) is not None for path in kept)
+    monkeypatch.setattr(parsed, "code_identity", lambda: "0.1.0 other-code")
+    assert all(parsed._revive("F", font, path) is None for path in kept)
+
+
+def test_the_code_identity_is_the_version_and_a_digest_of_the_package():
+    version, digest = cache_module.code_identity().split(" ")
+    from importlib import metadata
+
+    assert version == metadata.version("cardgen")
+    assert len(digest) == 64 and int(digest, 16) >= 0
+    assert cache_module.code_identity.cache_info().misses == 1  # computed once per process
