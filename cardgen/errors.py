@@ -120,5 +120,8 @@ def os_message(error: OSError) -> str:
     if writing is not None:
         return f"cannot write {shown_path(writing)}: {os_reason(error)}"
     if error.filename is not None:
-        return f"cannot use {shown_path(error.filename)}: {os_reason(error)}"
+        name = os.fspath(error.filename)
+        creating = error.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT) or (
+            error.errno in (errno.EACCES, errno.EPERM) and not os.path.isfile(name))
+        return f"cannot {'write' if creating else 'open'} {shown_path(name)}: {os_reason(error)}"
     return os_reason(error)

@@ -412,3 +412,15 @@ def test_a_glyph_icon_problem_is_one_line_at_the_icon(built, cli):
         'data/demo/set.yaml:20: card "Quick Draw": icon "spade": font family "Nope" is not in fonts/fonts.yaml',
         "cardgen: 1 error, 0 warnings"]
     _intact(project, before)
+
+
+def test_proofs_into_an_unwritable_folder(built, cli):
+    project, before = built
+    undo = _immutable(project / "output")
+    try:
+        result = cli(project, "proof", "demo")
+    finally:
+        undo()
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/proofs: permission denied\n"
+    _intact(project, before)
