@@ -197,9 +197,9 @@ def test_an_svg_reference_outside(built, cli):
 def test_an_svg_reference_by_url(built, cli):
     project, outside, before = built
     edit(project / "data/demo/icons/star.svg", "</svg>",
-         '\n<image xlink:href="file:///etc/hostname" width="5" height="5"/></svg>')
+         f'\n<image xlink:href="file://{outside}/x.png" width="5" height="5"/></svg>')
     fails_with(cli, project, before, [
-        f'data/demo/icons/star.svg:2: card "Escape Artist": the SVG refers to "file:///etc/hostname": {OUTSIDE}',
+        f'data/demo/icons/star.svg:2: card "Escape Artist": the SVG refers to "file://{outside}/x.png": {OUTSIDE}',
         "cardgen: 1 error, 0 warnings"])
 
 
