@@ -263,3 +263,13 @@ def test_an_svg_that_uses_an_svg_that_refers_outside(built, cli):
     fails_with(cli, project, before, [
         'data/demo/icons/inner.svg:2: card "Escape Artist": the SVG\'s reference "../../../../outside/evil.svg" is '
         f"outside the project folder: {OUTSIDE}", "cardgen: 1 error, 0 warnings"])
+
+
+def test_an_icc_profile_outside(built, cli):
+    project, outside, before = built
+    (outside / "x.icc").write_bytes(b"not really a profile")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "color: {mode: cmyk, profile: ../../../outside/x.icc}\n")
+    fails_with(cli, project, before, [
+        f'data/demo/set.yaml:26: file "../../../outside/x.icc" is outside the project folder: {OUTSIDE}',
+        "cardgen: 1 error, 0 warnings"])
