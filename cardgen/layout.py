@@ -45,7 +45,7 @@ class Resources:
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
-        self._found: dict[str, Path] = {}  # image sources found inside the project
+        self._found: dict[str, Path | ValueError] = {}  # image src -> its file, or why there is none
         # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
         self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
 
@@ -55,15 +55,24 @@ class Resources:
 
     def find_image(self, src: str) -> Path:
         """The file an ``<image src>`` names: in the set's folder, else in templates/; never
-        outside the project (OutsideProject, a ValueError)."""
+        outside the project (OutsideProject, a ValueError). Looked up once per build: every card
+        of a layout names the same few images, and each look-up resolves links on the way."""
         found = self._found.get(src)
-        if found is not None:
-            return found
+        if found is None:
+            try:
+                found = self._find_image(src)
+            except ValueError as problem:
+                found = problem
+            self._found[src] = found
+        if isinstance(found, ValueError):
+            raise type(found)(*found.args)
+        return found
+
+    def _find_image(self, src: str) -> Path:
         root = self.card_set.root
         for folder in (self.card_set.directory, root / "templates"):
             candidate = confined(root, folder, src, "image")
             if candidate.is_file():
-                self._found[src] = candidate  # every face that shows it asks again: resolved once
                 return candidate
         raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
 

@@ -122,21 +122,22 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
     return list(names)
 
 
-def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
+def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: Sequence[str] = ()) -> list[Problem]:
     """All rule problems of a set (and of a deck list): errors and warnings. A set or deck that
-    would print no card is an error; a card file that holds none, a warning."""
+    would print no card is an error; a card file that holds none, a warning. ``rules_options``
+    turns on named readings that the set's rules files offer."""
     problems = list(getattr(card_set.cards, "warnings", ()))
     if deck is None:
         if not card_set.copies():
             where = getattr(card_set.cards, "source", None) or card_set.source
             problems.append(Problem("the set has no card to print (its card files hold no cards, "
                                     "or every count is 0)", where))
-        problems += validate.check_set(card_set)
+        problems += validate.check_set(card_set, rules_options)
     else:
         loaded = validate.load_deck(card_set, Path(deck))
         if not sum(entry.copies for entry in loaded.main + loaded.bench):
             problems.append(Problem("the deck names no card to print", loaded.main_source or loaded.source))
-        problems += validate.check_deck(card_set, loaded)
+        problems += validate.check_deck(card_set, loaded, rules_options)
     return problems
 
 
@@ -201,6 +202,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
     by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
+    if layout.layout == "sheets" and any(card_set.types[name].back for name in by_type):
+        layout = replace(layout, blank_backs=True)  # printed double-sided: every sheet a front and a back
     groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
     copies = sum(by_type.values())
     extra_pages, notes = [], {}
@@ -354,18 +357,31 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     return BuildResult(tuple(results), time.perf_counter() - started)
 
 
-def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None) -> list[Problem]:
-    """Load, validate and lay out sets without writing anything; return errors and warnings."""
+def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None,
+          rules_options: Sequence[str] = ()) -> list[Problem]:
+    """Load, validate and lay out sets without writing anything; return errors and warnings.
+    ``rules_options`` turns on named readings of the rules files (see validate): each set takes
+    the ones its rules offer, and an option that no checked set offers is an error."""
     root = Path(root).resolve()
     session = Session(root, cache=False)  # check writes nothing
     problems: list[Problem] = []
-    for name in resolve_names(names, root):
+    names = resolve_names(names, root)
+    offered: set[str] = set()
+    for name in names:
         try:
             card_set = load_set(name, root)
-            problems += check_problems(card_set, deck)
+            options = rules_options
+            if rules_options and len(names) > 1:
+                own = {option.name for option in validate.rules_options(card_set)}
+                offered |= own
+                options = [option for option in rules_options if option in own]
+            problems += check_problems(card_set, deck, options)
             lay_out_all(render_set(card_set, session), card_set.cards)
         except CardgenError as error:
             problems += error.problems
+    if len(names) > 1:
+        problems += [Problem(f'unknown rules option "{option}" (no set checked offers it)')
+                     for option in dict.fromkeys(rules_options) if option not in offered]
     return problems
 
 

@@ -14,7 +14,10 @@ from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
             "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
-            "date", "preflight", "language", "boxes"}
+            "date", "preflight", "language", "boxes",
+            # Provenance, for people and tests, not for the pipeline: the source text the set's
+            # words come from, and the keys whose words the editor added (README, "Sources").
+            "source", "added"}
 PREFLIGHT_KEYS = {"element", "min-size", "reason"}
 BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
@@ -92,9 +95,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if back is not None and str(back) not in backs:
             raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
         size = card_size(plain(spec["size"]), at(spec, "size")) if "size" in spec else default_size
-        shape = str(spec.get("shape", data.get("shape", size.shape)))
-        if shape not in ("rect", "circle"):
-            raise fail(f'shape must be rect or circle, got "{shape}"', at(spec, "shape"))
+        shape = _shape(spec.get("shape", data.get("shape", size.shape)),
+                       at(spec, "shape") if "shape" in spec else at(data, "shape"))
         if shape == "circle" and abs(size.w - size.h) > 1e-9:
             raise fail("a circle needs equal width and height", at(spec, "size"))
         size = type(size)(size.w, size.h, size.name, shape)
@@ -258,6 +260,27 @@ def _language(data: dict, at) -> str | None:
     except ValueError as exc:
         raise fail(f"language: {exc}", at(data, "language")) from None
     return str(language)
+
+
+def _shape(value: Any, where: Source) -> str:
+    """rect, circle, hex-pointy (or hexagon), hex-flat, or {path: "M ... Z"} (see sheets/shapes.py)."""
+    from ..sheets.shapes import ALIASES, HEXES, path_shape
+
+    if isinstance(value, dict):
+        if set(value) != {"path"}:
+            raise fail('a shape given as a mapping is {path: "M ... Z"}, an outline in SVG path syntax (mm)', where)
+        from ..draw.svgpath import parse_path
+
+        try:
+            parse_path(str(value["path"]))
+        except ValueError as exc:
+            raise fail(f"shape: {exc}", where) from None
+        return path_shape(str(value["path"]))
+    shape = ALIASES.get(str(value), str(value))
+    if shape not in ("rect", "circle", *HEXES):
+        raise fail(f'shape must be rect, circle, hex-pointy (or hexagon), hex-flat or {{path: "M ... Z"}}, '
+                   f'got "{value}"', where)
+    return shape
 
 
 def _length(container: Any, key: str, default: float, at) -> float:
