@@ -111,6 +111,7 @@ def run_reporting_errors(ctx: click.Context, action):
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
               help="The project folder holding data/, templates/ and fonts/.")
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
+@click.version_option(package_name="cardgen", prog_name="cardgen", message="%(prog)s %(version)s")
 @click.pass_context
 def main(ctx: click.Context, root: Path, debug: bool) -> None:
     """Printable cards from data: build, check and list card sets."""
@@ -155,8 +156,9 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--paper", type=PAPERS, default="letter", show_default=True,
-              help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
+@click.option("--paper", type=PAPERS, default=None,
+              help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in (default: the set's "
+                   "sheet: paper:, else letter).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,

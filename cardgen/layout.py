@@ -20,7 +20,7 @@ from .model import CardSet, Icon
 from .paths import confined
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
-from .text.fonts import FontBook
+from .text.fonts import FontBook, MissingFace
 from .text.hyphenate import SOFT_HYPHEN, Hyphenator
 from .text.rich import UnknownIcon, parse
 from .units import PT_PER_MM
@@ -104,8 +104,8 @@ class Resources:
         try:
             face = self.fonts.face(icon.font)
         except KeyError:
-            raise CardgenError(Problem(f'icon "{icon.name}": font family "{icon.font}" is not in fonts/fonts.yaml',
-                                       icon.source)) from None
+            raise CardgenError(Problem(f'icon "{icon.name}": font family "{icon.font}" is not in the project\'s '
+                                       "fonts/ or cardgen's", icon.source)) from None
         missing = face.missing(icon.glyph)
         if missing is not None:
             raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
@@ -283,8 +283,8 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                              f"zone ({safe:g} mm inside the {size.w:g} x {size.h:g} mm trim)")
     fonts = resources.fonts
     if a["font"] is not None and a["font"] not in fonts.families:
-        raise ValueError(f'{box}: font family "{a["font"]}" is not in fonts/fonts.yaml '
-                         f'(known: {", ".join(fonts.families)})')
+        raise ValueError(f'{box}: font family "{a["font"]}" is not in the project\'s fonts/ or cardgen\'s '
+                         f'(known: {", ".join(sorted(fonts.families))}; `cardgen fonts` lists them)')
     try:
         paragraphs = parse(element.content or "", rich=a["markup"] == "rich", icons=resources.card_set.icons)
     except UnknownIcon as exc:
@@ -317,4 +317,6 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                            lambda text: char in text) from None
     except DoesNotFit as exc:
         raise _TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
+    except MissingFace as exc:
+        raise ValueError(f"{box}: {exc}") from None
     return PreparedText(laid, icon_parts, resources.paint_icon)

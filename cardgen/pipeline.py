@@ -37,7 +37,7 @@ GC_THRESHOLD = 20_000  # new objects between two runs of the cycle collector dur
 class BuildOptions:
     """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
 
-    paper: str | tuple = "letter"  # letter, a4, a3, or (w, h) as lengths
+    paper: str | tuple | None = None  # letter, a4, a3, or (w, h) as lengths; None: the set's sheet.paper, else letter
     orientation: str | None = None
     layout: str = "sheets"  # sheets | per-card | gutter-fold
     duplex: str = "long"
@@ -124,9 +124,11 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
 
 def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: Sequence[str] = ()) -> list[Problem]:
     """All rule problems of a set (and of a deck list): errors and warnings. A set or deck that
-    would print no card is an error; a card file that holds none, a warning. ``rules_options``
-    turns on named readings that the set's rules files offer."""
-    problems = list(getattr(card_set.cards, "warnings", ()))
+    would print no card is an error; a card file that holds none, or an online card file read
+    from its offline copy, a warning. ``rules_options`` turns on named readings that the set's
+    rules files offer."""
+    problems = list(card_set.warnings)  # found while loading (an online card file read offline)
+    problems += getattr(card_set.cards, "warnings", ())
     if deck is None:
         if not card_set.copies():
             where = getattr(card_set.cards, "source", None) or card_set.source
@@ -141,11 +143,22 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
     return problems
 
 
+def build_paper(card_set: CardSet, options: BuildOptions) -> str | tuple:
+    """The paper a build prints on: --paper, else the set's ``sheet: paper:``, else letter."""
+    paper = options.paper or dict(card_set.sheet).get("paper") or "letter"
+    if isinstance(paper, str):
+        return paper.strip().lower()
+    if isinstance(paper, dict):  # {w: 300, h: 200} in set.yaml
+        return paper.get("w"), paper.get("h")
+    return paper
+
+
 def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptions:
     settings = dict(card_set.sheet)
+    paper = build_paper(card_set, options)
     template = options.sheet or settings.get("template")
     if isinstance(template, dict):
-        template = template.get(options.paper if isinstance(options.paper, str) else "custom")
+        template = template.get(paper if isinstance(paper, str) else "custom")
     spacing = options.spacing
     if spacing is None and options.stamp:
         spacing = "bleed"  # the stamp lives in the bleed, which butted cards cut away where they meet
@@ -158,7 +171,7 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
         values["margin"] = options.margin
     elif "margin" in settings:
         values["margin"] = parse_length(settings["margin"])  # checked when set.yaml was read
-    return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
+    return sheets.SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
                                template=template, root=card_set.directory, source=card_set.source,
                                template_everywhere=options.sheet is not None,
                                back_offset=tuple(float(v) for v in options.back_offset),
@@ -333,7 +346,8 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
         from .components.boxes import build_boxes  # only sets with boxes pay for the import
 
-        result = replace(result, boxes=tuple(build_boxes(card_set, session, Path(out), options.paper)))
+        boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
+        result = replace(result, boxes=tuple(boxes))
     return result
 
 

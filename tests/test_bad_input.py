@@ -409,7 +409,8 @@ def test_a_glyph_icon_problem_is_one_line_at_the_icon(built, cli):
     result = cli(project, "build", "demo")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        'data/demo/set.yaml:20: card "Quick Draw": icon "spade": font family "Nope" is not in fonts/fonts.yaml',
+        'data/demo/set.yaml:20: card "Quick Draw": icon "spade": font family "Nope" is not in the project\'s fonts/ '
+        "or cardgen's",
         "cardgen: 1 error, 0 warnings"]
     _intact(project, before)
 
