@@ -1,0 +1,116 @@
+"""Crop marks measured in the PDF cardgen writes for tests/fixtures/sheets (set "tiny"): where
+they start for small and large bleeds, and where they go on the back pages of a sheet template
+that is not symmetric about the page's centre."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+import cardgen
+from cardgen import BuildOptions
+
+from .test_pdf import BACK, FRONT, MM, TOL, crop_marks, trims
+
+REPO = Path(__file__).resolve().parents[2]
+W, H = 63.5, 88.9
+LETTER_W, LETTER_H = 215.9, 279.4
+MARK_LENGTH = 5.0
+MARGIN = 6.0
+
+# Two poker cards side by side in the top-left part of a portrait letter page: the back page
+# (long-edge duplex: columns mirror) has its faces, and so its cut lines, elsewhere.
+ASYMMETRIC = f"""\
+name: Two in the corner
+paper: letter
+marks: crop
+slots:
+  - {{x: 15, y: 20, w: {W}, h: {H}}}
+  - {{x: {15 + W}, y: 20, w: {W}, h: {H}}}
+"""
+
+
+def tiny_project(tmp_path: Path, bleed: float = 3.0) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "tests" / "fixtures" / "sheets", root)
+    shutil.copytree(REPO / "fonts", root / "fonts")
+    set_file = root / "data" / "tiny" / "set.yaml"
+    text = set_file.read_text(encoding="utf-8")
+    assert text.count("\nbleed: 3\n") == 1
+    set_file.write_text(text.replace("\nbleed: 3\n", f"\nbleed: {bleed}\n"), encoding="utf-8")
+    return root
+
+
+def build(root: Path, **options) -> Path:
+    cardgen.build(["tiny"], root=root, out=root / "out", options=BuildOptions(cache=False, **options))
+    return root / "out" / "tiny.pdf"
+
+
+def split(marks):
+    vertical = [m for m in marks if abs(m[2] - m[0]) < TOL]
+    horizontal = [m for m in marks if abs(m[3] - m[1]) < TOL]
+    assert len(vertical) + len(horizontal) == len(marks)
+    return vertical, horizontal
+
+
+def bounds(boxes):
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+@pytest.mark.parametrize("bleed, start", [(0, 2.0), (0.5, 2.0), (1, 2.0), (3, 3.5)])
+def test_crop_marks_start_2_mm_beyond_the_trim_or_half_a_mm_beyond_a_larger_bleed(tmp_path, bleed, start):
+    with pdfplumber.open(build(tiny_project(tmp_path, bleed))) as pdf:
+        page = pdf.pages[0]
+        x0, y0, x1, y1 = bounds(list(trims(page, FRONT).values()))
+        vertical, horizontal = split(crop_marks(page))
+    assert (x0, y0, x1, y1) == pytest.approx((12.7, 19.05, 12.7 + 4 * W, 19.05 + 2 * H), abs=TOL)
+    assert len(vertical) == 2 * 5 and len(horizontal) == 2 * 3
+    below = [m for m in vertical if m[3] < y0]
+    above = [m for m in vertical if m[1] > y1]
+    left = [m for m in horizontal if m[2] < x0]
+    right = [m for m in horizontal if m[0] > x1]
+    assert len(below) == len(above) == 5 and len(left) == len(right) == 3
+    # The gap between the trim and the near end of each mark, on all four sides.
+    assert [y0 - m[3] for m in below] == pytest.approx([start] * 5, abs=TOL)
+    assert [m[1] - y1 for m in above] == pytest.approx([start] * 5, abs=TOL)
+    assert [x0 - m[2] for m in left] == pytest.approx([start] * 3, abs=TOL)
+    assert [m[0] - x1 for m in right] == pytest.approx([start] * 3, abs=TOL)
+    # Each runs 5 mm, or to the 6 mm margin where less room is left (19.05 mm below the grid).
+    assert [m[3] - m[1] for m in below + above] == pytest.approx(
+        [min(MARK_LENGTH, y0 - start - MARGIN)] * 10, abs=TOL)
+    assert [m[2] - m[0] for m in left + right] == pytest.approx(
+        [min(MARK_LENGTH, x0 - start - MARGIN)] * 6, abs=TOL)
+
+
+def test_back_pages_of_an_asymmetric_template_get_marks_on_their_own_cut_lines(tmp_path):
+    root = tiny_project(tmp_path)
+    (root / "data" / "tiny" / "sheets" / "corner.yaml").write_text(ASYMMETRIC, encoding="utf-8")
+    with pdfplumber.open(build(root, sheet="sheets/corner.yaml", duplex="long")) as pdf:
+        front_page, back_page = pdf.pages[0], pdf.pages[1]
+        fronts, backs = trims(front_page, FRONT), trims(back_page, BACK)
+        front_marks, back_marks = crop_marks(front_page), crop_marks(back_page)
+    assert (front_page.width * MM, front_page.height * MM) == pytest.approx((LETTER_W, LETTER_H), abs=TOL)
+    top = LETTER_H - 20
+    assert fronts == {"Alpha": pytest.approx((15, top - H, 15 + W, top), abs=TOL),
+                      "Bravo": pytest.approx((15 + W, top - H, 15 + 2 * W, top), abs=TOL)}
+    # Long-edge duplex on a portrait page mirrors the columns: Alpha's back is on the right.
+    right = LETTER_W - 15
+    assert backs == {"Alpha": pytest.approx((right - W, top - H, right, top), abs=TOL),
+                     "Bravo": pytest.approx((right - 2 * W, top - H, right - W, top), abs=TOL)}
+    for page_marks, faces, cut_x in ((front_marks, fronts, [15, 15 + W, 15 + 2 * W]),
+                                     (back_marks, backs, [right - 2 * W, right - W, right])):
+        vertical, horizontal = split(page_marks)
+        x0, y0, x1, y1 = bounds(list(faces.values()))
+        # A mark at both ends of every cut line of the faces on this very page...
+        assert sorted(m[0] for m in vertical) == pytest.approx(sorted(cut_x * 2), abs=TOL)
+        assert sorted(m[1] for m in horizontal) == pytest.approx(sorted([y0, y0, y1, y1]), abs=TOL)
+        # ... starting 3.5 mm beyond them (3 mm bleed + 0.5 mm), never on a face or its bleed.
+        assert sorted(round(m[1] - y1, 2) for m in vertical if m[1] > y1) == [3.5] * 3
+        assert sorted(round(y0 - m[3], 2) for m in vertical if m[3] < y0) == [3.5] * 3
+        assert sorted(round(x0 - m[2], 2) for m in horizontal if m[2] < x0) == [3.5] * 2
+        assert sorted(round(m[0] - x1, 2) for m in horizontal if m[0] > x1) == [3.5] * 2
+        for m in page_marks:
+            for (bx0, by0, bx1, by1) in faces.values():
+                assert not (m[0] <= bx1 + 3 and m[2] >= bx0 - 3 and m[1] <= by1 + 3 and m[3] >= by0 - 3)
