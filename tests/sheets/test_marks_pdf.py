@@ -3,6 +3,7 @@ they start for small and large bleeds, and where they go on the back pages of a 
 that is not symmetric about the page's centre."""
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 
@@ -114,3 +115,98 @@ def test_back_pages_of_an_asymmetric_template_get_marks_on_their_own_cut_lines(t
         for m in page_marks:
             for (bx0, by0, bx1, by1) in faces.values():
                 assert not (m[0] <= bx1 + 3 and m[2] >= bx0 - 3 and m[1] <= by1 + 3 and m[3] >= by0 - 3)
+
+
+def test_cut_lines_run_from_margin_to_margin_along_every_cut_line(tmp_path):
+    with pdfplumber.open(build(tiny_project(tmp_path), cut_lines=True)) as pdf:
+        page = pdf.pages[0]
+        x0, y0, x1, y1 = bounds(list(trims(page, FRONT).values()))
+        lines = [m for m in crop_marks(page)
+                 if (m[2] - m[0]) > LETTER_H - 2 * MARGIN - TOL or (m[3] - m[1]) > LETTER_W - 2 * MARGIN - TOL]
+    vertical, horizontal = split(lines)
+    # Landscape letter, 4 x 2 poker cards: 5 vertical and 3 horizontal cut lines.
+    assert sorted(m[0] for m in vertical) == pytest.approx([x0 + i * W for i in range(5)], abs=TOL)
+    assert sorted(m[1] for m in horizontal) == pytest.approx([y0 + i * H for i in range(3)], abs=TOL)
+    assert y1 == pytest.approx(y0 + 2 * H, abs=TOL) and x1 == pytest.approx(x0 + 4 * W, abs=TOL)
+    for m in vertical:
+        assert (m[1], m[3]) == pytest.approx((MARGIN, LETTER_W - MARGIN), abs=TOL)
+    for m in horizontal:
+        assert (m[0], m[2]) == pytest.approx((MARGIN, LETTER_H - MARGIN), abs=TOL)
+
+
+# A set's own A3 template: three single slots with gaps of 4 mm (A|B) and 2 mm (A over C), and a
+# grid of two slots 10 mm apart whose art may reach only 1 mm ("waste: 1").
+ROOMS = f"""\
+name: Rooms
+paper: a3
+slots:
+  - {{x: 20, y: 20, w: {W}, h: {H}}}
+  - {{x: {20 + W + 4}, y: 20, w: {W}, h: {H}}}
+  - {{x: 20, y: {20 + H + 2}, w: {W}, h: {H}}}
+grid: {{w: {W}, h: {H}, nx: 2, ny: 1, x0: 20, y0: 220, dx: {W + 10}, waste: 1}}
+"""
+# The fronts' backgrounds, printed to the edge of the bleed: neighbours in another colour, so that
+# where one face's art ends shows even where it meets the next one's.
+FILLS = {"Alpha": (0xDD, 0xE4, 0xF0), "Bravo": (0xF0, 0xDD, 0xE4), "Charlie": (0xF0, 0xDD, 0xE4),
+         "Delta": (0xDD, 0xE4, 0xF0), "Echo": (0xF0, 0xDD, 0xE4)}
+DPI = 400
+
+
+def art_reach(image, trim, page_h, fill):
+    """How far (mm) the face's background prints beyond its trim: (left, bottom, right, top),
+    measured along the middle row and column of the rendered page."""
+    k = DPI / 25.4  # pixels per mm
+    x0, y0, x1, y1 = trim
+    row, column = round((page_h - (y0 + y1) / 2) * k), round((x0 + x1) / 2 * k)
+
+    def is_fill(x, y):
+        return all(abs(a - b) <= 12 for a, b in zip(image.getpixel((x, y))[:3], fill))
+
+    def reach(start_mm, direction, along_row):
+        """From just outside the trim's outline (0.2 mm wide, centred on the trim) to the
+        first pixel that is not the face's background."""
+        outside = 0.25
+        for step in range(int(6 * k)):
+            mm = start_mm + direction * (outside + step / k)
+            x, y = (round(mm * k), row) if along_row else (column, round((page_h - mm) * k))
+            if not is_fill(x, y):
+                return outside + step / k
+        return math.inf
+
+    return (reach(x0, -1, True), reach(y0, -1, False), reach(x1, 1, True), reach(y1, 1, False))
+
+
+def test_art_reaches_half_the_gap_to_a_neighbour_the_bleed_at_open_edges_and_no_more_than_the_waste(tmp_path):
+    import pypdfium2 as pdfium
+
+    root = tiny_project(tmp_path)
+    (root / "data" / "tiny" / "sheets" / "rooms.yaml").write_text(ROOMS, encoding="utf-8")
+    front = root / "templates" / "tiny" / "front.xml.j2"
+    colours = {name: "#%02x%02x%02x" % rgb for name, rgb in FILLS.items()}
+    assert front.read_text(encoding="utf-8").count('fill="#dde4f0"') == 1
+    front.write_text(front.read_text(encoding="utf-8").replace(
+        'fill="#dde4f0"', 'fill="{{ %r.get(name, \'#dde4f0\') }}"' % colours), encoding="utf-8")
+    pdf_path = build(root, sheet="sheets/rooms.yaml")
+    with pdfplumber.open(pdf_path) as pdf:
+        page = pdf.pages[0]
+        page_h = page.height * MM
+        fronts = trims(page, FRONT)
+    document = pdfium.PdfDocument(str(pdf_path))
+    try:
+        image = document[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    top = 420 - 20
+    assert fronts == {
+        "Alpha": pytest.approx((20, top - H, 20 + W, top), abs=TOL),
+        "Bravo": pytest.approx((24 + W, top - H, 24 + 2 * W, top), abs=TOL),
+        "Charlie": pytest.approx((20, top - 2 * H - 2, 20 + W, top - H - 2), abs=TOL),
+        "Delta": pytest.approx((20, 200 - H, 20 + W, 200), abs=TOL),
+        "Echo": pytest.approx((30 + W, 200 - H, 30 + 2 * W, 200), abs=TOL)}
+    reaches = {name: art_reach(image, trim, page_h, FILLS[name]) for name, trim in fronts.items()}
+    assert reaches == {  # (left, bottom, right, top), mm; the bleed is 3 mm
+        "Alpha": pytest.approx((3, 1, 2, 3), abs=0.15),
+        "Bravo": pytest.approx((2, 3, 3, 3), abs=0.15),
+        "Charlie": pytest.approx((3, 3, 3, 1), abs=0.15),
+        "Delta": pytest.approx((1, 1, 1, 1), abs=0.15),
+        "Echo": pytest.approx((1, 1, 1, 1), abs=0.15)}
