@@ -10,7 +10,7 @@
 # edited function; a mutant that no test fails "survived". It runs in a throw-away copy of the
 # repository's tracked files (nothing is written here), on one core (the machine is shared),
 # with the fast tests that reach sheets and writing: tests/sheets, tests/write, the pipeline,
-# reprint and print-shop tests. The copy stays (its path is printed) so that
+# reprint, print-shop and stamp tests. The copy stays (its path is printed) so that
 # `cd COPY && mutmut results` and `mutmut show NAME` can be read afterwards; a second run in the
 # same copy (MUTATION_COPY=COPY) goes on where the first stopped.
 set -euo pipefail
@@ -34,7 +34,8 @@ only_mutate = ["cardgen/sheets/*", "cardgen/write/*"]
 also_copy = ["fonts/", "data/", "templates/"]
 pytest_add_cli_args = ["-p", "no:cacheprovider"]
 pytest_add_cli_args_test_selection = ["tests/sheets", "tests/write", "tests/test_pipeline.py",
-                                      "tests/test_reprint.py", "tests/export/test_shops.py"]
+                                      "tests/test_reprint.py", "tests/export/test_shops.py",
+                                      "tests/proof/test_stamp.py"]
 EOF
 fi
 echo "mutation copy: $copy"
