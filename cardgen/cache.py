@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .streams import Latest
+from .write.temporary import temporary_path
 
 FORMAT = b"cardgen-faces 1\n"  # change when the stored shape changes: older files are then ignored
 _HEADER = struct.Struct("<HI")  # key length, payload length
@@ -146,7 +147,7 @@ class FaceCache:
         self.laid_out = 0  # faces laid out in this build
         self.reused = 0  # faces drawn from the cache
         self._recent = Latest(self.RECENT)  # key -> payload, of the latest entries this build wrote
-        self._temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self._temporary = temporary_path(self.path)
         self._out = None
         self._unwritable = False  # the folder cannot be written: build on without keeping anything
         self.prefix = ""  # what every kept rendering depends on (see render/faces.py, RenderMemo)

@@ -16,7 +16,8 @@ import click
 
 from . import pipeline
 from .commands import commands
-from .errors import CardgenError, UsageError
+from .commands.calibrate import BACK_OFFSET
+from .errors import CardgenError, UsageError, collapse, os_message, tally
 from .load.setfile import load_set, set_names
 from .model import copies_by_type
 
@@ -83,12 +84,16 @@ def run_reporting_errors(ctx: click.Context, action):
     try:
         return action()
     except CardgenError as error:
-        for problem in error.problems:
+        problems = collapse(error.problems)
+        for problem in problems:
             click.echo(str(problem), err=True)
-        count = sum(1 for p in error.problems if p.is_error)
-        raise Failure(f"cardgen: {count} error{'s' * (count != 1)}") from None
+        raise Failure(f"cardgen: {tally(problems)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
+    except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
+        if ctx.find_root().params.get("debug"):
+            traceback.print_exc()
+        raise Failure(f"cardgen: {os_message(error)}") from None
     except Exception:
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
@@ -108,21 +113,23 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-                   proof_boxes, stamp, deck, changed_since=None, cache=True) -> pipeline.BuildOptions:
+                   proof_boxes, stamp, deck, changed_since=None, cache=True, color=None, margin=None,
+                   back_offset=(0.0, 0.0), mix_backs=False) -> pipeline.BuildOptions:
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
-                                 cache=cache)
+                                 cache=cache, color=color, margin=margin, back_offset=back_offset,
+                                 mix_backs=mix_backs)
 
 
 @main.command()
 @click.argument("sets", nargs=-1)
 @click.option("--paper", type=PAPERS, default="letter", show_default=True,
               help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
               help="Page orientation (default: whichever fits the most faces).")
@@ -130,6 +137,12 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.option("--gutter-fold", is_flag=True, help="Fronts and backs on one page, mirrored across a fold line.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="The edge a duplex printer turns the sheet over.")
+@click.option("--margin", type=click.FloatRange(min=0), default=None,
+              help="mm along every paper edge where nothing is printed (default 4, or the set's sheet margin).")
+@click.option("--back-offset", type=BACK_OFFSET, default="0,0",
+              help="X,Y in mm: shift every back page to correct the printer's drift (`cardgen calibrate` measures it).")
+@click.option("--mix-backs", is_flag=True,
+              help="Let cards of one size with different backs (decks) share sheets.")
 @click.option("--spacing", type=click.Choice(["butt", "bleed"]), default=None,
               help="butt: cards touch; bleed: full bleed around every card.")
 @click.option("--crop-marks/--no-crop-marks", default=None, help="Crop marks outside the cut area (default on).")
@@ -137,19 +150,22 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 @click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
 @click.option("--cache/--no-cache", default=True,
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
+@click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
+              help="cmyk: convert RGB colours and images to CMYK inks (default: the set's `color:`, else rgb).")
 @click.pass_context
-def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
-          proof_boxes, stamp, deck, changed_since, cache):
+def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
+          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
-                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache)
+                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
+                             back_offset, mix_backs)
 
     def action():
         names = pipeline.resolve_names(sets, root)
@@ -169,19 +185,18 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, spa
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Check this deck list against the set's rules.")
 @click.pass_context
 def check(ctx, sets, deck):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     root = ctx.obj["root"]
-    problems = run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck))
+    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck)))
     for problem in problems:
         click.echo(str(problem), err=True)
-    errors = sum(1 for p in problems if p.is_error)
-    warnings = len(problems) - errors
-    if errors:
-        raise Failure(f"cardgen: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    if any(p.is_error for p in problems):
+        raise Failure(f"cardgen: {tally(problems)}")
+    warnings = len(problems)
     click.echo(f"ok: no errors, {warnings} warning{'s' * (warnings != 1)}")
 
 

@@ -6,6 +6,8 @@ lines and never a traceback.
 """
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 
 
@@ -53,5 +55,68 @@ def fail(message: str, source: Source | None = None, card: str | None = None) ->
     return CardgenError(Problem(message, source, card))
 
 
+def collapse(problems) -> list[Problem]:
+    """One cause, one message: problems that differ only in the card that met them (a broken
+    font, a failing template line, a missing image met by every card) become one, naming the
+    first card and how many more; errors come before warnings, each in the order first met."""
+    groups: dict[tuple, list] = {}
+    for problem in problems:
+        key = (problem.severity, problem.source, problem.message)
+        entry = groups.get(key)
+        if entry is None:
+            groups[key] = [problem, {problem.card}]
+        else:
+            entry[1].add(problem.card)
+    merged = []
+    for first, cards in groups.values():
+        more = len(cards) - 1
+        if more:
+            first = Problem(f"{first.message} (and {more} more card{'s' * (more != 1)})", first.source, first.card,
+                            first.severity)
+        merged.append(first)
+    return [p for p in merged if p.is_error] + [p for p in merged if not p.is_error]
+
+
+def tally(problems) -> str:
+    """``N errors, M warnings``."""
+    errors = sum(1 for p in problems if p.is_error)
+    warnings = len(problems) - errors
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
 class UsageError(Exception):
     """The command was called wrongly (unknown set, bad option): exit code 2."""
+
+
+def os_reason(error: OSError) -> str:
+    """An operating-system failure in plain words: "permission denied", "no space left on device"."""
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"  # EPERM: an immutable file or folder, to the user the same thing
+    if error.errno == errno.EROFS:
+        return "the file system is read-only"
+    if error.errno in (errno.ENOTDIR, errno.EEXIST) and getattr(error, "cardgen_folder", None):
+        return f"{shown_path(error.cardgen_folder)} is a file, not a folder"
+    if error.errno == errno.EISDIR:
+        return "it is a folder, not a file"
+    text = error.strerror or str(error) or type(error).__name__
+    return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def shown_path(path) -> str:
+    """A path as the user typed it, near enough: relative to the working folder when inside it."""
+    text = os.fspath(path)
+    try:
+        relative = os.path.relpath(text)
+    except ValueError:
+        return text
+    return relative if not relative.startswith("..") else text
+
+
+def os_message(error: OSError) -> str:
+    """``cannot write output/x.pdf: permission denied`` (or read, or use, for other files)."""
+    writing = getattr(error, "cardgen_writing", None)
+    if writing is not None:
+        return f"cannot write {shown_path(writing)}: {os_reason(error)}"
+    if error.filename is not None:
+        return f"cannot use {shown_path(error.filename)}: {os_reason(error)}"
+    return os_reason(error)

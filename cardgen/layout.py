@@ -8,15 +8,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .draw import CONTAINERS, GROUP_END, pdfops
 from .draw.attributes import color as parse_color
+from .draw.transform import IDENTITY, apply, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image
 from .draw.text import PreparedText
 from .errors import CardgenError, Problem
 from .model import CardSet, Icon
+from .paths import confined
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook
+from .text.hyphenate import SOFT_HYPHEN, Hyphenator
 from .text.rich import UnknownIcon, parse
 from .units import PT_PER_MM
 
@@ -31,16 +35,28 @@ class LaidFace:
 class Resources:
     """What layout reads from disk, loaded once per build: fonts, images, icons."""
 
-    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore):
+    def __init__(self, card_set: CardSet, fonts: FontBook, images: ImageStore, preview: bool = False):
         self.card_set = card_set
+        # the live preview draws text that does not fit (clipped, marked) and keeps the problem
+        self.preview = preview
+        self.overflows: list[Problem] = []
         self.fonts = fonts
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
+        # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
+        self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
+
+    def image(self, path: Path):
+        """An image file, loaded once per build at the resolution the set can print."""
+        return self.images.load(path, self.longest_mm)
 
     def find_image(self, src: str) -> Path:
-        for folder in (self.card_set.directory, self.card_set.root / "templates"):
-            candidate = folder / src
+        """The file an ``<image src>`` names: in the set's folder, else in templates/; never
+        outside the project (OutsideProject, a ValueError)."""
+        root = self.card_set.root
+        for folder in (self.card_set.directory, root / "templates"):
+            candidate = confined(root, folder, src, "image")
             if candidate.is_file():
                 return candidate
         raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
@@ -52,15 +68,22 @@ class Resources:
             self._icon_widths[name], self._icon_parts[name] = self._make_icon(self.card_set.icons[name])
         return self._icon_widths[name], self._icon_parts[name]
 
+    def icon_image(self, icon: Icon):
+        """An image icon's image; a problem with it is set.yaml's, at the icon's line."""
+        try:
+            return self.image(icon.image)
+        except ValueError as exc:
+            raise CardgenError(Problem(f'icon "{icon.name}": {exc}', icon.source)) from None
+
     def paint_icon(self, canvas, name: str, x: float, baseline: float, size: float) -> None:
         """Draw an image icon (its "I" part)."""
-        image = self.images.load(self.card_set.icons[name].image)
+        image = self.icon_image(self.card_set.icons[name])
         height = size * ICON_HEIGHT
         draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
 
     def _make_icon(self, icon: Icon):
         if icon.image is not None:
-            image = self.images.load(icon.image)
+            image = self.icon_image(icon)
             return ICON_HEIGHT * image.aspect, lambda x, baseline, size, _color: [(ICON, icon.name, x, baseline, size)]
         try:
             face = self.fonts.face(icon.font)
@@ -74,34 +97,146 @@ class Resources:
 
         def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
-            return ["q", (TEXT, (f"{paint.red:.4g} {paint.green:.4g} {paint.blue:.4g} rg",
+            return ["q", (TEXT, (pdfops.color(paint),
                                  f"1 0 0 1 {x:.2f} {baseline:.2f} Tm", (face.pdf_name, f"{size:.4g}", icon.glyph))), "Q"]
 
         return face.width(icon.glyph), glyph_parts
 
 
-def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card_name: str) -> LaidFace:
+def _hyphenator(setting: str, card_set: CardSet) -> Hyphenator | None:
+    language = getattr(card_set, "language", None) if setting == "auto" else None if setting == "none" else setting
+    return Hyphenator(language) if language else None
+
+
+class _TextProblem(ValueError):
+    """A text box's problem that a value of the card may cause: ``reason`` is said of the value,
+    ``box`` of the box; ``caused_by(value)`` tells whether a value can be the cause."""
+
+    def __init__(self, box: str, reason: str, caused_by: Callable[[str], bool], shown: str | None = None):
+        super().__init__(f"{box}: {reason}")
+        self.box, self.reason, self.caused_by = box, reason, caused_by
+        self.shown = shown  # the text a value must be part of (default: the element's content)
+
+
+def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card_name: str, card=None) -> LaidFace:
+    """Lay out a face's elements; every problem raised at once (CardgenError). With ``card``, a
+    text problem caused by one of its values names that value's file and line first, and the
+    template line that draws it second."""
     problems: list[Problem] = []
     items = []
+    transforms = [IDENTITY]  # of the groups the element is in: where its content lands on the card
     for element in elements:
+        if element.tag in CONTAINERS or element.tag == GROUP_END:
+            if element.tag == GROUP_END:
+                transforms.pop()
+            else:
+                moved = element.tag == "group" and element.attrs["transform"] is not None
+                transforms.append(multiply(transforms[-1], element.attrs["transform"]) if moved else transforms[-1])
+            items.append((element, None))
+            continue
         try:
-            items.append((element, _prepare(element, resources, card_type)))
+            prepared = _prepare(element, resources, card_type, transforms[-1])
+            items.append((element, prepared))
+            if element.tag == "text" and prepared.laid.overflow:
+                a = element.attrs
+                box = f'text box "{a["name"]}"' if a["name"] else "text box"
+                laid = prepared.laid
+                below = sum(1 for line in laid.lines if line.baseline > a["h"] * PT_PER_MM)
+                resources.overflows.append(Problem(
+                    f"{box}: {laid.overflow} ({a['w']:g} x {a['h']:g} mm); {below} of {len(laid.lines)} lines "
+                    f"fall below the box (the preview clips them)", element.source, card_name))
+        except _TextProblem as exc:
+            problems.append(_blame(exc, element, card, card_name))
         except ValueError as exc:
             problems.append(Problem(str(exc), element.source, card_name))
+        except CardgenError as error:  # a file the element needs (a font): say which card met it
+            problems.extend(p if p.card else Problem(p.message, p.source, card_name, p.severity)
+                            for p in error.problems)
+        except RecursionError:
+            problems.append(Problem(f"<{element.tag}>: nested too deeply to lay out", element.source, card_name))
+        except Exception as exc:  # a library's failure on this element's input: named at its line
+            problems.append(Problem(f"<{element.tag}>: {type(exc).__name__}: {exc}", element.source, card_name))
     if problems:
         raise CardgenError(problems)
     return LaidFace(tuple(items))
 
 
-def _prepare(element: Element, resources: Resources, card_type) -> Any:
+def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem:
+    """The problem at the card value that causes it (the longest value shown in the box that can
+    cause it), else at the template line."""
+    shown = exc.shown if exc.shown is not None else element.content or ""
+    field = _causing_field(card, shown, exc.caused_by) if card is not None else None
+    if field is None:
+        if not exc.box:
+            return Problem(exc.reason, element.source, card_name)
+        return Problem(f"{exc.box}: {exc.reason.replace(f' in {exc.box}', '')}", element.source, card_name)
+    return Problem(f'field "{field}": {exc.reason} (drawn by {element.source})', card.source_of(field), card_name)
+
+
+def _causing_field(card, content: str, caused_by: Callable[[str], bool]) -> str | None:
+    best, best_length = None, 0
+    for key, value in card.fields.items():
+        for text in _texts(value):
+            text = text.strip()
+            if len(text) > best_length and text in content and caused_by(text):
+                best, best_length = key, len(text)
+    return best
+
+
+def _texts(value: Any):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield str(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+
+
+def font_label(fonts: FontBook, file_name: str) -> str:
+    """A font file as the designer names it: its family, and its style unless regular."""
+    for family, styles in fonts.families.items():
+        for style, path in styles.items():
+            if path.name == file_name:
+                return family if style == "regular" or path == styles["regular"] else f"{family} {style}"
+    return file_name
+
+
+def _inside_safe_zone(a, safe: float, size, transform) -> bool:
+    """Whether a text box, turned by its own rotation and its groups' transforms, lies in the
+    safe zone."""
+    turn = rotate_about(a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
+    whole = multiply(transform, turn)
+    for x, y in ((a["x"], a["y"]), (a["x"] + a["w"], a["y"]), (a["x"], a["y"] + a["h"]),
+                 (a["x"] + a["w"], a["y"] + a["h"])):
+        cx, cy = apply(whole, x, y)
+        if not (safe - SAFE_TOLERANCE <= cx <= size.w - safe + SAFE_TOLERANCE
+                and safe - SAFE_TOLERANCE <= cy <= size.h - safe + SAFE_TOLERANCE):
+            return False
+    return True
+
+
+def _prepare(element: Element, resources: Resources, card_type, transform=IDENTITY) -> Any:
     if element.tag == "image":
-        return resources.images.load(resources.find_image(element.attrs["src"]))
+        src = element.attrs["src"]
+        try:
+            return resources.image(resources.find_image(src))
+        except ValueError as exc:  # the src may be a card's value: then its row is named first
+            raise _TextProblem("", str(exc), lambda text: True, src) from None
     if element.tag != "text":
         return None
     a = element.attrs
     box = f'text box "{a["name"]}"' if a["name"] else "text box"
     safe, size = card_type.safe, card_type.size
-    if a["rotate"] in (0, 180, -180):
+    if transform is not IDENTITY:
+        if not _inside_safe_zone(a, safe, size, transform):
+            raise ValueError(f"{box} ({a['x']:g}, {a['y']:g}, {a['w']:g} x {a['h']:g} mm, moved by its group's "
+                             f"transform) reaches outside the safe zone ({safe:g} mm inside the "
+                             f"{size.w:g} x {size.h:g} mm trim)")
+    elif a["rotate"] in (0, 180, -180):
         inside = (a["x"] >= safe - SAFE_TOLERANCE and a["y"] >= safe - SAFE_TOLERANCE
                   and a["x"] + a["w"] <= size.w - safe + SAFE_TOLERANCE
                   and a["y"] + a["h"] <= size.h - safe + SAFE_TOLERANCE)
@@ -116,8 +251,11 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
         paragraphs = parse(element.content or "", rich=a["markup"] == "rich", icons=resources.card_set.icons)
     except UnknownIcon as exc:
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
-        raise ValueError(f'{box}: unknown icon ":{exc.name}:" (the set has: {known})') from None
-    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"])
+        token = f":{exc.name}:"
+        raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
+    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"],
+                      a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
+                      SOFT_HYPHEN in (element.content or ""))
     icon_parts = {}
 
     def icon_width(name: str) -> float:
@@ -126,9 +264,12 @@ def _prepare(element: Element, resources: Resources, card_type) -> Any:
 
     try:
         measured = measure(paragraphs, fonts, style, icon_width)
-        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"])
+        laid = fit(measured, fonts, style, a["w"] * PT_PER_MM, a["h"] * PT_PER_MM, a["size"], a["min-size"],
+                   resources.preview)
     except MissingGlyph as exc:
-        raise ValueError(f"{box}: the font {exc.font} has no character U+{ord(exc.char):04X} ({exc.char})") from None
+        char = exc.char
+        raise _TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
+                           lambda text: char in text) from None
     except DoesNotFit as exc:
-        raise ValueError(f"{box}: {exc.reason} ({a['w']:g} x {a['h']:g} mm)") from None
+        raise _TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
     return PreparedText(laid, icon_parts, resources.paint_icon)

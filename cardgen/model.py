@@ -64,6 +64,20 @@ class Icon:
     source: Source | None = None
 
 
+@dataclass(frozen=True)
+class BoxSpec:
+    """A tuck box for some of a set's cards (``boxes:`` in set.yaml)."""
+
+    name: str
+    template: str  # path below templates/: the box's own layout
+    where: Mapping[str, Any]  # field -> value or list of values: the cards it holds (empty: all)
+    deck: Path | None  # or the cards of a deck list
+    thickness: float  # mm, one card of the stock
+    clearance: float  # mm added to the cards' width, height and stack
+    fields: Mapping[str, Any] = field(default_factory=_empty)  # values the layout sees
+    source: Source | None = None
+
+
 @dataclass(frozen=True, slots=True)  # one per card or face: kept small
 class Card:
     """One row of card data (before its ``count`` is expanded into copies)."""
@@ -96,6 +110,11 @@ class CardSet:
     rules: tuple[Path, ...] = ()  # rules files read by the validator
     sheet: Mapping[str, Any] = field(default_factory=_empty)  # sheet settings (paper, template, spacing...)
     source: Source | None = None
+    color: Any = None  # cardgen.color.ColorSettings (None: RGB, as written)
+    meta: Mapping[str, Any] = field(default_factory=_empty)  # author, subject, date for the PDF's information
+    preflight: tuple = ()  # lowered minimums for named elements, each with its reason and source
+    language: str | None = None  # hyphenation language of text boxes (pyphen's names, such as en_US)
+    boxes: Mapping[str, BoxSpec] = field(default_factory=_empty)  # tuck boxes (components/)
 
     def copies(self) -> int:
         return sum(copies_by_type(self.cards).values())
@@ -155,3 +174,4 @@ class Page:
     trim_box: tuple[float, float, float, float] | None = None  # per-card pages
     bleed_box: tuple[float, float, float, float] | None = None
     marks: tuple[Any, ...] = field(default_factory=tuple)  # drawing ops from sheets/marks
+    flip: str | None = None  # a duplex back page: the edge ("long" or "short") the sheet turns over

@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -21,6 +21,8 @@ from .streams import batches
 from .text.fonts import FontBook
 from .write.atomic import staged
 from .write.manifest import ManifestWriter
+from .write.temporary import remove_stale
+from .write.info import document_info
 from .write.pdf import write_pdf
 
 
@@ -41,12 +43,17 @@ class BuildOptions:
     crop_marks: bool | None = None
     cut_lines: bool | None = None
     sheet: str | None = None  # a sheet template name or file, overriding the set's
+    margin: float | None = None  # mm along every paper edge where nothing is printed (default 4)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every duplex back page is shifted by
+    mix_backs: bool = False  # faces of one size share sheets whatever their back
     proof_boxes: bool = False
     stamp: bool = False  # print the set's version and the build date in each face's bleed
     stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
     deck: Path | None = None
     changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
     cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
+    color: str | None = None  # rgb | cmyk: overrides the set's `color:` (see cardgen/color/)
+    subject: str | None = None  # the PDF's Subject when the set gives none
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class SetResult:
     warnings: tuple[Problem, ...] = ()
     laid_out: int = 0  # distinct faces laid out by this build
     reused: int = 0  # distinct faces drawn from the cache
+    boxes: tuple[Path, ...] = ()  # tuck boxes written beside the set (components/boxes.py)
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,9 @@ class BuildResult:
     def summary(self) -> str:
         cards = sum(s.cards for s in self.sets)
         pages = sum(s.pages for s in self.sets)
-        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages "
+        boxes = sum(len(s.boxes) for s in self.sets)
+        boxed = f", {boxes} tuck box{'es' * (boxes != 1)}" if boxes else ""
+        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages{boxed} "
                 f"in {self.seconds:.2f} s")
 
 
@@ -90,7 +100,7 @@ class Session:
         self.root = Path(self.root).resolve()
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
-        self.images = ImageStore()
+        self.images = ImageStore(self.root)
 
 
 def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
@@ -99,17 +109,30 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
         if not known:
             raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
         return known
-    unknown = [n for n in names if n not in known]
+    # a folder of data/ without set.yaml is a set that lacks it: load_set says so
+    folders = {n for n in names if n not in known and n not in (".", "..") and "/" not in n and "\\" not in n
+               and (Path(root) / "data" / n).is_dir()}
+    unknown = [n for n in names if n not in known and n not in folders]
     if unknown:
         raise UsageError(f'unknown set "{unknown[0]}" (sets: {", ".join(known) or "none"})')
     return list(names)
 
 
 def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
-    """All rule problems of a set (and of a deck list): errors and warnings."""
-    problems = validate.check_set(card_set) if deck is None else []
-    if deck is not None:
-        problems += validate.check_deck(card_set, validate.load_deck(card_set, Path(deck)))
+    """All rule problems of a set (and of a deck list): errors and warnings. A set or deck that
+    would print no card is an error; a card file that holds none, a warning."""
+    problems = list(getattr(card_set.cards, "warnings", ()))
+    if deck is None:
+        if not card_set.copies():
+            where = getattr(card_set.cards, "source", None) or card_set.source
+            problems.append(Problem("the set has no card to print (its card files hold no cards, "
+                                    "or every count is 0)", where))
+        problems += validate.check_set(card_set)
+    else:
+        loaded = validate.load_deck(card_set, Path(deck))
+        if not sum(entry.copies for entry in loaded.main + loaded.bench):
+            problems.append(Problem("the deck names no card to print", loaded.main_source or loaded.source))
+        problems += validate.check_deck(card_set, loaded)
     return problems
 
 
@@ -126,10 +149,15 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
     values = {key: (value if value is not None else settings.get(key.replace("_", "-")))
               for key, value in chosen.items()}
     values = {k: v for k, v in values.items() if v is not None}
-    if "margin" in settings:
+    if options.margin is not None:
+        values["margin"] = options.margin
+    elif "margin" in settings:
         values["margin"] = float(settings["margin"])
     return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
-                               template=template, root=card_set.directory, source=card_set.source, **values)
+                               template=template, root=card_set.directory, source=card_set.source,
+                               template_everywhere=options.sheet is not None,
+                               back_offset=tuple(float(v) for v in options.back_offset),
+                               mix_backs=options.mix_backs, **values)
 
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
@@ -182,6 +210,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         date = options.stamp_date or time.strftime("%Y-%m-%d")
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     counts = {"faces": 0, "fronts": 0}
+    converter = color_converter(card_set, options)
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -196,12 +225,18 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             try:
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
-                                  extra_pages, on_page, cache)
+                                  extra_pages, on_page, cache, document_info(card_set, options.subject),
+                                  converter and converter.content_filter, sheets=layout.layout != "per-card")
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
             if rendered.renderer.problems():
                 raise CardgenError(rendered.renderer.problems())
+            if not pages:  # never replace earlier output with an empty PDF
+                raise CardgenError(Problem("nothing to print: no card of the set reached a page",
+                                           getattr(card_set.cards, "source", None) or card_set.source))
+            if converter is not None:
+                converter.finish(pdf_tmp)  # images, drawn as RGB
             manifest.close(pages, notes)
     except BaseException:
         if cache is not None:
@@ -214,6 +249,20 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+def color_converter(card_set: CardSet, options: BuildOptions):
+    """The set's RGB -> CMYK conversion, or None for an RGB build."""
+    from .color.settings import ColorSettings
+
+    settings = card_set.color or ColorSettings()
+    if options.color is not None and options.color != settings.mode:
+        settings = replace(settings, mode=options.color)
+    if not settings.cmyk:
+        return None
+    from .color.build import BuildConversion  # paid only by CMYK builds
+
+    return BuildConversion(settings)
 
 
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):
@@ -241,12 +290,32 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
     return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
 
 
+def output_stem(name: str, options: BuildOptions = BuildOptions()) -> str:
+    """The file name (without .pdf/.json) a build of set ``name`` writes: ``<set>`` for the whole
+    set, ``<set>.deck-<deck>`` for a deck list, ``<set>.reprint`` (or ``<set>.deck-<deck>.reprint``)
+    for the faces changed since a manifest. A build of part of a set never replaces the full
+    build's files, and a reprint never replaces the manifest it is compared with."""
+    stem = name
+    if options.deck is not None:
+        stem += f".deck-{Path(options.deck).stem}"
+    if options.changed_since is not None:
+        stem += ".reprint"
+    return stem
+
+
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
               progress: Callable[[int, int], None] | None = None) -> SetResult:
-    """Build the set ``name`` into ``<out>/<name>.pdf`` and ``<out>/<name>.json``."""
+    """Build the set ``name`` into ``<out>/<stem>.pdf`` and ``<out>/<stem>.json`` (see ``output_stem``)."""
     with _collecting_seldom():
         card_set = load_set(name, session.root)
-        return write_set(card_set, session, Path(out) / f"{name}.pdf", Path(out) / f"{name}.json", options, progress)
+        stem = output_stem(name, options)
+        result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
+                           progress)
+    if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
+        from .components.boxes import build_boxes  # only sets with boxes pay for the import
+
+        result = replace(result, boxes=tuple(build_boxes(card_set, session, Path(out), options.paper)))
+    return result
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
@@ -261,6 +330,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     root = Path(root).resolve()
     session = Session(root, cache=options.cache)
     out = Path(out) if out is not None else root / "output"
+    remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
     for name in resolve_names(names, root):
         report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None

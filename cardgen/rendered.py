@@ -36,7 +36,7 @@ class Rendered:
 
     def lay_out(self, face: Face) -> LaidFace:
         markup = self.renderer.markup(face)
-        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name)
+        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name, face.card)
 
     def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
         """What the write stage draws for a face: ``parts`` recorded when it was last drawn, or
@@ -51,7 +51,7 @@ class Rendered:
         laid = self.lay_out(face)
         self.laid_out += 1
         keep = None
-        if self.cache is not None:
+        if self.cache is not None and not resources.preview:  # a preview's drawing may hold clipped text
             keep = lambda recorded: self.cache.put(face.content_hash, recorded)  # noqa: E731
         return FaceDrawing(laid=laid, keep=keep, pure=_pure(laid, resources), **common)
 
@@ -80,14 +80,16 @@ class _ElementsOf:
             self.elements = self.markup().elements()
         element = self.elements[index]
         if element.tag == "image":
-            return element, self.resources.images.load(self.resources.find_image(element.attrs["src"]))
+            return element, self.resources.image(self.resources.find_image(element.attrs["src"]))
         return element, None
 
 
-def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = None) -> Rendered:
+def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = None, preview: bool = False) -> Rendered:
     """The render stage of a set, ready to render cards as they come. Faces the cache has seen
-    rendered from the same templates and values are not rendered again."""
-    resources = Resources(card_set, session.fonts, session.images)
+    rendered from the same templates and values are not rendered again. ``preview`` (the live
+    preview): text that does not fit is drawn clipped and marked, its problem kept in
+    ``resources.overflows``."""
+    resources = Resources(card_set, session.fonts, session.images, preview)
     memo = None
     if cache is not None:
         cache.prefix = _render_prefix(card_set, session)

@@ -13,6 +13,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from cardgen.cli import main
 
 from projects import REPO, make_project
+from livepage import chromium, page  # noqa: F401 (browser fixtures, shared: one Chromium a session)
 from untouched import build_outputs, changes
 
 # Hypothesis keeps no example database: it would be written into the repository (.hypothesis/).

@@ -109,6 +109,20 @@ def test_a_reprint_manifest_is_refused_as_the_base(project, tmp_path):
     old = keep_manifest(project, tmp_path)
     build(project, changed_since=old)
     reprint = tmp_path / "reprint.json"
-    shutil.copy(project / "output/demo.json", reprint)
+    shutil.copy(project / "output/demo.reprint.json", reprint)
     with pytest.raises(CardgenError, match="is the manifest of a reprint"):
         build(project, changed_since=reprint)
+
+
+def test_a_reprint_writes_its_own_files_and_runs_again_against_the_same_manifest(project, cli):
+    assert cli(project, "build", "demo").exit_code == 0
+    full_pdf, full_json = (project / "output/demo.pdf").read_bytes(), (project / "output/demo.json").read_bytes()
+    edit(project / "data/demo/cards.yaml", "then discard *one*", "then discard *two*")
+    for _ in range(2):
+        result = cli(project, "build", "demo", "--changed-since", str(project / "output/demo.json"))
+        assert result.exit_code == 0, result.output
+        assert (project / "output/demo.pdf").read_bytes() == full_pdf
+        assert (project / "output/demo.json").read_bytes() == full_json
+        reprint = json.loads((project / "output/demo.reprint.json").read_text())
+        assert reprint["changelog"]["changed"] == ["Quick Draw"]
+        assert len(PdfReader(project / "output/demo.reprint.pdf").pages) == reprint["pages"]

@@ -5,7 +5,9 @@ import importlib
 
 # module name -> attribute holding a click command or group.
 COMMAND_MODULES: tuple[tuple[str, str], ...] = (("proof", "proof"), ("export", "export"), ("watch", "watch"),
-                                                ("importer", "import_group"))
+                                                ("importer", "import_group"), ("clean", "clean"),
+                                                ("preflight", "preflight"), ("serve", "serve"),
+                                                ("calibrate", "calibrate"))
 
 
 def commands():

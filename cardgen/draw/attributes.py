@@ -50,12 +50,25 @@ def fraction(value: str) -> float:
     return result
 
 
+_CMYK = re.compile(r"cmyk\(\s*([0-9.]+)\s*,\s*([0-9.]+)\s*,\s*([0-9.]+)\s*,\s*([0-9.]+)\s*\)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=512)
 def color(value: str):
-    """``#rrggbb``, ``#rgb``, a CSS colour name, or ``none`` (None)."""
+    """``#rrggbb``, ``#rgb``, a CSS colour name, ``cmyk(c,m,y,k)`` (percentages of ink, written
+    to the PDF as they are: DeviceCMYK), or ``none`` (None)."""
     text = value.strip()
     if text.lower() == "none":
         return None
+    match = _CMYK.fullmatch(text)
+    if match:
+        try:
+            inks = [float(v) for v in match.groups()]
+        except ValueError:
+            inks = [-1.0]
+        if any(not 0 <= ink <= 100 for ink in inks):
+            raise ValueError(f'cmyk() takes four percentages from 0 to 100, got "{value}"')
+        return colors.CMYKColor(*(ink / 100 for ink in inks))
     if re.fullmatch(r"#[0-9a-fA-F]{3}", text):
         text = "#" + "".join(c * 2 for c in text[1:])
     if re.fullmatch(r"#[0-9a-fA-F]{6}", text):
@@ -63,7 +76,17 @@ def color(value: str):
     named = getattr(colors, text.lower(), None)
     if isinstance(named, colors.Color):
         return named
-    raise ValueError(f'expected a colour such as "#c8102e", "#fff", "black" or "none", got "{value}"')
+    raise ValueError(f'expected a colour such as "#c8102e", "#fff", "black", "cmyk(0,0,0,100)" or "none", '
+                     f'got "{value}"')
+
+
+def paint(value: str):
+    """A fill: a colour (see ``color``) or a ``linear-gradient(...)`` / ``radial-gradient(...)``."""
+    from .gradient import is_gradient, parse_gradient
+
+    if is_gradient(value):
+        return parse_gradient(value, color)
+    return color(value)
 
 
 def choice(*options: str) -> Callable[[str], str]:
@@ -99,8 +122,9 @@ def dash(value: str) -> tuple[float, ...]:
 
 
 # Attributes shared by the shapes.
-FILL = Attr(color, "fill colour (`none` for no fill)", None)
+FILL = Attr(paint, "fill colour, `linear-gradient(...)` or `radial-gradient(...)` (`none` for no fill)", None)
 STROKE = Attr(color, "outline colour (`none` for no outline)", None)
 STROKE_WIDTH = Attr(positive_length, "outline width", 0.25)
 OPACITY = Attr(fraction, "opacity from 0 (invisible) to 1", 1.0)
+DASH = Attr(dash, 'dash pattern of the outline, lengths on and off such as "1 0.5"', None)
 ROTATE = Attr(number, "rotation in degrees, clockwise, about the element's centre", 0.0)

@@ -1,9 +1,8 @@
 """``<ellipse>``: an ellipse given by its centre and radii."""
 from __future__ import annotations
 
-from .attributes import FILL, OPACITY, STROKE, STROKE_WIDTH, Attr, length, positive_length
-from . import pdfops
-from .context import apply_paint
+from .attributes import DASH, FILL, OPACITY, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from . import pdfops, shape
 
 TAG = "ellipse"
 DOC = "An ellipse around (`cx`, `cy`) with radii `rx` and `ry`."
@@ -12,29 +11,30 @@ ATTRIBUTES = {
     "cy": Attr(length, "centre, from the top", required=True),
     "rx": Attr(positive_length, "horizontal radius", required=True),
     "ry": Attr(positive_length, "vertical radius", required=True),
-    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "opacity": OPACITY,
+    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "dash": DASH, "opacity": OPACITY,
 }
 
 
+def oval(geometry, cx, cy, rx, ry) -> tuple[str, tuple]:
+    """An oval's path (PDF operators) and bounds (PDF coordinates)."""
+    x, y, w, h = geometry.x(cx), geometry.y(cy), geometry.pt(rx), geometry.pt(ry)
+    return pdfops.ellipse(x, y, w, h), (x - w, y - h, x + w, y + h)
+
+
 def draw_oval(canvas, geometry, cx, cy, rx, ry, attrs) -> None:
-    fill, stroke = attrs["fill"], attrs["stroke"]
-    if fill is None and stroke is None:
+    if attrs["fill"] is None and attrs["stroke"] is None:
         return
-    if direct(attrs):  # the common case, written directly (see pdfops)
-        path = pdfops.ellipse(geometry.x(cx), geometry.y(cy), geometry.pt(rx), geometry.pt(ry))
-        canvas._code.append(pdfops.painted(path, fill, stroke, geometry.pt(attrs["stroke-width"])))
-        return
-    fill, stroke = apply_paint(canvas, attrs)
-    if fill or stroke:
-        canvas.saveState()
-        canvas.ellipse(geometry.x(cx - rx), geometry.y(cy + ry), geometry.x(cx + rx), geometry.y(cy - ry),
-                       stroke=int(stroke), fill=int(fill))
-        canvas.restoreState()
+    path, box = oval(geometry, cx, cy, rx, ry)
+    shape.paint_path(canvas, geometry, attrs, path, box)
 
 
 def direct(attrs) -> bool:
     """Whether the shape is drawn with PDF operators alone (see draw/__init__.py)."""
-    return attrs["opacity"] >= 1
+    return shape.direct(attrs)
+
+
+def outline(attrs, geometry) -> tuple[str, tuple]:
+    return oval(geometry, attrs["cx"], attrs["cy"], attrs["rx"], attrs["ry"])
 
 
 def draw(canvas, element, geometry, prepared=None) -> None:

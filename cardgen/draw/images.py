@@ -1,11 +1,39 @@
-"""Image files (PNG, JPG, SVG) loaded once per build and drawn into a box."""
+"""Image files (PNG, JPG, SVG) loaded once per build and drawn into a box.
+
+A raster image is decoded, checked and turned into its PDF stream once per build, however many
+cards use it, and written once into each document that draws it (reportlab's own ``drawImage``
+decodes and hashes the whole image again for every drawing). An image with more pixels than
+``KEEP_DPI`` needs at the largest size it can print at (the longest side of the set's largest
+face, bleed included) is downsampled, once; a JPEG small enough is embedded as its own bytes.
+"""
 from __future__ import annotations
 
+import io
+import warnings
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.utils import ImageReader
+from ..limits import IMAGE_PIXELS, limit, limit_message
+from ..paths import svg_references
+
+KEEP_DPI = 600  # pixels per inch kept at an image's largest possible print size
+JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
+
+
+@dataclass(frozen=True)
+class Raster:
+    """A raster image as PDF image streams, made once: ``name`` identifies it in a document."""
+
+    name: str
+    width: int  # pixels, as embedded
+    height: int
+    stream: bytes
+    filters: tuple[str, ...]
+    color_space: str
+    cmyk_inverted: bool = False  # an Adobe CMYK JPEG: its values are stored inverted
+    alpha: bytes | None = None  # Flate-compressed 8-bit soft mask
 
 
 @dataclass(frozen=True)
@@ -13,7 +41,7 @@ class LoadedImage:
     path: Path
     width: float  # natural size, any unit: only the ratio matters
     height: float
-    raster: Any = None  # ImageReader
+    raster: Raster | None = None
     vector: Any = None  # reportlab Drawing (from SVG)
 
     @property
@@ -22,46 +50,212 @@ class LoadedImage:
 
 
 class ImageStore:
-    def __init__(self):
-        self._cache: dict[Path, LoadedImage] = {}
+    def __init__(self, root: Path | None = None):
+        self._cache: dict[tuple[Path, int | None], LoadedImage | ValueError] = {}
+        self.root = root  # the project folder: an SVG's references must stay inside it
 
-    def load(self, path: Path) -> LoadedImage:
-        """Load an image; raises ValueError with a readable reason."""
+    def load(self, path: Path, longest_mm: float | None = None) -> LoadedImage:
+        """Load an image that prints at most ``longest_mm`` long on its longest side (None: kept
+        whole); raises ValueError with a readable reason."""
         path = Path(path)
-        cached = self._cache.get(path)
-        if cached is not None:
-            return cached
-        if not path.is_file():
-            raise ValueError(f'image "{path.name}" not found')
-        if path.suffix.lower() == ".svg":
-            from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
-
+        most = round(longest_mm / 25.4 * KEEP_DPI) if longest_mm else None
+        key = (path, most)
+        cached = self._cache.get(key)
+        if cached is None:
             try:
-                drawing = svg2rlg(str(path))
-            except Exception as exc:  # svglib raises parser errors of several kinds
-                raise ValueError(f'cannot read SVG "{path.name}": {exc}') from None
-            if drawing is None or not drawing.width or not drawing.height:
-                raise ValueError(f'cannot read SVG "{path.name}"')
-            image = LoadedImage(path, drawing.width, drawing.height, vector=drawing)
-        else:
-            try:
-                reader = ImageReader(str(path))
-                width, height = reader.getSize()
-            except Exception as exc:  # Pillow raises several kinds for a broken file
-                raise ValueError(f'cannot read image "{path.name}": {exc}') from None
-            image = LoadedImage(path, width, height, raster=reader)
-        self._cache[path] = image
-        return image
+                cached = _load(path, most, self.root)
+            except ValueError as problem:  # remembered too: a broken image is read once, not per card
+                cached = problem
+            self._cache[key] = cached
+        if isinstance(cached, ValueError):
+            raise ValueError(*cached.args)
+        return cached
 
 
-def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain") -> None:
-    """Draw into the box (pt, bottom-left x, y); ``contain`` keeps the aspect ratio, centred."""
+def _load(path: Path, most: int | None, root: Path | None = None) -> LoadedImage:
+    if not path.is_file():
+        raise ValueError(f'image "{path.name}" not found')
+    if path.suffix.lower() == ".svg":
+        return _load_svg(path, root)
+    raster = _load_raster(path, most)
+    return LoadedImage(path, raster.width, raster.height, raster=raster)
+
+
+def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
+    from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
+
+    if root is not None:
+        svg_references(path, root, _shown(path, root))
+    try:
+        drawing = svg2rlg(str(path), **_reference_root(root))
+    except RecursionError:
+        raise ValueError(f'cannot read SVG "{path.name}": its elements are nested too deeply') from None
+    except Exception as exc:  # svglib raises parser errors of several kinds
+        raise ValueError(f'cannot read SVG "{path.name}": {exc}') from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise ValueError(f'cannot read SVG "{path.name}"')
+    if _holds_raster(drawing):
+        raise ValueError(f'SVG "{path.name}" holds a raster <image>, which cardgen does not draw inside an SVG: '
+                         f"give the picture its own <image> element, or make the SVG all vector")
+    return LoadedImage(path, drawing.width, drawing.height, vector=drawing)
+
+
+def _holds_raster(drawing) -> bool:
+    from reportlab.graphics.shapes import Group, Image as ImageShape
+
+    pending = [drawing]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ImageShape):
+            return True
+        if isinstance(node, Group) or hasattr(node, "contents"):
+            pending.extend(getattr(node, "contents", ()))
+    return False
+
+
+def _open(path: Path):
+    from PIL import Image
+
+    previous = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None  # cardgen's own limit is checked below, with its own message
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return Image.open(path)
+    finally:
+        Image.MAX_IMAGE_PIXELS = previous
+
+
+def _load_raster(path: Path, most: int | None) -> Raster:
+    """Decode, check, downsample and compress an image file: once per build."""
+    from PIL import Image
+
+    from ..text.fonts import file_digest
+
+    try:
+        image = _open(path)
+    except Exception as exc:  # Pillow raises several kinds for a broken or unknown file
+        raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
+    with image:
+        width, height = image.size
+        if width * height > limit(IMAGE_PIXELS):
+            raise ValueError(limit_message(IMAGE_PIXELS, f'image "{path.name}" has {width} x {height} = '
+                                                         f"{width * height:,} pixels"))
+        scale = min(1.0, most / max(width, height)) if most else 1.0
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        name = f"img{file_digest(path)[:32]}x{size[0]}"
+        try:
+            if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
+                return _jpeg(path, image, size, name)
+            return _flate(image, size, name)
+        except Exception as exc:  # a file broken past its header: truncated, bad data
+            raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
+
+
+def _reason(exc: Exception) -> str:
+    """Pillow's reason, without the path or objects it may name."""
+    text = str(exc).split("\n")[0]
+    return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
+
+
+def _jpeg(path: Path, image, size: tuple[int, int], name: str) -> Raster:
+    from PIL import Image
+
+    if size == image.size:
+        data = path.read_bytes()  # embedded as it is: the printer decodes it
+    else:
+        image.draft(image.mode, size)  # decodes at 1/2, 1/4 or 1/8 scale where that is enough
+        smaller = image.resize(size, Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        smaller.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0)
+        data = out.getvalue()
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    probe = PDFImageXObject(name)
+    if not probe.loadImageFromJPEG(io.BytesIO(data)):
+        raise ValueError("not a JPEG reportlab can embed")
+    return Raster(name, probe.width, probe.height, data, ("DCTDecode",), probe.colorSpace,
+                  cmyk_inverted=bool(getattr(probe, "_dotrans", 0)))
+
+
+def _flate(image, size: tuple[int, int], name: str) -> Raster:
+    from PIL import Image
+
+    has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
+    gray = image.mode in ("1", "L", "LA", "La", "I", "I;16", "F") and "transparency" not in image.info
+    if image.mode in ("I", "I;16", "F"):
+        image = image.point(lambda v: v / 256) if image.mode != "F" else image
+    picture = image.convert(("LA" if gray else "RGBA") if has_alpha else ("L" if gray else "RGB"))
+    if picture.size != size:
+        picture = picture.resize(size, Image.Resampling.LANCZOS)
+    alpha = None
+    if has_alpha:
+        channel = picture.getchannel("A")
+        if channel.getextrema() != (255, 255):
+            alpha = zlib.compress(channel.tobytes(), 6)
+        picture = picture.convert("L" if gray else "RGB")
+    return Raster(name, size[0], size[1], zlib.compress(picture.tobytes(), 6), ("FlateDecode",),
+                  "DeviceGray" if gray else "DeviceRGB", alpha=alpha)
+
+
+def _xobject(raster: Raster, name: str, stream: bytes, color_space: str):
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    xobject = PDFImageXObject(name)
+    xobject.width, xobject.height = raster.width, raster.height
+    xobject.bitsPerComponent = 8
+    xobject.colorSpace = color_space
+    xobject.streamContent = stream
+    xobject._filters = raster.filters if stream is raster.stream else ("FlateDecode",)
+    xobject.mask = None
+    return xobject
+
+
+def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float) -> None:
+    """Draw ``raster`` into the box; its streams enter the document the first time only."""
+    doc = canvas._doc
+    registered = doc.getXObjectName(raster.name)
+    if doc.idToObject.get(registered) is None:
+        xobject = _xobject(raster, raster.name, raster.stream, raster.color_space)
+        if raster.cmyk_inverted:
+            xobject._dotrans = 1
+        if raster.alpha is not None:
+            mask_name = raster.name + "a"
+            mask = _xobject(raster, mask_name, raster.alpha, "DeviceGray")
+            mask_registered = doc.getXObjectName(mask_name)
+            canvas._setXObjects(mask)
+            xobject.smask = doc.Reference(mask, mask_registered)
+        canvas._setXObjects(xobject)
+        doc.Reference(xobject, registered)
+        doc.addForm(raster.name, xobject)
+    canvas._currentPageHasImages = 1
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(w, h)
+    canvas._code.append(f"/{registered} Do")
+    canvas.restoreState()
+    canvas._formsinuse.append(raster.name)
+
+
+def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain",
+               focus: tuple[float, float] = (0.5, 0.5)) -> None:
+    """Draw into the box (pt, bottom-left x, y); ``contain`` keeps the aspect ratio, centred;
+    ``cover`` fills the box, overflowing it (the caller clips) so that the image's ``focus``
+    point (fractions from its top-left) stays as near the box's centre as the image allows."""
     if fit == "contain":
         scale = min(w / image.width, h / image.height)
         draw_w, draw_h = image.width * scale, image.height * scale
         x, y, w, h = x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h
+    elif fit == "cover":
+        scale = max(w / image.width, h / image.height)
+        draw_w, draw_h = image.width * scale, image.height * scale
+        fx, fy = focus
+        # the focus's offset from the box centre, limited so the image still covers the box
+        left = min(0.0, max(w - draw_w, w / 2 - fx * draw_w))
+        top = min(0.0, max(h - draw_h, h / 2 - fy * draw_h))
+        x, y, w, h = x + left, y + h - top - draw_h, draw_w, draw_h
     if image.raster is not None:
-        canvas.drawImage(image.raster, x, y, w, h, mask="auto")
+        place_raster(canvas, image.raster, x, y, w, h)
     else:
         from reportlab.graphics import renderPDF  # 50 ms of imports: paid only by sets with SVG
         from reportlab.graphics.shapes import STATE_DEFAULTS
@@ -78,3 +272,23 @@ def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: floa
         finally:
             STATE_DEFAULTS["fontName"] = previous
         canvas.restoreState()
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return Path(path).name
+
+
+def _reference_root(root: Path | None) -> dict:
+    """svglib's own guard, where it has one (2.3 on): external references outside ``root`` refused."""
+    if root is None:
+        return {}
+    import inspect
+
+    from svglib.svglib import SvgRenderer
+
+    if "external_reference_root" in inspect.signature(SvgRenderer.__init__).parameters:
+        return {"external_reference_root": str(Path(root).resolve())}
+    return {}

@@ -5,9 +5,14 @@ rest of drawing a rectangle; these write the same operators with plain formattin
 """
 from __future__ import annotations
 
+from reportlab.lib.colors import CMYKColor
+
 
 def color(value, stroke: bool = False) -> str:
-    """The operator that sets an RGB fill (``rg``) or stroke (``RG``) colour."""
+    """The operator that sets a fill or stroke colour: ``rg``/``RG`` for RGB, ``k``/``K`` for a
+    ``cmyk()`` colour, whose inks reach the PDF unchanged."""
+    if value.__class__ is CMYKColor:
+        return f"{value.cyan:.4g} {value.magenta:.4g} {value.yellow:.4g} {value.black:.4g} {'K' if stroke else 'k'}"
     return f"{value.red:.4g} {value.green:.4g} {value.blue:.4g} {'RG' if stroke else 'rg'}"
 
 
@@ -48,7 +53,11 @@ def ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
             f"{cx + kx:.3f} {cy - ry:.3f} {cx + rx:.3f} {cy - ky:.3f} {cx + rx:.3f} {cy:.3f} c h")
 
 
-def painted(path: str, fill, stroke, stroke_width_pt: float) -> str:
+def dash(pattern_pt) -> str:
+    return f"[{' '.join(f'{d:.3f}' for d in pattern_pt)}] 0 d"
+
+
+def painted(path: str, fill, stroke, stroke_width_pt: float, dash_pt=None) -> str:
     """``path`` filled and/or stroked inside its own graphics state."""
     ops = ["q"]
     if fill is not None:
@@ -56,6 +65,8 @@ def painted(path: str, fill, stroke, stroke_width_pt: float) -> str:
     if stroke is not None:
         ops.append(color(stroke, stroke=True))
         ops.append(f"{stroke_width_pt:.3f} w")
+        if dash_pt:
+            ops.append(dash(dash_pt))
     ops.append(path)
     ops.append(paint(fill is not None, stroke is not None))
     ops.append("Q")

@@ -1,9 +1,9 @@
 """``<rect>``: a rectangle, optionally with rounded corners."""
 from __future__ import annotations
 
-from .attributes import FILL, OPACITY, ROTATE, STROKE, STROKE_WIDTH, Attr, length, positive_length
-from . import pdfops
-from .context import apply_paint, rotated
+from .attributes import DASH, FILL, OPACITY, ROTATE, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from . import pdfops, shape
+from .context import rotation
 
 TAG = "rect"
 DOC = "A rectangle; `r` rounds its corners."
@@ -13,7 +13,8 @@ ATTRIBUTES = {
     "w": Attr(positive_length, "width", required=True),
     "h": Attr(positive_length, "height", required=True),
     "r": Attr(length, "corner radius", 0.0),
-    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "opacity": OPACITY, "rotate": ROTATE,
+    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "dash": DASH, "opacity": OPACITY,
+    "rotate": ROTATE,
 }
 
 
@@ -24,25 +25,21 @@ def check(attrs: dict) -> None:
 
 def direct(attrs) -> bool:
     """Whether the rectangle is drawn with PDF operators alone (see draw/__init__.py)."""
-    return not attrs["rotate"] and attrs["opacity"] >= 1
+    return not attrs["rotate"] and shape.direct(attrs)
+
+
+def outline(attrs, geometry) -> tuple[str, tuple]:
+    """The rectangle's path (PDF operators) and its bounds (PDF coordinates)."""
+    x, y = geometry.x(attrs["x"]), geometry.y(attrs["y"] + attrs["h"])
+    w, h = geometry.pt(attrs["w"]), geometry.pt(attrs["h"])
+    path = pdfops.round_rect(x, y, w, h, geometry.pt(attrs["r"])) if attrs["r"] else pdfops.rect(x, y, w, h)
+    return path, (x, y, x + w, y + h)
 
 
 def draw(canvas, element, geometry, prepared=None) -> None:
     a = element.attrs
-    fill, stroke = a["fill"], a["stroke"]
-    if fill is None and stroke is None:
+    if a["fill"] is None and a["stroke"] is None:
         return
-    x, y = geometry.x(a["x"]), geometry.y(a["y"] + a["h"])
-    w, h = geometry.pt(a["w"]), geometry.pt(a["h"])
-    if not direct(a):  # the general way, through reportlab
-        canvas.saveState()
-        apply_paint(canvas, a)
-        rotated(canvas, geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
-        if a["r"]:
-            canvas.roundRect(x, y, w, h, geometry.pt(a["r"]), stroke=int(stroke is not None), fill=int(fill is not None))
-        else:
-            canvas.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
-        canvas.restoreState()
-        return
-    path = pdfops.round_rect(x, y, w, h, geometry.pt(a["r"])) if a["r"] else pdfops.rect(x, y, w, h)
-    canvas._code.append(pdfops.painted(path, fill, stroke, geometry.pt(a["stroke-width"])))  # written directly
+    path, box = outline(a, geometry)
+    prefix = rotation(geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2) if a["rotate"] else ""
+    shape.paint_path(canvas, geometry, a, path, box, prefix)

@@ -5,8 +5,25 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .attributes import ROTATE, Attr, choice, color, length, positive_length, positive_number, text
+from . import pdfops
 from .content import TEXT, replay
 from .context import rotation
+
+def em(value: str) -> float:
+    """A length in em (a fraction of the text size): "0.05" or "0.05em"."""
+    try:
+        return float(value.strip().removesuffix("em"))
+    except ValueError:
+        raise ValueError(f'expected a number of em such as "0.05em", got "{value}"') from None
+
+
+def language(value: str) -> str:
+    if value not in ("auto", "none"):
+        from ..text.hyphenate import dictionary
+
+        dictionary(value)  # raises, naming the languages known
+    return value
+
 
 TAG = "text"
 DOC = "A text box; its content is rich text (see Rich text), fitted to the box."
@@ -25,6 +42,10 @@ ATTRIBUTES = {
     "align": Attr(choice("left", "center", "right", "justify"), "horizontal alignment", "left"),
     "valign": Attr(choice("top", "middle", "bottom"), "vertical alignment", "top"),
     "color": Attr(color, "text colour", color("#000000")),
+    "letter-spacing": Attr(em, 'space after every character, in em (fractions of the size) such as "0.05em"',
+                           0.0),
+    "hyphenate": Attr(language, "break long words at a line's end: `auto` (in the set's `language`, if it "
+                      "names one), `none`, or a language such as `en_US` or `de`", "auto"),
     "markup": Attr(choice("rich", "plain"), "`rich` reads the card markup, `plain` prints every character as is", "rich"),
     "rotate": ROTATE,
 }
@@ -62,7 +83,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
         parts.append(rotation(geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2))
     size = f"{laid.size:.4g}"
     box_color = a["color"]
-    items: list = []
+    items: list = [f"{a['letter-spacing'] * laid.size:.3f} Tc"] if a["letter-spacing"] else []
     current_color = None
     icons = []
     word_space = 0.0
@@ -78,7 +99,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
                 icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
-                items.append(f"{run_color.red:.4g} {run_color.green:.4g} {run_color.blue:.4g} rg")
+                items.append(pdfops.color(run_color))
                 current_color = run_color
             # Td moves from the last line start: shorter than a matrix, and exact, because
             # positions are whole hundredths of a point
@@ -86,11 +107,25 @@ def record(element, geometry, prepared: PreparedText) -> list:
             items.append(f"{(at_x - line_x) / 100:.2f} {(at_y - line_y) / 100:.2f} Td")
             line_x, line_y = at_x, at_y
             items.append((face.pdf_name, size, text_run))
+    width, height = geometry.pt(a["w"]), geometry.pt(a["h"])
+    if laid.overflow:  # the live preview: clipped to the box
+        parts.append(f"q {left:.2f} {top - height:.2f} {width:.2f} {height:.2f} re W n")
     parts.append((TEXT, tuple(items)))
     for name, x, baseline, run_color in icons:
         parts.extend(prepared.icon_parts[name](x, baseline, laid.size, run_color))
+    if laid.overflow:
+        parts.append("Q")
+        parts.append(overflow_mark(left, top, width, height))
     parts.append("Q")
     return parts
+
+
+def overflow_mark(left: float, top: float, width: float, height: float) -> str:
+    """The live preview's mark on a box whose text is over: a dashed red outline and a red
+    tab with a down arrow at its bottom edge."""
+    bottom, middle = top - height, left + width / 2
+    return (f"q 0.84 0.1 0.1 RG 0.84 0.1 0.1 rg 0.8 w [2 1.5] 0 d {left:.2f} {bottom:.2f} {width:.2f} {height:.2f} re S "
+            f"[] 0 d {middle - 7:.2f} {bottom:.2f} m {middle + 7:.2f} {bottom:.2f} l {middle:.2f} {bottom - 6:.2f} l f Q")
 
 
 def draw(canvas, element, geometry, prepared: PreparedText) -> None:

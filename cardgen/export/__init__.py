@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import pipeline
-from .shop_files import export_pdf, export_pngs
+from .shop_files import export_pngs
 from .shops import SHOPS
 from .tts import export_tts
 
@@ -22,11 +22,17 @@ def export(name: str, root: Path | str = ".", out: Path | str | None = None, sho
         chosen = SHOPS[shop]
         target = Path(out) if out is not None else root / "output" / shop
         if chosen.kind == "pdf":
-            path, faces = export_pdf(name, session, chosen, target)
-            lines.append(f"{chosen.title}: {path} ({faces} pages, a face a page)")
+            from .drivethru import export_drivethru  # pikepdf: paid only by PDF/X exports
+
+            files, warnings = export_drivethru(name, session, chosen, target)
+            lines.extend(f"warning: {problem}" if not problem.source else str(problem) for problem in warnings)
+            for path, pages in files:
+                lines.append(f"{chosen.title}: {path} ({pages} pages, PDF/X-1a:2003, each front followed by its back)")
         else:
-            folder, faces, rasterised = export_pngs(name, session, chosen, target)
-            lines.append(f"{chosen.title}: {faces} PNGs in {folder} ({rasterised} rasterised)")
+            folder, files, rasterised, warnings, products = export_pngs(name, session, chosen, target)
+            lines.extend(str(problem) for problem in warnings)
+            lines.append(f"{chosen.title}: {files} PNGs in {folder} ({rasterised} rasterised), a folder per product "
+                         f"with upload.csv: {', '.join(products) or 'none'}")
     if tts:
         target = Path(out) if out is not None else root / "output" / "tts"
         folder, decks = export_tts(name, session, target)

@@ -1,30 +1,42 @@
-"""Print-shop files: a PNG per face (tgc, mpc) or one PDF (drivethru).
+"""Print-shop PNGs (tgc, mpc), in a folder per product; DriveThruCards' PDF/X files are
+drivethru.py's.
 
-PNG shops: the set is drawn with at least the shop's bleed plus ``MARGIN`` on every side (more
+The set is drawn with at least the shop's bleed plus ``MARGIN`` on every side (more
 when the set's own bleed is larger), rasterised at 300 dpi, and each face cropped about its
 trim's centre to exactly the shop's pixel size: no scaling, so a pixel is a 300 dpi pixel.
-DriveThruCards: the set drawn with exactly 1/8 in of bleed, so that its pages are the shop's
-trim plus bleed, with TrimBox and BleedBox.
 """
 from __future__ import annotations
 
+import csv
+import io
 import tempfile
 from pathlib import Path
 
+from PIL import Image
+
 from .. import pipeline
-from ..proof.names import card_slugs, face_file
+from ..errors import Problem
+from ..proof.names import card_slugs, slug
 from ..proof.raster import Rasteriser, crop_centred, png_bytes
 from ..proof.store import ProofFolder
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
+from .products import product_key
 from .shops import DPI, Shop
 
 MARGIN = 0.5  # mm beyond the shop's bleed that the crop cuts away (no half-covered edge pixels)
 INDEX = "export.json"
+UPLOAD = "upload.csv"
 
 
-def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) -> tuple[Path, int, int]:
-    """PNG per face into ``out/<set>/``; (folder, faces, pages rasterised). A rerun rasterises
-    only faces whose content changed, and removes the files of faces that are gone."""
+def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) \
+        -> tuple[Path, int, int, list[Problem], list[str]]:
+    """PNG files into ``out/<set>/<product>-<back>/``, a folder per product the shop makes:
+    one image per distinct front (copies that look alike share it), the back (``back.png``,
+    or one per front when backs differ; a plain paper-white one when the type has none), and
+    ``upload.csv``, what to upload with the number of copies. Faces at sizes the shop does not
+    make are left out and returned as warnings. Return (set folder, files, pages rasterised,
+    warnings, product folders). A rerun rasterises only faces whose content changed, and
+    removes the files of faces that are gone."""
     card_set = load_checked(name, session.root)
     needed = shop.bleed_mm + MARGIN
     card_set = with_bleed(card_set, lambda t: max(t.bleed, needed))
@@ -32,27 +44,97 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) -> 
     with tempfile.TemporaryDirectory(prefix="cardgen-export-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
-        slugs = card_slugs(f["card"] for f in faces)
-        entries = [{"file": face_file(slugs[f["card"]], f["copy"], f["side"]), "key": f"{f['hash']}:{shop.name}",
-                    "card": f["card"], "type": f["type"], "copy": f["copy"], "side": f["side"]} for f in faces]
-        todo = [(face, entry) for face, entry in zip(faces, entries) if not folder.holds(entry["file"], entry["key"])]
-        first = {entry["key"]: face for face, entry in reversed(todo)}
+        products, warnings = _products(card_set, faces, shop)
+        entries, uploads = [], {}
+        for (product, back_name), pairs in products.items():
+            entries_of, rows = _product_files(f"{_slug(product)}-{_slug(back_name)}", pairs, card_set, shop)
+            entries.extend(entries_of)
+            uploads[f"{_slug(product)}-{_slug(back_name)}"] = rows
+        todo = [entry for entry in entries if not folder.holds(entry["file"], entry["key"])]
+        first = {entry["key"]: entry for entry in reversed(todo)}
 
         def render(key: str):
-            face = first[key]
-            card_type = card_set.types[face["type"]]
-            return crop_centred(raster.page(face["page"] - 1), page_mm(card_type), shop.pixels(card_type))
+            entry = first[key]
+            card_type = card_set.types[entry["type"]]
+            if entry.get("page") is None:  # a plain back: paper white
+                return Image.new("RGB", shop.pixels(card_type), "white")
+            return crop_centred(raster.page(entry["page"] - 1), page_mm(card_type), shop.pixels(card_type))
 
         with Rasteriser(pdf, DPI) as raster:
-            folder.fill([entry for _, entry in todo], render, lambda key, image: png_bytes(image, DPI))
+            folder.fill(todo, render, lambda key, image: png_bytes(image, DPI))
             rasterised = raster.count
+    for product_folder, rows in uploads.items():
+        folder.write(f"{product_folder}/{UPLOAD}", _upload_csv(rows))
     folder.finish(entries, "")
-    return folder.folder, len(entries), rasterised
+    for old in folder.folder.glob(f"*/{UPLOAD}"):  # lists of products that are gone
+        if old.parent.name not in uploads:
+            old.unlink()
+    return folder.folder, len(entries), rasterised, warnings, sorted(uploads)
 
 
-def export_pdf(name: str, session: pipeline.Session, shop: Shop, out: Path) -> tuple[Path, int]:
-    """One PDF ``out/<set>.pdf``: a face a page at trim plus exactly the shop's bleed."""
-    card_set = with_bleed(load_checked(name, session.root), lambda t: shop.bleed_mm)
-    target = Path(out) / f"{name}.pdf"
-    faces = per_card_pdf(card_set, session, target)  # written whole or not at all, manifest beside it
-    return target, len(faces)
+def _slug(text: str) -> str:
+    return slug(text)
+
+
+def _products(card_set, faces: list[dict], shop: Shop):
+    """Fronts (with their back face, or None) by (product, back); warnings for the rest."""
+    backs = {(f["card"], f["copy"]): f for f in faces if f["side"] == "back"}
+    products: dict[tuple[str, str], list] = {}
+    left_out: dict[str, int] = {}
+    for front in (f for f in faces if f["side"] == "front"):
+        key = product_key(card_set.types[front["type"]], shop.name)
+        if key is None:
+            left_out[front["type"]] = left_out.get(front["type"], 0) + 1
+            continue
+        products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
+    warnings = []
+    for type_name, count in left_out.items():
+        card_type = card_set.types[type_name]
+        size = card_type.size
+        warnings.append(Problem(f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {count} face'
+                                f'{"s" * (count != 1)} of type "{type_name}" left out of the export',
+                                card_type.source, None, "warning"))
+    return products, warnings
+
+
+def _product_files(product_folder: str, pairs: list, card_set, shop: Shop) -> tuple[list[dict], list[dict]]:
+    """The index entries (one per distinct front, and the backs) and the upload rows."""
+    slugs = card_slugs(front["card"] for front, _ in pairs)
+    back_hashes = {back["hash"] if back else None for _, back in pairs}
+    shared_back = len(back_hashes) == 1
+    entries: dict[str, dict] = {}  # file -> entry
+    rows: dict[tuple, dict] = {}  # (front file, back file) -> upload row
+    looks: dict[tuple[str, str], str] = {}  # (card, front hash) -> its file
+    for front, back in pairs:
+        file = looks.get((front["card"], front["hash"]))
+        if file is None:
+            base = slugs[front["card"]]
+            taken = sum(1 for card, _ in looks if card == front["card"])
+            file = f"{product_folder}/{base}{f'-{taken + 1}' if taken else ''}.png"
+            looks[(front["card"], front["hash"])] = file
+            entries[file] = {"file": file, "key": f"{front['hash']}:{shop.name}", "card": front["card"],
+                             "type": front["type"], "side": "front", "page": front["page"]}
+        if back is not None:
+            back_file = f"{product_folder}/back.png" if shared_back else file[:-4] + "-back.png"
+            entries.setdefault(back_file, {"file": back_file, "key": f"{back['hash']}:{shop.name}",
+                                           "card": back["card"], "type": back["type"], "side": "back",
+                                           "page": back["page"]})
+        else:
+            back_file = f"{product_folder}/back.png" if shared_back else file[:-4] + "-back.png"
+            pixels = shop.pixels(card_set.types[front["type"]])
+            entries.setdefault(back_file, {"file": back_file, "key": f"plain:{pixels[0]}x{pixels[1]}:{shop.name}",
+                                           "card": front["card"], "type": front["type"], "side": "back",
+                                           "page": None})
+        row = rows.setdefault((file, back_file), {"front": file.split("/", 1)[1], "back": back_file.split("/", 1)[1],
+                                                  "copies": 0, "card": front["card"]})
+        row["copies"] += 1
+    return list(entries.values()), list(rows.values())
+
+
+def _upload_csv(rows: list[dict]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["front", "back", "copies", "card"])
+    for row in rows:
+        writer.writerow([row["front"], row["back"], row["copies"], row["card"]])
+    return out.getvalue().encode("utf-8")

@@ -55,6 +55,52 @@ def _groups(faces: list[dict], card_set) -> list[tuple[CardType, dict | None, li
     return list(groups.values())
 
 
+def saved_object(title: str, decks: list[dict], url: str) -> dict:
+    """A Tabletop Simulator saved object: one deck per card size and back (a card alone is a
+    single card), its sheets as CustomDeck entries (FaceURL, BackURL, NumWidth, NumHeight), the
+    cards' ids in DeckIDs, each card named by its Nickname. ``url`` is where the images are:
+    ``file:///`` the export folder by default (TTS reads local files on the machine that wrote
+    them); upload them (TTS's Cloud Manager) and replace it to share the deck."""
+    groups: dict[str, list[tuple[int, dict]]] = {}
+    for number, deck in enumerate(decks, 1):
+        groups.setdefault(deck["back_hash"] + ":%dx%d" % tuple(deck["card_px"]), []).append((number, deck))
+    states = []
+    for index, sheets in enumerate(groups.values()):
+        custom = {str(number): {"FaceURL": url + deck["sheet"], "BackURL": url + deck["back"], "NumWidth": deck["columns"],
+                                "NumHeight": deck["rows"], "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+                  for number, deck in sheets}
+        cards = []
+        for number, deck in sheets:
+            for slot, card_name in enumerate(deck["names"]):
+                card_id = number * 100 + slot
+                cards.append({"Name": "Card", "Nickname": card_name, "Description": "", "CardID": card_id,
+                              "Transform": _transform(0), "CustomDeck": {str(number): custom[str(number)]},
+                              "GUID": _guid(f"{title}:{card_id}")})
+        first_deck = sheets[0][1]
+        name = f"{title} ({first_deck['card_px'][0]} x {first_deck['card_px'][1]} px)"
+        if len(cards) == 1:
+            state = dict(cards[0], Transform=_transform(index * 3.0))
+        else:
+            state = {"Name": "DeckCustom", "Nickname": name, "Description": "", "Transform": _transform(index * 3.0),
+                     "HideWhenFaceDown": True, "SidewaysCard": False, "DeckIDs": [c["CardID"] for c in cards],
+                     "CustomDeck": custom, "ContainedObjects": cards, "GUID": _guid(f"{title}:deck:{index}")}
+        states.append(state)
+    return {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": states, "TabStates": {},
+            "VersionNumber": ""}
+
+
+def _transform(x: float) -> dict:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def _guid(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
+
+
 def export_tts(name: str, session: pipeline.Session, out: Path) -> tuple[Path, list[dict]]:
     card_set = load_checked(name, session.root)
     folder = Path(out) / name
@@ -77,7 +123,8 @@ def export_tts(name: str, session: pipeline.Session, out: Path) -> tuple[Path, l
 
             for card_type, back, fronts in _groups(faces, card_set):
                 cell_w, cell_h = face_px(card_type)
-                back_image = picture(back, card_type) if back else None
+                # a type without a back gets a plain paper-white one: TTS shows every card's back
+                back_image = picture(back, card_type) if back else Image.new("RGB", (cell_w, cell_h), "white")
                 for start in range(0, len(fronts), PER_SHEET):
                     chunk = fronts[start:start + PER_SHEET]
                     number = len(decks) + 1
@@ -86,13 +133,16 @@ def export_tts(name: str, session: pipeline.Session, out: Path) -> tuple[Path, l
                         row, column = divmod(slot, COLUMNS)
                         sheet.paste(picture(front, card_type), (column * cell_w, row * cell_h))
                     deck = {"sheet": f"deck-{number}.png", "columns": COLUMNS, "rows": ROWS, "cards": len(chunk),
-                            "card_px": [cell_w, cell_h], "back": None, "names": [f["card"] for f in chunk]}
-                    if back_image is not None:
-                        sheet.paste(back_image, ((COLUMNS - 1) * cell_w, (ROWS - 1) * cell_h))  # the hidden card
-                        deck["back"] = f"deck-{number}-back.png"
-                        (folder / deck["back"]).write_bytes(png_bytes(back_image, tts_dpi(card_type)))
+                            "card_px": [cell_w, cell_h], "back": f"deck-{number}-back.png",
+                            "plain_back": back is None, "names": [f["card"] for f in chunk],
+                            "back_hash": back["hash"] if back else f"plain:{cell_w}x{cell_h}"}
+                    sheet.paste(back_image, ((COLUMNS - 1) * cell_w, (ROWS - 1) * cell_h))  # the hidden card
+                    (folder / deck["back"]).write_bytes(png_bytes(back_image, tts_dpi(card_type)))
                     (folder / deck["sheet"]).write_bytes(png_bytes(sheet, tts_dpi(card_type)))
                     decks.append(deck)
     (folder / "tts.json").write_text(json.dumps({"set": name, "decks": decks}, indent=1, ensure_ascii=False) + "\n",
                                      encoding="utf-8")
+    saved = saved_object(card_set.title, decks, folder.resolve().as_uri() + "/")
+    (folder / f"{name}.saved-object.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n",
+                                                     encoding="utf-8")
     return folder, decks

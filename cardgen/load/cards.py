@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
+from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType
 from .tables import Row, read_rows
+from .yamlfile import relative_name
 
 # XML 1.0 cannot carry these, and no printer wants them: reject them at the door.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
@@ -27,9 +29,11 @@ class CardFiles(Sequence):
     memory than a small one."""
 
     def __init__(self, files: Sequence[tuple[Path, str | None]], root: Path, types: Mapping[str, CardType],
-                 variables: Mapping[str, Any]):
+                 variables: Mapping[str, Any], source: Source | None = None):
         self.files = tuple(files)  # (path, the type its cards take when they name none)
         self.root, self.types, self.variables = root, types, variables
+        self.source = source  # where the files are listed (set.yaml's `cards:`)
+        self.warnings: tuple[Problem, ...] = ()  # card files that hold no card
         self._count = 0
         self.copies: dict[str, int] = {}
         self._kept: tuple[Card, ...] | None = None  # a small set's cards, as checked
@@ -38,15 +42,28 @@ class CardFiles(Sequence):
         problems: list[Problem] = []
         kept: list[Card] | None = []
         copies: dict[str, int] = {}
-        count = 0
+        count = total = 0
+        most = limit(COPIES_PER_SET)
+        warnings = []
         for path, forced_type in self.files:
+            before = count
             for card in self._read(path, forced_type, problems):
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
+                total += card.count
+                if total > most:  # named at the card that passes it, and read no further
+                    problems.append(Problem(limit_message(COPIES_PER_SET, f"the set's cards come to more than "
+                                                                          f"{most} copies here"),
+                                            card.source, card.name))
+                    raise CardgenError(problems)
                 if kept is not None:
                     kept.append(card)
                     if count > KEPT_CARDS:
                         kept = None
+            if count == before and not problems:
+                warnings.append(Problem("the card file holds no cards", Source(relative_name(path, self.root)),
+                                        severity="warning"))
+        self.warnings = tuple(warnings)
         if problems:
             raise CardgenError(problems)
         self._count, self.copies = count, copies
@@ -104,6 +121,8 @@ def _count(value: Any, source: Source, card: str) -> int:
         raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
     if number < 0:
         raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
+    if number > limit(COPIES_PER_CARD):
+        raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"count {number} is too many copies"), source, card))
     return number
 
 

@@ -6,13 +6,17 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import Source, fail
-from ..model import Back, CardSet, CardType, Icon
+from ..model import Back, BoxSpec, CardSet, CardType, Icon
+from ..paths import OutsideProject, confined
 from ..units import parse_length
 from .cards import CardFiles
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
-            "backs", "icons", "cards", "rules", "sheet", "shape"}
+            "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
+            "date", "preflight", "language", "boxes"}
+PREFLIGHT_KEYS = {"element", "min-size", "reason"}
+BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
@@ -30,6 +34,15 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     root = Path(root).resolve()
     directory = root / "data" / name
     path = directory / "set.yaml"
+    try:
+        directory = confined(root, root / "data", name, "the set folder")
+        path = confined(root, directory, "set.yaml")
+    except OutsideProject as exc:
+        raise fail(str(exc), Source(f"data/{name}")) from None
+    if not path.is_file():
+        raise fail("set.yaml is missing: a set folder holds set.yaml, which names its card types and files",
+                   Source(f"data/{name}")) if directory.is_dir() else fail(
+                   "no such set folder", Source(f"data/{name}"))
     data = read_yaml(path, root)
     file = relative_name(path, root)
     if not isinstance(data, dict):
@@ -90,10 +103,22 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             size=size, bleed=_length(spec, "bleed", bleed, at), safe=_length(spec, "safe", safe, at),
             defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
 
-    icons = _icons(data.get("icons") or {}, directory, at)
+    icons = _icons(data.get("icons") or {}, root, directory, at)
     if isinstance(data.get("sheet"), dict):
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
+        _sheet_files(data["sheet"], root, directory, at)
     variables = plain(data.get("variables") or {})
+    from ..color.settings import color_settings  # colour management is a module of its own
+
+    colour = color_settings(data.get("color"), data.get("output-intent"), directory,
+                            lambda container, key: at(data if container is None else container, key))
+    meta = {}
+    for key in ("author", "subject", "date"):
+        if data.get(key) is not None:
+            meta[key] = str(data[key])
+    if "date" in meta:
+        _check_date(meta["date"], at(data, "date"))
+    preflight = _preflight(data.get("preflight"), at)
 
     files = []
     card_files = data.get("cards") or []
@@ -106,11 +131,15 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             entry = entry.get("file")
         if not entry:
             raise fail("each entry of `cards` is a file name or {file:, type:}", at(data["cards"], index))
-        card_path = directory / str(entry)
+        try:
+            card_path = confined(root, directory, str(entry), "card file")
+        except OutsideProject as exc:
+            raise fail(str(exc), at(data["cards"], index)) from None
         if not card_path.is_file():
             raise fail(f'card file "{entry}" not found', at(data["cards"], index))
         files.append((card_path, forced_type))
-    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables))
+    cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
+                      at(data, "cards") if "cards" in data else at(data))
     cards.check()
 
     rules_entries = data.get("rules") or []
@@ -118,16 +147,112 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         rules_entries = [rules_entries]
     rules = []
     for index, entry in enumerate(rules_entries):
-        rules_path = directory / str(entry)
+        where = at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules")
+        try:
+            rules_path = confined(root, directory, str(entry), "rules file")
+        except OutsideProject as exc:
+            raise fail(str(exc), where) from None
         if not rules_path.is_file():
-            raise fail(f'rules file "{entry}" not found', at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules"))
+            raise fail(f'rules file "{entry}" not found', where)
         rules.append(rules_path)
 
     return CardSet(
         name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
-        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1))
+        rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
+        color=colour, meta=MappingProxyType(meta), preflight=preflight,
+        language=_language(data, at), boxes=MappingProxyType(_boxes(data, directory, file, at)))
+
+
+def _check_date(value: str, where: Source) -> None:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(value[:10]) if len(value) <= 10 else datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise fail(f'date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), got "{value}"', where) from None
+
+
+def _preflight(raw: Any, at) -> tuple:
+    """``preflight:`` in set.yaml: a list of {element, min-size, reason}, each
+    lowering a minimum for the named element (a text box's ``name``), with the reason preflight
+    prints."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise fail("preflight: must be a list of {element:, min-size:, reason:}", at(raw, None))
+    entries = []
+    for index, entry in enumerate(raw):
+        where = at(raw, index)
+        if not isinstance(entry, dict):
+            raise fail("each preflight entry is a mapping {element:, min-size:, reason:}", where)
+        _unknown_keys(entry, PREFLIGHT_KEYS, where.file, "preflight entry")
+        if not entry.get("element") or not entry.get("reason"):
+            raise fail("a preflight entry needs `element` (a text box's name) and `reason`", where)
+        values = {"element": str(entry["element"]), "reason": str(entry["reason"]), "source": where}
+        for key in ("min-size",):
+            if key in entry:
+                try:
+                    values[key] = float(entry[key])
+                except (TypeError, ValueError):
+                    raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
+                if values[key] <= 0:
+                    raise fail(f"{key} must be greater than 0", at(entry, key))
+        if "min-size" not in values:
+            raise fail("a preflight entry lowers `min-size` (the text's minimum, pt)", where)
+        entries.append(MappingProxyType(values))
+    return tuple(entries)
+
+
+def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
+    """``boxes:``: tuck boxes, each with its layout and the cards it holds."""
+    entries = data.get("boxes") or {}
+    if not isinstance(entries, dict):
+        raise fail("`boxes` must be a mapping of name: {template:, cards: or deck:}", at(data, "boxes"))
+    boxes = {}
+    for name, spec in entries.items():
+        where = at(entries, name)
+        if not isinstance(spec, dict) or "template" not in spec:
+            raise fail(f'box "{name}" needs a `template` (its layout below templates/)', where)
+        _unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
+        cards = spec.get("cards") or {}
+        if not isinstance(cards, dict):
+            raise fail(f'box "{name}": `cards` selects cards by field, such as {{type: ruling}}', at(spec, "cards"))
+        if "cards" in spec and "deck" in spec:
+            raise fail(f'box "{name}": give `cards` or `deck`, not both', at(spec, "deck"))
+        deck = None
+        if spec.get("deck") is not None:
+            try:
+                deck = confined(directory.parent.parent, directory, str(spec["deck"]), "deck list")
+            except OutsideProject as exc:
+                raise fail(f'box "{name}": {exc}', at(spec, "deck")) from None
+            if not deck.is_file():
+                raise fail(f'box "{name}": deck list "{spec["deck"]}" not found', at(spec, "deck"))
+        fields = spec.get("fields") or {}
+        if not isinstance(fields, dict):
+            raise fail(f'box "{name}": `fields` must be a mapping of name: value', at(spec, "fields"))
+        thickness = _length(spec, "thickness", 0.3, at)
+        clearance = _length(spec, "clearance", 1.0, at)
+        if thickness <= 0:
+            raise fail(f'box "{name}": thickness must be greater than 0', at(spec, "thickness"))
+        boxes[str(name)] = BoxSpec(str(name), str(spec["template"]), MappingProxyType(plain(cards)), deck,
+                                   thickness, clearance, MappingProxyType(plain(fields)), where)
+    return boxes
+
+
+def _language(data: dict, at) -> str | None:
+    """The hyphenation language, checked against the dictionaries there are."""
+    language = data.get("language")
+    if language is None:
+        return None
+    from ..text.hyphenate import dictionary
+
+    try:
+        dictionary(str(language))
+    except ValueError as exc:
+        raise fail(f"language: {exc}", at(data, "language")) from None
+    return str(language)
 
 
 def _length(container: Any, key: str, default: float, at) -> float:
@@ -149,7 +274,21 @@ def _unknown_keys(mapping: dict, allowed: set[str], file: str, what: str) -> Non
                        Source(file, line_of(mapping, key)))
 
 
-def _icons(raw: Any, directory: Path, at) -> dict[str, Icon]:
+def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
+    """A sheet template file named in set.yaml (by itself or per paper) must be in the project."""
+    from ..sheets.labels import is_path
+
+    template = sheet.get("template")
+    named = template.items() if isinstance(template, dict) else [(None, template)]
+    for paper, name in named:
+        if isinstance(name, str) and is_path(name):
+            try:
+                confined(root, directory, name.split("#", 1)[0], "sheet template file")
+            except OutsideProject as exc:
+                raise fail(str(exc), at(template, paper) if paper is not None else at(sheet, "template")) from None
+
+
+def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
     icons = {}
     for icon_name, spec in raw.items():
         where = at(raw, icon_name)
@@ -158,7 +297,10 @@ def _icons(raw: Any, directory: Path, at) -> dict[str, Icon]:
         _unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
         image = None
         if "image" in spec:
-            image = directory / str(spec["image"])
+            try:
+                image = confined(root, directory, str(spec["image"]), f'icon "{icon_name}": image')
+            except OutsideProject as exc:
+                raise fail(str(exc), where) from None
             if not image.is_file():
                 raise fail(f'icon "{icon_name}": image "{spec["image"]}" not found', where)
         icons[str(icon_name)] = Icon(str(icon_name), image=image, glyph=spec.get("glyph") and str(spec["glyph"]),

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from ..errors import Source, fail
-from .yamlfile import line_of, plain, read_yaml, relative_name
+from ..errors import Source, fail, os_reason
+from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,10 @@ def _csv_rows(path: Path, root: Path) -> Iterator[Row]:
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
                 yield Row(values, Source(name, line), {})  # every cell is on the row's line
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+    except UnicodeDecodeError:
+        raise first_bad_utf8(path, name) from None
+    except OSError as exc:  # gone or unreadable since the set was loaded
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
         raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
 
@@ -95,29 +97,42 @@ def _xlsx_value(value: Any) -> Any:
         return ""
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return value.isoformat()
     return value
 
 
 def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
+    """The first sheet's rows, each cell as the spreadsheet shows it (see xlsxcells.py); a
+    cell that cannot be is an error naming it (``cards.xlsx:Sheet1!F3``)."""
     from openpyxl import load_workbook  # imported here: only XLSX users pay for it
 
+    from .xlsxcells import CellError, Merges, merged_ranges, shown
+
     name = relative_name(path, root)
-    try:
+    try:  # the values as last calculated, and the formulas (to tell an empty cell from an uncalculated one)
         workbook = load_workbook(path, read_only=True, data_only=True)
+        formulas = load_workbook(path, read_only=True, data_only=False)
+    except OSError as exc:
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except Exception as exc:  # openpyxl raises many types for a broken file
         raise fail(f"cannot read the workbook: {exc}", Source(name)) from None
+    sheet = workbook.worksheets[0] if workbook.worksheets else None
     try:
-        sheet = workbook.worksheets[0]
+        if sheet is None:
+            return
+        merges = Merges(merged_ranges(sheet))
         header: list[str] | None = None
-        for number, cells in enumerate(sheet.iter_rows(values_only=True), start=1):
+        rows = zip(sheet.iter_rows(), formulas.worksheets[0].iter_rows(values_only=True))
+        for number, (cells, formula_cells) in enumerate(rows, start=1):
+            values = [shown(cell, formula_cells[i] if i < len(formula_cells) else None, number, i + 1)
+                      for i, cell in enumerate(cells)]
+            merges.fill(number, values)
             if header is None:
-                if not any(c not in (None, "") for c in cells):
+                if not any(c not in (None, "") for c in values):
                     continue
-                header = _header(list(cells), Source(name, number))
+                header = _header(list(values), Source(name, number))
+                merges.check_across(number + 1)
                 continue
-            values = [_xlsx_value(c) for c in cells]
+            values = [_xlsx_value(c) for c in values]
             if not any(str(v).strip() for v in values):
                 continue
             extra = [v for v in values[len(header):] if str(v).strip()]
@@ -126,5 +141,8 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
             record = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
             source = Source(name, number)
             yield Row(record, source, {})  # every cell is on the row's line
+    except CellError as error:
+        raise fail(str(error), Source(f"{name}:{sheet.title}!{error.cell}")) from None
     finally:
         workbook.close()
+        formulas.close()

@@ -1,6 +1,7 @@
 """YAML with line numbers: every mapping value and list item knows the line it is on."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -8,7 +9,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from ..errors import Source, fail
+from ..errors import Source, fail, os_reason
+from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
+from .yamlwords import explain
 
 
 def relative_name(path: Path, root: Path | None) -> str:
@@ -25,26 +28,137 @@ def relative_name(path: Path, root: Path | None) -> str:
 def read_text(path: Path, name: str) -> str:
     """A UTF-8 text file; a missing or undecodable file is an error naming ``name``."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise fail("file not found", Source(name)) from None
+    except OSError as exc:
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text ({exc.reason})", Source(name)) from None
+        raise not_utf8(data, exc, name) from None
+
+
+def not_utf8(data: bytes, exc: UnicodeDecodeError, name: str, line_offset: int = 0, byte_offset: int = 0):
+    """The error for bytes that are not UTF-8: the line, and the byte offset in the file."""
+    start = exc.start
+    line = data.count(b"\n", 0, start) + 1 + line_offset
+    bad = data[start:start + 1].hex().upper()
+    return fail(f"the file is not UTF-8 text: byte 0x{bad} at byte offset {start + byte_offset} "
+                "(save it as UTF-8)", Source(name, line))
+
+
+def first_bad_utf8(path: Path, name: str):
+    """The not-UTF-8 error of a file already found to be so while it was read piece by piece."""
+    try:
+        data = Path(path).read_bytes()
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return not_utf8(data, exc, name)
+    except OSError as exc:
+        return fail(f"cannot read the file: {os_reason(exc)}", Source(name))
+    return fail("the file is not UTF-8 text (save it as UTF-8)", Source(name))
 
 
 def read_yaml(path: Path, root: Path | None = None) -> Any:
-    """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line."""
+    """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line.
+    Aliases may not expand the file beyond ``CARDGEN_MAX_YAML_EXPANSION`` times its own values
+    (the "billion laughs"), nor refer to a value they are inside of."""
     name = relative_name(path, root)
     text = read_text(path, name)
     try:
-        return YAML(typ="rt", pure=True).load(text)
+        data = YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        reason = exc.problem or exc.context or "invalid YAML"
-        raise fail(f"invalid YAML: {reason}", Source(name, line)) from None
+        line, message = explain(exc, text)
+        raise fail(f"invalid YAML: {message}", Source(name, line)) from None
+    except RecursionError:
+        raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
     except YAMLError as exc:
         raise fail(f"invalid YAML: {exc}", Source(name)) from None
+    _check_expansion(data, name)
+    return data
+
+
+class _Recursive(Exception):
+    def __init__(self, container, key=None):
+        self.container, self.key = container, key
+
+
+class _Surrogate(_Recursive):
+    """A string holding half of a UTF-16 pair (``"\\ud800"``): no file can encode it."""
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_expansion(data: Any, name: str) -> None:
+    """Refuse a document whose aliases expand it far beyond what is written in it: ruamel
+    shares an aliased value, but everything after loading (``plain``, templates) copies it."""
+    sizes: dict[int, int] = {}  # id of a container -> its values, aliases expanded
+    written = 0  # values written in the file: each container once
+    in_progress: set[int] = set()
+
+    def size(value: Any) -> int:
+        nonlocal written
+        if not isinstance(value, (dict, list)):
+            return 1
+        key = id(value)
+        known = sizes.get(key)
+        if known is not None:
+            return known
+        if key in in_progress:
+            raise _Recursive(value)
+        in_progress.add(key)
+        children = list(value.values()) if isinstance(value, dict) else value
+        written += 1 + len(children)
+        total = 1
+        for index, child in enumerate(children):
+            if child.__class__ is not str:
+                total += size(child)
+                continue
+            total += 1
+            if _SURROGATE.search(child):
+                raise _Surrogate(value, list(value)[index] if isinstance(value, dict) else index)
+        in_progress.discard(key)
+        sizes[key] = total
+        return total
+
+    try:
+        expanded = size(data)
+    except _Surrogate as exc:
+        character = _SURROGATE.search(exc.container[exc.key]).group()
+        raise fail(f"the text holds U+{ord(character):04X}, half of a UTF-16 pair, which is not a character",
+                   Source(name, line_of(exc.container, exc.key))) from None
+    except _Recursive as exc:
+        raise fail("an alias refers to a value it is inside of (a recursive alias)",
+                   Source(name, line_of(exc.container))) from None
+    except RecursionError:
+        raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
+    allowed = max(limit(YAML_EXPANSION) * written, YAML_EXPANSION_FLOOR)
+    if expanded <= allowed:
+        return
+    where, total = data, 0  # the first entry at which the expansion passes the limit
+    line = line_of(data)
+    while isinstance(where, (dict, list)):
+        keys = list(where) if isinstance(where, dict) else range(len(where))
+        for key in keys:
+            child = where[key]
+            if total + 1 + sizes.get(id(child), 1) > allowed:
+                line = line_of(where, key)
+                where = child if _written_here(child, data) else None
+                break
+            total += sizes.get(id(child), 1)
+        else:
+            break
+    raise fail(limit_message(YAML_EXPANSION, f"aliases expand this file to {expanded:,} values, "
+                                             f"{written:,} written in it"), Source(name, line))
+
+
+def _written_here(child: Any, data: Any) -> bool:
+    """Whether to look inside ``child`` for the alias that expands: not when it carries an
+    anchor (it may be an alias of a value written elsewhere, whose lines say nothing here)."""
+    anchor = getattr(child, "anchor", None)
+    return isinstance(child, (dict, list)) and getattr(anchor, "value", None) is None
 
 
 def line_of(container: Any, key: Any = None) -> int | None:

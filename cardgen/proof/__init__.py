@@ -20,7 +20,8 @@ from PIL import Image
 
 from .. import pipeline
 from .contact import contact_sheet, thumbnail
-from .gallery import gallery
+from ..load.setfile import load_set
+from .gallery import assets, gallery, gallery_data
 from .names import card_slugs, face_file
 from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
@@ -49,21 +50,6 @@ def _entries(faces: list[dict], overlay: bool, dpi: float) -> list[dict]:
     return [{"file": face_file(slugs[f["card"]], f["copy"], f["side"]), "key": content_key(f["hash"], overlay, dpi),
              "card": f["card"], "type": f["type"], "copy": f["copy"], "side": f["side"], "page": f["page"]}
             for f in faces]
-
-
-def _cards(entries: list[dict]) -> list[dict]:
-    """Per card, in order: name, type, count, copy 1's front and back, the other copies' files."""
-    cards: dict[str, dict] = {}
-    for e in entries:
-        card = cards.setdefault(e["card"], {"name": e["card"], "type": e["type"], "count": 0, "front": None,
-                                            "back": None, "copies": []})
-        if e["side"] == "front":
-            card["count"] += 1
-        if e["copy"] == 1 and card[e["side"]] is None:
-            card[e["side"]] = e["file"]
-        else:
-            card["copies"].append((f"copy {e['copy']} {e['side']}", e["file"]))
-    return list(cards.values())
 
 
 def _contact_keys(entries: list[dict]) -> list[tuple[str, str]]:
@@ -115,7 +101,9 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
     if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
         sheet = contact_sheet([_thumb(folder, key, file) for key, file in contact])
         folder.write(CONTACT, png_bytes(sheet, dpi / 4))
-    html = gallery(document["title"], document["version"], _cards(entries), CONTACT)
+    html = gallery(gallery_data(load_set(name, session.root), entries, built.warnings, CONTACT))
+    for asset_name, data in assets().items():
+        folder.write(asset_name, data)
     folder.write(GALLERY, html.encode("utf-8"))
     removed = folder.finish(entries, signature)
     return ProofResult(name, folder.folder, len(entries), rasterised, len(todo), len(removed))

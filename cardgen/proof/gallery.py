@@ -1,47 +1,52 @@
-"""``index.html``: every card with its name, type and count, and its face images. Plain HTML
-with relative links, so it opens from the disk with no server."""
+"""``index.html``: the card browser of ``cardgen serve`` (cardgen/page/) over the proof PNGs:
+every card by type with its faces named, search, filters by type and problem, the trim, bleed
+and safe guides, and a detail view with the card's fields. The data is written into the page
+and the script and style sit beside it, so it opens from the disk (``file://``) with no server."""
 from __future__ import annotations
 
-from html import escape
+import json
 from typing import Sequence
 
-STYLE = """
-body { font-family: sans-serif; margin: 1.5em; background: #f4f4f4; color: #222; }
-h1 { font-size: 1.4em; } p.meta { color: #555; }
-.cards { display: flex; flex-wrap: wrap; gap: 1.2em; }
-figure { margin: 0; padding: .6em; background: #fff; border: 1px solid #ccc; border-radius: 4px; }
-figure img { width: 180px; height: auto; display: inline-block; vertical-align: top; margin-right: .3em; }
-figcaption { margin-top: .4em; max-width: 370px; }
-.name { font-weight: bold; } .type, .count, .copies { color: #555; font-size: .9em; }
-"""
+from ..errors import Problem
+from ..model import CardSet
+from ..page import PAGE, SCRIPT, STYLE, asset
+from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
+
+ASSETS = (SCRIPT, STYLE)  # copied beside index.html
 
 
-def gallery(title: str, version: str, cards: Sequence[dict], contact: str | None) -> str:
-    """``cards``: dicts with name, type, count, front (file), back (file or None), copies
-    (files of the other copies' faces)."""
-    total = sum(card["count"] for card in cards)
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{escape(title)} proofs</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
-           f"<h1>{escape(title)}</h1>",
-           f'<p class="meta">version {escape(version)}: {len(cards)} card{"s" * (len(cards) != 1)}, '
-           f'{total} cop{"ies" if total != 1 else "y"}'
-           + (f' &middot; <a href="{escape(contact)}">contact sheet</a>' if contact else "") + "</p>",
-           '<div class="cards">']
-    for card in cards:
-        name = escape(card["name"])
-        images = [(card["front"], f"{name}, front")]
-        if card.get("back"):
-            images.append((card["back"], f"{name}, back"))
-        out.append(f'<figure data-card="{name}">')
-        for file, alt in images:
-            out.append(f'<a href="{escape(file)}"><img src="{escape(file)}" alt="{alt}" loading="lazy"></a>')
-        caption = [f'<span class="name">{name}</span>', f'<span class="type">{escape(card["type"])}</span>',
-                   f'<span class="count">&times; {card["count"]}</span>']
-        copies = card.get("copies") or []
-        if copies:
-            links = " ".join(f'<a href="{escape(file)}">{escape(label)}</a>' for label, file in copies)
-            caption.append(f'<span class="copies">other copies: {links}</span>')
-        out.append("<figcaption>" + "<br>".join(caption) + "</figcaption>")
-        out.append("</figure>")
-    out += ["</div>", "</body>", "</html>", ""]
-    return "\n".join(out)
+def gallery_data(card_set: CardSet, faces: Sequence[dict], problems: Sequence[Problem], contact: str | None) -> dict:
+    """``faces``: the proof's entries (card, side, copy, file), in print order."""
+    by_card: dict[str, list[dict]] = {}
+    seen: dict[str, set] = {}
+    for face in faces:
+        shown = by_card.setdefault(face["card"], [])
+        if face["key"] in seen.setdefault(face["card"], set()):
+            continue  # a copy that looks like one already shown
+        seen[face["card"]].add(face["key"])
+        label = face["side"] if face["copy"] == 1 else f"copy {face['copy']} {face['side']}"
+        shown.append({"label": label, "side": face["side"], "src": face["file"], "print": face["file"]})
+    first = {}
+    for card in card_set.cards:
+        first.setdefault(card.name, card)
+    cards = [first[name] for name in by_card if name in first]
+    hits = problem_hits(list(problems))
+    data = [card_json(card, key, by_card[card.name], hits.get(card.name, []))
+            for key, card in zip(card_keys(cards), cards)]
+    files = [{"path": contact, "href": contact}] if contact else []
+    return {"generation": 1, "sets": [{
+        "name": card_set.name, "title": card_set.title, "version": card_set.version, "cards": data,
+        "types": types_json(card_set, data), "problems": [problem_json(p) for p in problems], "decks": [],
+        "failed": [], "changed": [], "pdf": {}, "files": files, "ready": True}]}
+
+
+def gallery(data: dict) -> str:
+    page = (PAGE / "index.html").read_text(encoding="utf-8")
+    embedded = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    page = page.replace("static/", "").replace(
+        "<!--DATA-->", f'<script id="cardgen-data" type="application/json">{embedded}</script>')
+    return page
+
+
+def assets() -> dict[str, bytes]:
+    return {name: asset(name) for name in ASSETS}

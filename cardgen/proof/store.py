@@ -10,6 +10,7 @@ from typing import Callable
 
 from PIL import Image
 
+from ..write.temporary import temporary_path
 from .raster import render_and_encode
 
 INDEX = "proof.json"
@@ -103,6 +104,6 @@ class ProofFolder:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
+    temporary = temporary_path(path)
     temporary.write_bytes(data)
     os.replace(temporary, path)

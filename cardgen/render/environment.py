@@ -13,23 +13,36 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
-from jinja2.exceptions import SecurityError, UndefinedError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
 from ..errors import CardgenError, Problem, Source
+from ..limits import LimitReached
+from ..paths import OutsideProject, confined, is_inside
+from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
 
 
+class OutsideTemplate(TemplateNotFound):
+    """A template that resolves (through a link) outside the project folder: never read."""
+
+
 class MarkedLoader(FileSystemLoader):
     def __init__(self, folder: Path, root: Path):
         super().__init__(str(folder))
+        self.root = root
         self.prefix = Path(folder).relative_to(root).as_posix()  # not resolved: templates/ may be a link
 
     def get_source(self, environment, template):
-        source, filename, uptodate = super().get_source(environment, template)
         name = f"{self.prefix}/{template}"
+        for folder in self.searchpath:
+            try:
+                confined(self.root, folder, template)
+            except OutsideProject:
+                raise OutsideTemplate(template, f'template "{name}" is a link to outside the project folder: '
+                                                "only files inside it are read") from None
+        source, filename, uptodate = super().get_source(environment, template)
         marked = "\n".join(_TAG.sub(lambda m: f'<{m.group(1)} _src="{name}:{number}"', line)
                            for number, line in enumerate(source.split("\n"), start=1))
         return marked, filename, uptodate
@@ -41,7 +54,7 @@ class Templates:
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
         self.folder = self.root / "templates"
-        self.env = ImmutableSandboxedEnvironment(
+        self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
         self.env.filters["contrast"] = contrast
@@ -58,6 +71,9 @@ class Templates:
             hashed = hashlib.sha256()
             if self.folder.is_dir():
                 for path in sorted(p for p in self.folder.rglob("*") if p.is_file()):
+                    if not is_inside(path, self.root):  # never read: a template naming it is refused
+                        hashed.update(f"{path.relative_to(self.folder).as_posix()}\0outside\0".encode())
+                        continue
                     hashed.update(f"{path.relative_to(self.folder).as_posix()}\0{path.stat().st_size}\0".encode())
                     hashed.update(path.read_bytes())
             self._digest = hashed.hexdigest()
@@ -92,26 +108,69 @@ class Templates:
     def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:
         try:
             template = self._compiled.get(name)
+            self.env.start()
             if template is None:
                 template = self._compiled[name] = self.env.get_template(name)
             return template.render(context)
         except TemplateNotFound as exc:
-            raise CardgenError(Problem(f'template "templates/{exc.name}" not found', declared_at, card)) from None
+            # a missing include or parent is the including line's problem; a missing layout, set.yaml's
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else declared_at
+            message = exc.message if isinstance(exc, OutsideTemplate) else f'template "templates/{exc.name}" not found'
+            raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateSyntaxError as exc:
             file = f"templates/{exc.name or name}"
-            raise CardgenError(Problem(f"template syntax error: {exc.message}", Source(file, exc.lineno), card)) from None
-        except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            frames = [f for f in self._template_frames(exc) if f.file != file]
+            raise CardgenError(Problem(f"template syntax error: {exc.message}{_included_from(frames)}",
+                                       Source(file, exc.lineno), card)) from None
+        except TemplateLimit as exc:
             where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise LimitReached(Problem(str(exc), where, card)) from None
+        except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise CardgenError(Problem("the template calls itself without end (too deep)", where, card)) from None
+        except (UndefinedError, SecurityError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
                 message = f"undefined name: {message}"
-            raise CardgenError(Problem(message, where, card)) from None
+            raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
+        except CardgenError:
+            raise
+        except (TemplateError, Exception) as exc:  # anything else a template can make Python raise
+            where = self._template_frame(exc) or Source(f"templates/{name}")
+            raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
+        frames = self._template_frames(exc)
+        return Source(frames[-1].file, frames[-1].line) if frames else None
+
+    def _template_frames(self, exc: BaseException) -> list[Source]:
+        """The template lines the exception passed through, outermost first; a line that
+        includes another template is marked ``included`` (see ``_included_from``)."""
         folder = str(self.folder)
-        found = None
+        found: list[Source] = []
         for frame in traceback.extract_tb(exc.__traceback__):
             if frame.filename.startswith(folder):
                 relative = Path(frame.filename).relative_to(self.root).as_posix()
-                found = Source(relative, frame.lineno)
+                source = _IncludingSource(relative, frame.lineno) if "include" in (frame.line or "") else Source(
+                    relative, frame.lineno)
+                if found and found[-1].file == relative:
+                    found[-1] = source
+                else:
+                    found.append(source)
         return found
+
+
+class _IncludingSource(Source):
+    """A template line holding an ``{% include %}``."""
+
+    __slots__ = ()
+
+
+def _included_from(frames: list[Source]) -> str:
+    """`` (included from templates/a.xml.j2:5)``, innermost include first; nothing if none."""
+    lines = [str(f) for f in reversed(frames) if isinstance(f, _IncludingSource)]
+    return f" (included from {', '.join(lines)})" if lines else ""

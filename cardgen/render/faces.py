@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from ..errors import CardgenError, Problem, Source
+from ..limits import LimitReached
 from ..streams import Latest
 from ..model import Card, CardSet, CardType, Face
 from .environment import Templates
@@ -205,6 +206,8 @@ class FaceRenderer:
                 for problem in error.problems:
                     first, cards = self._problems.setdefault((problem.source, problem.message), (problem, set()))
                     cards.add(problem.card)
+                if isinstance(error, LimitReached):  # each further card could cost as much again
+                    raise CardgenError(self.problems()) from None
                 return None
             key = _key(text, card_type)
             refs = self.fingerprints.refs(text) if self.fingerprints is not None else ((), ())

@@ -8,7 +8,7 @@ from typing import Any, Mapping, NamedTuple
 
 from lxml import etree
 
-from ..draw import PRIMITIVES
+from ..draw import CONTAINERS, GROUP_END, PRIMITIVES
 from ..errors import CardgenError, Problem, Source
 
 _SRC = re.compile(r'_src="([^"]+):(\d+)"')
@@ -57,26 +57,74 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
     if extra:
         raise CardgenError(Problem(f'<card> takes no attributes, got "{extra[0]}"', root_source, card))
     problems: list[Problem] = []
-    elements = []
-    for node in root:
-        if not isinstance(node.tag, str):  # processing instructions
-            continue
-        where = _source(node.get("_src"), root_source)
-        try:
-            elements.append(_element(node, where))
-        except ValueError as exc:
-            problems.append(Problem(str(exc), where, card))
+    elements: list[Element] = []
+    _flatten(list(root), root_source, elements, problems, card)
     if problems:
         raise CardgenError(problems)
     return tuple(elements)
 
 
-def _element(node, where: Source) -> Element:
+_END_ATTRS = MappingProxyType({})
+
+
+def _flatten(nodes, parent_source: Source, elements: list, problems: list, card: str | None) -> None:
+    """Append the elements of ``nodes``; a group or clip becomes its start, its content and an
+    end marker, so that every later stage sees a flat list."""
+    for node in nodes:
+        if not isinstance(node.tag, str):  # processing instructions
+            continue
+        where = _source(node.get("_src"), parent_source)
+        if node.tag in CONTAINERS:
+            try:
+                start = _container(node, where)
+            except ValueError as exc:
+                problems.append(Problem(str(exc), where, card))
+                continue
+            elements.append(start)
+            content = [child for child in node if isinstance(child.tag, str)]
+            if node.tag == "clip":
+                content = content[1:]  # the first is the outline, part of the start
+            _flatten(content, where, elements, problems, card)
+            elements.append(Element(GROUP_END, _END_ATTRS, None, where))
+            continue
+        try:
+            elements.append(_element(node, where))
+        except ValueError as exc:
+            problems.append(Problem(str(exc), where, card))
+
+
+def _items(node) -> tuple:
     items = node.items()
     if items and items[0][0] == "_src":  # where the renderer puts it (XML allows it only once)
-        items = tuple(items[1:])
-    else:
-        items = tuple(item for item in items if item[0] != "_src")
+        return tuple(items[1:])
+    return tuple(item for item in items if item[0] != "_src")
+
+
+def _container(node, where: Source) -> Element:
+    if (node.text or "").strip() or any((child.tail or "").strip() for child in node):
+        raise ValueError(f"<{node.tag}> cannot contain text (put it in a <text>)")
+    if node.tag == "group":
+        return Element("group", _attributes("group", _items(node)), None, where)
+    extra = [key for key in node.attrib.keys() if key != "_src"]
+    if extra:
+        raise ValueError(f'<clip> has no attributes, got "{extra[0]}"')
+    children = [child for child in node if isinstance(child.tag, str)]
+    from ..draw.clip import SHAPES
+
+    if not children or children[0].tag not in SHAPES:
+        found = f"<{children[0].tag}>" if children else "nothing"
+        raise ValueError(f"<clip> starts with its outline, one of {', '.join(f'<{t}>' for t in SHAPES)}; "
+                         f"got {found}")
+    return Element("clip", _clip_attributes(children[0].tag, _items(children[0])), None, where)
+
+
+@lru_cache(maxsize=1024)
+def _clip_attributes(tag: str, items: tuple) -> Mapping[str, Any]:
+    return MappingProxyType({"shape": tag, "shape_attrs": _attributes(tag, items)})
+
+
+def _element(node, where: Source) -> Element:
+    items = _items(node)
     attrs = _attributes(node.tag, items)
     if len(node):
         raise ValueError(f"<{node.tag}> cannot contain other elements")

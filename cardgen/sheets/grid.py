@@ -1,11 +1,17 @@
 """The built-in sheets computed for any paper and face size: card grids, circle-cut sheets and
 gutter-fold pages. Every grid is centred exactly on the page (or on the fold line), so that a
-mirrored grid coincides with itself and backs land exactly behind fronts."""
+mirrored grid coincides with itself and backs land exactly behind fronts.
+
+How many faces a page takes (the same rule for every size and paper): a rectangular grid's cut
+area keeps ``margin + MARK_EDGE_ROOM`` (4 + 2 mm by default) from every paper edge, room for
+the shortest crop mark between the margin and the trim; the outer bleed is printed as far as
+the margin. So a 3 x 3 poker grid fits portrait Letter (6.35 mm above and below it) and A4.
+Round faces keep ``margin + bleed``: their cut outline is the mark."""
 from __future__ import annotations
 
 import math
 
-from .marks import mark_room
+from .marks import MARK_EDGE_ROOM
 from .template import SheetTemplate, TemplateSlot
 
 CIRCLE_GAP = 2.0  # mm at least between punched circles
@@ -24,18 +30,19 @@ def span(count: int, cell: float, gap: float) -> float:
 
 
 def cells(left: float, top: float, ncols: int, nrows: int, w: float, h: float, gap: float,
-          shape: str, outer: float) -> tuple[TemplateSlot, ...]:
+          shape: str, outer: float | tuple[float, float, float, float]) -> tuple[TemplateSlot, ...]:
     """Row-major from the top-left. Room beyond a cell: half the gap towards a neighbour,
-    ``outer`` (the bleed) at the grid's edges."""
+    ``outer`` (the bleed, or (left, bottom, right, top) of it) at the grid's edges."""
     inner = gap / 2
+    o_left, o_bottom, o_right, o_top = outer if isinstance(outer, tuple) else (outer,) * 4
     slots = []
     for row in range(nrows):
         for col in range(ncols):
             room = (
-                inner if col > 0 else outer,
-                inner if row < nrows - 1 else outer,
-                inner if col < ncols - 1 else outer,
-                inner if row > 0 else outer,
+                inner if col > 0 else o_left,
+                inner if row < nrows - 1 else o_bottom,
+                inner if col < ncols - 1 else o_right,
+                inner if row > 0 else o_top,
             )
             x = left + col * (w + gap)
             y = top - h - row * (h + gap)
@@ -50,11 +57,19 @@ def spacing_gap(shape: str, spacing: str, bleed: float) -> float:
 
 
 def edge_room(shape: str, bleed: float, margin: float, crop_marks: bool) -> float:
-    """Room from the paper edge to the cut area: margin, then crop marks (which start beyond
-    the bleed) or just the bleed. Circles carry their cut outline instead of crop marks."""
-    if shape == "rect" and crop_marks:
-        return margin + mark_room(bleed)
+    """Room from the paper edge to the cut area: the margin, then room for the shortest crop
+    mark (drawn over the outer bleed where the bleed is wider), or, without crop marks, as much
+    of the bleed as that. Circles carry their cut outline instead of crop marks: margin and bleed."""
+    if shape == "rect":
+        return margin + (MARK_EDGE_ROOM if crop_marks else min(bleed, MARK_EDGE_ROOM))
     return margin + bleed
+
+
+def outer_bleed(left: float, bottom: float, right: float, top: float, page_w: float, page_h: float,
+                bleed: float, margin: float) -> tuple[float, float, float, float]:
+    """The bleed printed beyond a grid's cut area (left, bottom, right, top): as far as the margin."""
+    return (max(0.0, min(bleed, left - margin)), max(0.0, min(bleed, bottom - margin)),
+            max(0.0, min(bleed, page_w - right - margin)), max(0.0, min(bleed, page_h - top - margin)))
 
 
 def face_sheet(page_w: float, page_h: float, w: float, h: float, shape: str, bleed: float,
@@ -70,7 +85,9 @@ def face_sheet(page_w: float, page_h: float, w: float, h: float, shape: str, ble
     top = (page_h + span(nrows, h, gap)) / 2
     name = "circle-cut" if shape == "circle" else "grid"
     marks = "outline" if shape == "circle" else "crop"
-    return SheetTemplate(name, page_w, page_h, cells(left, top, ncols, nrows, w, h, gap, shape, bleed), marks)
+    outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
+                        bleed, margin)
+    return SheetTemplate(name, page_w, page_h, cells(left, top, ncols, nrows, w, h, gap, shape, outer), marks)
 
 
 def gutter_sheet(page_w: float, page_h: float, fold: str, w: float, h: float, shape: str,
@@ -95,5 +112,7 @@ def gutter_sheet(page_w: float, page_h: float, fold: str, w: float, h: float, sh
         left = (page_w - span(ncols, w, gap)) / 2
         top = page_h / 2 + inner + span(nrows, h, gap)
     marks = "outline" if shape == "circle" else "crop"
-    slots = cells(left, top, ncols, nrows, w, h, gap, shape, bleed)
+    outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
+                        bleed, margin)
+    slots = cells(left, top, ncols, nrows, w, h, gap, shape, outer)
     return SheetTemplate("gutter-fold", page_w, page_h, slots, marks, fold=fold)

@@ -1,7 +1,9 @@
 """Put faces on pages: group by size, pick or load the sheet, fill slots, add backs and marks.
 
-Faces of one size (w, h, shape, bleed) share sheets, groups in order of first appearance;
-slots fill row by row from the top-left. Rectangular faces go on a centred card grid, round
+Faces of one size (w, h, shape, bleed) and one back share sheets, groups in order of first
+appearance (so that a sheet never mixes the backs of two decks; ``mix_backs`` groups by size
+alone); slots fill row by row from the top-left. Gutter fold puts faces without a back on plain
+single-sided sheets. Rectangular faces go on a centred card grid, round
 faces on a circle-cut sheet (cut outlines for a punch), unless the sheet template has slots
 of their shape (a label product, a set's own template): then they go on it, single-sided
 label products taking a face's back as the next label.
@@ -9,6 +11,7 @@ label products taking a face's back as the next label.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from itertools import chain
 
 from ..errors import CardgenError, Problem
@@ -18,6 +21,7 @@ from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_sheet, gutter_sheet
 from .labels import CIRCLE_CUT, load_template
 from .marks import crop_marks, cut_lines, fold_marks, outlines
+from .notes import duplex_note, shifted
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import SheetTemplate, TemplateSlot, mirror_slot
@@ -37,12 +41,19 @@ class _Book:
         self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
-              axis: str | None = None) -> tuple:
-        """A page's marks; pages with the same sheet and slots share one tuple (and its drawing)."""
-        key = (id(sheet), tuple(used), bleed, axis)
+              axis: str | None = None, note: str | None = None) -> tuple:
+        """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
+        ``note``: a line of small type in the margin (how to turn a duplex sheet)."""
+        key = (id(sheet), tuple(used), bleed, axis, note)
         known = self._marks.get(key)
         if known is None or known[0] is not sheet:  # kept with the sheet: its id is not reused
-            known = self._marks[key] = (sheet, tuple(_marks(sheet, used, options, bleed, axis)))
+            marks = _marks(sheet, used, options, bleed, axis)
+            if note:
+                slots = [mirror_slot(s, axis, sheet.w, sheet.h) for s in sheet.slots] if axis else list(sheet.slots)
+                marks += filter(None, [duplex_note(note, slots, marks, sheet.w, sheet.h, options.margin)])
+            if axis and options.back_offset != (0.0, 0.0):
+                marks = shifted(marks, *options.back_offset)
+            known = self._marks[key] = (sheet, tuple(marks))
         return known[1]
 
     def page(self, w: float, h: float, marks: Iterable = (), **boxes) -> Page:
@@ -51,11 +62,15 @@ class _Book:
 
 
 def group_of(card_type: CardType, options: SheetOptions) -> tuple:
-    """Which sheets a card type's faces go on: faces of one size (w, h, shape, bleed) share
-    them; per-card pages take every face in order."""
+    """Which sheets a card type's faces go on: faces of one size (w, h, shape, bleed) and one
+    back (one deck) share them; with ``mix_backs``, faces of one size, except that gutter fold
+    keeps faces without a back apart; per-card pages take every face in order."""
     if options.layout == "per-card":
         return ()
-    return card_type.size.w, card_type.size.h, card_type.size.shape, card_type.bleed
+    back: object = card_type.back
+    if options.mix_backs:
+        back = card_type.back is not None if options.layout == "gutter-fold" else None
+    return card_type.size.w, card_type.size.h, card_type.size.shape, card_type.bleed, back
 
 
 def impose(pairs: Sequence[Pair], options: SheetOptions) -> Imposition:
@@ -78,6 +93,8 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
     template = None
     if options.layout != "per-card" and options.template and options.template != CIRCLE_CUT:
         template = load_template(options.template, options.root, options.source)
+    asked = options.template_everywhere and options.layout != "per-card" and bool(options.template)
+    applied, left_out = False, None  # whether a face went on the asked-for sheet; the first that did not
     for group in groups:
         pairs = _checked(group)
         first = next(pairs, None)
@@ -86,6 +103,11 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
         pairs = chain((first,), pairs)
         front = first[0]
         shape, bleed = front.card_type.size.shape, front.card_type.bleed
+        on_template = (template is not None and shape in template.shapes) or (
+            options.template == CIRCLE_CUT and shape == "circle")
+        applied = applied or on_template
+        if asked and not on_template and left_out is None:
+            left_out = front
         if options.layout == "per-card":
             yield from _per_card(book, pairs)
         elif template is not None and shape in template.shapes:
@@ -94,10 +116,25 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
                 yield from _fill_duplex(book, sheet, pairs, options, bleed)
             else:
                 yield from _fill_single(book, sheet, pairs, options, bleed)
-        elif options.layout == "gutter-fold":
+        elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
             yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
-        else:
+        else:  # sheets, or gutter fold's faces without a back: plain sheets
             yield from _fill_duplex(book, _grid(front, options), pairs, options, bleed)
+    if asked and not applied and left_out is not None:
+        # a sheet asked for on the command line that takes none of the faces: not silently ignored
+        raise _not_on_template(left_out, options.template, template)
+
+
+def _not_on_template(face: Face, name: str, template: SheetTemplate | None) -> CardgenError:
+    """A sheet asked for on the command line that has no slot of the shape of any face (faces of
+    other shapes go on grids beside the ones it takes)."""
+    size = face.card_type.size
+    kinds = ("round",) if template is None else sorted("round" if s == "circle" else "rectangular"
+                                                       for s in template.shapes)
+    what = "round" if size.shape == "circle" else "rectangular"
+    return _problem(face, f'sheet "{name}" does not apply to this card: the sheet has {" and ".join(kinds)} '
+                          f'slots only, and "{face.card.name}" (type {face.card_type.name}) is a '
+                          f"{fmt(size.w)} x {fmt(size.h)} mm {what} card")
 
 
 def _checked(pairs: Iterable[Pair]) -> Iterator[Pair]:
@@ -132,8 +169,24 @@ def _pages(options: SheetOptions) -> list[tuple[float, float]]:
     return [(w, h), (h, w)]  # auto: the first of equals wins, so ties go to portrait
 
 
-def _best(candidates: list[SheetTemplate], face: Face, options: SheetOptions, what: str) -> SheetTemplate:
-    best = max(candidates, key=lambda s: len(s.slots))  # max keeps the first of equals
+def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False) -> SheetTemplate:
+    """The built-in sheet a card type's faces go on: the page orientation (and, for gutter fold,
+    the fold) fitting the most faces; ties: portrait, then the fold parallel to the page's long
+    edge. It may have no slot: the faces do not fit."""
+    t = card_type
+    sheets = []
+    for w, h in _pages(options):
+        if not gutter:
+            sheets.append(face_sheet(w, h, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
+                                     options.margin, options.crop_marks))
+            continue
+        folds = ("vertical", "horizontal") if w <= h else ("horizontal", "vertical")
+        sheets += [gutter_sheet(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
+                                options.margin, options.crop_marks) for fold in folds]
+    return max(sheets, key=lambda s: len(s.slots))  # max keeps the first of equals
+
+
+def _best(best: SheetTemplate, face: Face, options: SheetOptions, what: str) -> SheetTemplate:
     if best.slots:
         return best
     size, bleed = face.card_type.size, face.card_type.bleed
@@ -146,22 +199,12 @@ def _best(candidates: list[SheetTemplate], face: Face, options: SheetOptions, wh
 
 
 def _grid(face: Face, options: SheetOptions) -> SheetTemplate:
-    t = face.card_type
-    sheets = [face_sheet(w, h, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing, options.margin,
-                         options.crop_marks) for w, h in _pages(options)]
-    return _best(sheets, face, options, "")
+    return _best(best_sheet(face.card_type, options), face, options, "")
 
 
 def _gutter(face: Face, options: SheetOptions) -> SheetTemplate:
-    """Page orientation and fold fitting the most pairs; ties: portrait, then the fold
-    parallel to the page's long edge."""
-    t = face.card_type
-    sheets = []
-    for w, h in _pages(options):
-        folds = ("vertical", "horizontal") if w <= h else ("horizontal", "vertical")
-        sheets += [gutter_sheet(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
-                                options.margin, options.crop_marks) for fold in folds]
-    return _best(sheets, face, options, " twice (front and back, gutter fold)")
+    return _best(best_sheet(face.card_type, options, gutter=True), face, options,
+                 " twice (front and back, gutter fold)")
 
 
 def _fitting(sheet: SheetTemplate, face: Face) -> SheetTemplate:
@@ -215,9 +258,9 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
     marks: list = []
     if sheet.marks == "crop":
         if options.crop_marks:
-            marks += crop_marks(slots, sheet.w, sheet.h, options.margin, bleed)
+            marks += crop_marks(slots, sheet.w, sheet.h, options.margin, bleed, used)
         if options.cut_lines:
-            marks += cut_lines(slots, sheet.w, sheet.h, options.margin)
+            marks += cut_lines(used, sheet.w, sheet.h, options.margin)
     elif sheet.marks == "outline":
         marks += outlines(used)
     if sheet.fold:
@@ -227,20 +270,36 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
 
 def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
                  bleed: float) -> Iterator[PagePlacements]:
-    """Front pages, each followed by a back page when any of its faces has a back."""
+    """Front pages, each followed by a back page when any of its faces has a back; both say
+    in their margin how to turn the sheet, and the back page is shifted by ``back_offset``."""
     axis = back_axis(sheet.w, sheet.h, options.duplex)
+    dx, dy = options.back_offset
+    flip = f"flip on {options.duplex} edge"
+    back_note = f"Back side: {flip}"
+    if (dx, dy) != (0.0, 0.0):
+        back_note += f" (back offset {fmt(dx)}, {fmt(dy)} mm)"
     for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
-        page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
+        has_backs = any(back is not None for _, back in chunk)
+        note = f"Print double-sided, {flip}" if has_backs else None
+        page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed, note=note))
         fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
         yield page, fronts
         backed = [(back, placed.slot, cell) for (_, back), placed, cell in zip(chunk, fronts, cells)
                   if back is not None]
         if backed:
             used = [cell for _, _, cell in backed]
-            page = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis))
-            yield page, tuple(Placement(back, back_slot(slot, axis, sheet.w, sheet.h, page.number))
+            page = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis, back_note),
+                             flip=options.duplex)
+            yield page, tuple(Placement(back, _moved(back_slot(slot, axis, sheet.w, sheet.h, page.number), dx, dy))
                               for back, slot, _ in backed)
+
+
+def _moved(slot: Slot, dx: float, dy: float) -> Slot:
+    if not dx and not dy:
+        return slot
+    clip = slot.clip and (slot.clip[0] + dx, slot.clip[1] + dy, slot.clip[2] + dx, slot.clip[3] + dy)
+    return replace(slot, x=slot.x + dx, y=slot.y + dy, clip=clip)
 
 
 def _fill_single(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,

@@ -1,9 +1,14 @@
 """Printer's marks as data (mm from the page's bottom-left) and their drawing.
 
-Crop marks are short lines on the extension of every cut line, beyond the bleed of every face
-on the sheet: they never touch a face's trim or bleed box. Cut lines (optional) run the whole
-length of the page. Circle sheets get cut outlines; gutter-fold pages a dashed fold line with
-a small "fold" label. Marks are drawn in registration-free 100% black (K only), 0.25 pt wide.
+Crop marks are short lines on the extension of every cut line of the faces on the page, outside
+the sheet's whole grid (a partly filled page marks only the cut lines of its faces, and nothing
+round its empty slots), never closer to the paper's edge than the margin (what a home printer
+can print). Where there is room they start beyond the bleed; where the grid leaves less room
+than that (a 3 x 3 poker grid on Letter keeps only 6.35 mm above and below it), they reach into
+the outer bleed, which is cut away, stopping ``MARK_TRIM_GAP`` short of the trim, and are drawn
+over a white halo so that they show on any art. Cut lines (optional) run the whole length of the
+page. Circle sheets get cut outlines; gutter-fold pages a dashed fold line with a small "fold"
+label. Marks are drawn in registration-free 100% black (K only), 0.25 pt wide.
 """
 from __future__ import annotations
 
@@ -15,9 +20,13 @@ from .template import Box, TemplateSlot
 
 MARK_GAP = 0.5  # mm between the bleed (or 1.5 mm beyond the trim, if more) and a crop mark
 MARK_MIN_OFFSET = 1.5  # mm: crop marks start at least this far beyond the trim, plus the gap
-MARK_MIN = 2.5  # mm: the shortest crop mark worth printing
+MARK_MIN = 2.5  # mm: the shortest crop mark worth printing beyond the bleed
 MARK_MAX = 5.0  # mm
+MARK_TRIM_GAP = 0.5  # mm: a mark reaching into the outer bleed stops this far from the trim
+MARK_EDGE_MIN = 1.5  # mm: the shortest mark drawn over the outer bleed
+MARK_EDGE_ROOM = MARK_TRIM_GAP + MARK_EDGE_MIN  # mm between the margin and a grid's cut area
 LINE_WIDTH_PT = 0.25
+HALO_WIDTH_PT = 1.25  # the white line under a mark drawn over art
 FOLD_DASH = (1.0, 1.0)  # mm on, mm off
 FOLD_LABEL_PT = 6.0
 FOLD_LABEL_GAP = 0.6  # mm between the fold line and the label's baseline
@@ -31,6 +40,7 @@ class LineMark:
     y1: float
     kind: str = "crop"  # crop | cut | fold
     dash: tuple[float, ...] = ()  # mm on, mm off
+    halo: bool = False  # drawn over a white line: the mark lies on a face's outer bleed
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,7 @@ class TextMark:
     text: str
     size: float = FOLD_LABEL_PT  # points
     angle: float = 0.0  # degrees, counter-clockwise
-    kind: str = "fold"
+    kind: str = "fold"  # fold | note
 
 
 def mark_offset(bleed: float) -> float:
@@ -57,8 +67,25 @@ def mark_offset(bleed: float) -> float:
 
 
 def mark_room(bleed: float) -> float:
-    """Room a grid needs outside its cut area for its bleed and the shortest crop marks."""
+    """Room a grid needs outside its cut area for its bleed and the shortest crop marks, kept
+    clear of the bleed."""
     return mark_offset(bleed) + MARK_MIN
+
+
+def mark_span(room: float, margin: float, bleed: float) -> tuple[float, float, bool] | None:
+    """Where a crop mark goes beyond one side of a grid, as distances from the grid's cut edge
+    (near, far, over the bleed), given ``room`` mm from that edge to the paper's edge: beyond
+    the bleed if a mark of ``MARK_MIN`` fits there, else from the margin into the outer bleed
+    (only as far as needed for ``MARK_MIN``, and ``MARK_TRIM_GAP`` short of the trim at most);
+    None when not even ``MARK_EDGE_MIN`` fits."""
+    limit = room - margin  # the farthest a mark may reach
+    near = mark_offset(bleed)
+    if limit - near >= MARK_MIN - 1e-9:
+        return near, min(limit, near + MARK_MAX), False
+    near = max(MARK_TRIM_GAP, limit - MARK_MIN)
+    if limit - near < MARK_EDGE_MIN - 1e-9:
+        return None
+    return near, limit, near < bleed - 1e-9
 
 
 def _edges(slots: list[TemplateSlot]) -> tuple[list[float], list[float]]:
@@ -80,27 +107,26 @@ def _bounds(slots: list[TemplateSlot]) -> Box:
 
 
 def crop_marks(slots: list[TemplateSlot], page_w: float, page_h: float, margin: float,
-               bleed: float) -> list[LineMark]:
-    """Marks at both ends of every cut line, outside the bleed of the whole sheet."""
-    if not slots:
+               bleed: float, used: list[TemplateSlot] | None = None) -> list[LineMark]:
+    """Marks at both ends of every cut line of the ``used`` slots (default: all), outside the
+    whole grid of ``slots`` (see ``mark_span``)."""
+    if not slots or used == []:
         return []
-    xs, ys = _edges(slots)
+    xs, ys = _edges(slots if used is None else used)
     x0, y0, x1, y1 = _bounds(slots)
-    offset = mark_offset(bleed)
     marks: list[LineMark] = []
-
-    def run(start: float, limit: float, direction: int):
-        """(near, far) of a mark starting at ``start`` towards ``limit``, or None if too short."""
-        end = start + direction * MARK_MAX
-        end = min(end, limit) if direction > 0 else max(end, limit)
-        return (start, end) if abs(end - start) >= MARK_MIN - 1e-9 else None
-
+    below, above = mark_span(y0, margin, bleed), mark_span(page_h - y1, margin, bleed)
+    left, right = mark_span(x0, margin, bleed), mark_span(page_w - x1, margin, bleed)
     for x in xs:
-        for near, far in filter(None, (run(y0 - offset, margin, -1), run(y1 + offset, page_h - margin, 1))):
-            marks.append(LineMark(x, min(near, far), x, max(near, far)))
+        if below:
+            marks.append(LineMark(x, y0 - below[1], x, y0 - below[0], halo=below[2]))
+        if above:
+            marks.append(LineMark(x, y1 + above[0], x, y1 + above[1], halo=above[2]))
     for y in ys:
-        for near, far in filter(None, (run(x0 - offset, margin, -1), run(x1 + offset, page_w - margin, 1))):
-            marks.append(LineMark(min(near, far), y, max(near, far), y))
+        if left:
+            marks.append(LineMark(x0 - left[1], y, x0 - left[0], y, halo=left[2]))
+        if right:
+            marks.append(LineMark(x1 + right[0], y, x1 + right[1], y, halo=right[2]))
     return marks
 
 
@@ -142,26 +168,20 @@ def draw_marks(canvas, page) -> None:
     """Draw ``page.marks`` on a reportlab canvas (points, origin at the page's bottom-left)."""
     if not page.marks:
         return
-    if all(mark.__class__ is LineMark for mark in page.marks):
-        canvas._code.append(_line_marks(page.marks))
+    lines = tuple(mark for mark in page.marks if mark.__class__ is LineMark)
+    if lines:
+        canvas._code.append(_line_marks(lines))
+    if len(lines) == len(page.marks):
         return
     canvas.saveState()
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
     canvas.setFillColorCMYK(0, 0, 0, 1)
     canvas.setLineWidth(LINE_WIDTH_PT)
     canvas.setLineCap(0)
-    dash = None
     for mark in page.marks:
         if isinstance(mark, LineMark):
-            if mark.dash != dash:
-                canvas.setDash([mm_to_pt(d) for d in mark.dash] if mark.dash else [])
-                dash = mark.dash
-            # written directly: a sheet has dozens of marks, and reportlab's number formatting is slow
-            canvas._code.append(f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m "
-                                f"{mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S")
-        elif isinstance(mark, CircleMark):
-            canvas.setDash([])
-            dash = None
+            continue
+        if isinstance(mark, CircleMark):
             canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r), stroke=1, fill=0)
         elif isinstance(mark, TextMark):
             canvas.saveState()
@@ -177,13 +197,23 @@ def draw_marks(canvas, page) -> None:
 
 @lru_cache(maxsize=64)
 def _line_marks(marks: tuple) -> str:
-    """Marks that are all lines, as one string of operators: every page of a sheet has the same."""
-    ops = ["q 0 0 0 1 K 0 0 0 1 k", f"{LINE_WIDTH_PT} w 0 J"]
+    """Line marks as one string of operators (every page of a sheet has the same): white halos
+    first, under every mark that lies on art, then the marks. Written directly: a sheet has
+    dozens of marks, and reportlab's number formatting is slow."""
+    ops = ["q 0 J"]
+
+    def path(mark) -> str:
+        return f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m {mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S"
+
+    halos = [path(mark) for mark in marks if mark.halo]
+    if halos:
+        ops += ["0 0 0 0 K", f"{HALO_WIDTH_PT} w", *halos]
+    ops += ["0 0 0 1 K 0 0 0 1 k", f"{LINE_WIDTH_PT} w"]
     dash = ()
     for mark in marks:
         if mark.dash != dash:
             ops.append(f"[{' '.join(f'{mm_to_pt(d):.3f}' for d in mark.dash)}] 0 d")
             dash = mark.dash
-        ops.append(f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m {mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S")
+        ops.append(path(mark))
     ops.append("Q")
     return " ".join(ops)

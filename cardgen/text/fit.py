@@ -5,11 +5,12 @@ search a line over the measured widths (breaking.py); no text is measured again.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, NamedTuple
 
 from .breaking import PARAGRAPH_GAP, Lines, height_in_lines
 from .fonts import FontBook, FontFace
+from .hyphenate import HYPHEN, SOFT_HYPHEN, Hyphenator, hyphenated
 from .rich import Group, Paragraph, Run, Style
 
 ICON_HEIGHT = 0.9  # an inline icon's height, as a fraction of the text size
@@ -57,6 +58,7 @@ class LaidText:
     size: float
     lines: tuple[LaidLine, ...]
     height: float  # pt actually used
+    overflow: str | None = None  # preview only: why the text is over its box (drawn clipped)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,9 @@ class TextStyle:
     leading: float
     align: str
     valign: str
+    letter_spacing: float = 0.0  # em: added after every character (PDF's Tc)
+    hyphenator: Hyphenator | None = None  # None: words never break
+    soft_hyphens: bool = False  # the text holds U+00AD: not printed unless a word breaks there
 
 
 class MeasuredLine(NamedTuple):
@@ -107,9 +112,15 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                     if key is None:
                         key = keys[item.style] = (face_of(item.style), item.style.color)
                     face = key[0]
-                    group_widths = list(map(face._widths.get, item.texts))
-                    if None in group_widths:
-                        group_widths = [_width(face, text) for text in item.texts]
+                    if style.soft_hyphens or style.letter_spacing:
+                        group_widths = [_width(face, text.replace(SOFT_HYPHEN, "")) for text in item.texts]
+                        if style.letter_spacing:
+                            group_widths = [width + style.letter_spacing * len(text.replace(SOFT_HYPHEN, ""))
+                                            for width, text in zip(group_widths, item.texts)]
+                    else:
+                        group_widths = list(map(face._widths.get, item.texts))
+                        if None in group_widths:
+                            group_widths = [_width(face, text) for text in item.texts]
                     widths += group_widths
                     texts += item.texts
                     line_keys += [key] * len(item.texts)
@@ -122,7 +133,9 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                         pieces.append(Piece(run, None, width))
                     else:
                         face = face_of(run.style)
-                        width = _width(face, run.text)
+                        if style.soft_hyphens:  # a word of mixed styles never breaks: drop them
+                            run = run._replace(text=run.text.replace(SOFT_HYPHEN, ""))
+                        width = _width(face, run.text) + style.letter_spacing * len(run.text)
                         pieces.append(Piece(run, face, width))
                     total += width
                 mixed[len(widths)] = pieces
@@ -142,11 +155,16 @@ def _width(face: FontFace, text: str) -> float:
 
 
 def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
-        max_size: float, min_size: float) -> LaidText:
-    """Lay the text out at the largest size in [min_size, max_size] that fits (pt)."""
-    space = fonts.face(style.family, style.bold, style.italic).width(" ")
+        max_size: float, min_size: float, overflow: bool = False) -> LaidText:
+    """Lay the text out at the largest size in [min_size, max_size] that fits (pt). Text that
+    does not fit raises DoesNotFit, or with ``overflow`` (the live preview) is laid out at
+    ``min_size`` from the box's top, past its bottom, the reason kept in ``overflow``."""
+    space = fonts.face(style.family, style.bold, style.italic).width(" ") + style.letter_spacing
     lines = Lines(measured, space)
     gaps = PARAGRAPH_GAP * (len(measured) - 1)
+    if style.hyphenator is not None or style.soft_hyphens:
+        return _fit_hyphenating(measured, lines, fonts, style, space, gaps, box_w, box_h, max_size, min_size,
+                                overflow)
 
     def fits(size: float) -> bool:
         count = lines.count(box_w / size)
@@ -161,7 +179,10 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         low = box_h / (style.leading * (count + gaps)) if count is not None else 0.0
         if low < min_size:
             if not fits(min_size):
-                raise DoesNotFit(f"the text does not fit at the minimum size {min_size:g} pt")
+                reason = f"the text does not fit at the minimum size {min_size:g} pt"
+                if not overflow:
+                    raise DoesNotFit(reason)
+                return _overflowing(lines, fonts, style, space, min_size, box_w, box_h, reason)
             low = min_size
         high = min(max_size, lines.largest_possible(box_w, box_h, style.leading, gaps))
         while high - low > SIZE_STEP:
@@ -172,6 +193,73 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
                 high = middle
         size = low
     return _place(lines.broken(box_w / size), fonts, style, space, size, box_w, box_h)
+
+
+def _overflowing(lines: Lines, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,
+                 box_h: float, reason: str) -> LaidText:
+    """Text that does not fit, laid out at ``size`` from the box's top and past its bottom (the
+    live preview draws it clipped and marked)."""
+    laid = _place(lines.broken(box_w / size), fonts, replace(style, valign="top"), space, size, box_w, box_h)
+    return LaidText(laid.size, laid.lines, laid.height, reason)
+
+
+def _fit_hyphenating(measured, lines: Lines, fonts: FontBook, style: TextStyle, space: float, gaps: float,
+                     box_w: float, box_h: float, max_size: float, min_size: float,
+                     overflow: bool = False) -> LaidText:
+    """Auto-fit that breaks words before it shrinks: the largest size at which the text, with
+    words hyphenated at the lines' ends, fits."""
+    hyphenator = style.hyphenator or Hyphenator(None)
+    ls = style.letter_spacing
+
+    def word_width(key, text: str) -> float:
+        return _width(key[0], text) + ls * len(text)
+
+    def hyphen_width(key) -> float:
+        return _width(key[0], HYPHEN) + ls
+
+    def broken_at(size: float):
+        split = hyphenated(measured, box_w / size, space, hyphen_width, word_width, hyphenator)
+        return Lines(split, space)
+
+    def fits(size: float) -> Lines | None:
+        count = lines.count(box_w / size)  # unbroken words first: hyphens only where needed
+        if count is not None and style.leading * (count + gaps) * size <= box_h + 1e-6:
+            return lines
+        split = broken_at(size)
+        count = split.count(box_w / size)
+        if count is not None and style.leading * (count + gaps) * size <= box_h + 1e-6:
+            return split
+        return None
+
+    size = max_size
+    chosen = fits(max_size)
+    if chosen is None:
+        if fits(min_size) is None:
+            reason = f"the text does not fit at the minimum size {min_size:g} pt"
+            if not overflow:
+                raise DoesNotFit(reason)
+            return _without_soft_hyphens(_overflowing(broken_at(min_size), fonts, style, space, min_size, box_w,
+                                                      box_h, reason), style)
+        low, high = min_size, max_size
+        while high - low > SIZE_STEP:
+            middle = (low + high) / 2
+            if fits(middle) is not None:
+                low = middle
+            else:
+                high = middle
+        size = low
+        chosen = fits(size)
+    return _without_soft_hyphens(_place(chosen.broken(box_w / size), fonts, style, space, size, box_w, box_h),
+                                 style)
+
+
+def _without_soft_hyphens(laid: LaidText, style: TextStyle) -> LaidText:
+    """Soft hyphens print only where a word breaks, and then as the hyphen added there."""
+    if not style.soft_hyphens:
+        return laid
+    return replace(laid, lines=tuple(line._replace(segments=tuple(
+        segment._replace(text=segment.text.replace(SOFT_HYPHEN, "")) for segment in line.segments))
+        for line in laid.lines))
 
 
 def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,
@@ -201,20 +289,20 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             if key is not None and hard_line.keys[start:end].count(key) == end - start:
                 joins = joinable.get(key)
                 if joins is None:
-                    joins = joinable[key] = abs(key[0].width(" ") - space) < 1e-9
+                    joins = joinable[key] = abs(key[0].width(" ") + style.letter_spacing - space) < 1e-9
                 if joins:  # the usual line: one string
                     segments = (Segment(x, " ".join(hard_line.texts[start:end]), key[0], key[1]),)
                     lines.append(LaidLine(baseline, segments, word_space))
                     y += band
                     continue
-            lines.append(LaidLine(baseline, _segments(hard_line, start, end, x, gap, size, space, joinable),
-                                  word_space))
+            lines.append(LaidLine(baseline, _segments(hard_line, start, end, x, gap, size, space, joinable,
+                                                      style.letter_spacing), word_space))
             y += band
     return LaidText(size, tuple(lines), height)
 
 
 def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: float, size: float, space: float,
-              joinable: dict) -> tuple[Segment, ...]:
+              joinable: dict, letter_spacing: float = 0.0) -> tuple[Segment, ...]:
     """Join a line's words into segments: words in one face and colour, one space apart, are
     one string (the PDF's own space, widened by the line's word spacing, keeps them apart). A
     face whose space is not the layout's starts a new segment at its exact place."""
@@ -245,7 +333,7 @@ def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: floa
                 if joins and word_start:
                     joins = joinable.get(key)
                     if joins is None:
-                        joins = joinable[key] = abs(piece_face.width(" ") - space) < 1e-9
+                        joins = joinable[key] = abs(piece_face.width(" ") + letter_spacing - space) < 1e-9
                     if joins:
                         text.append(" ")
                 if not joins:

@@ -17,6 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
+from ..paths import OutsideProject, confined
 from ..write.atomic import staged
 from .parsed import load_ttf
 
@@ -91,6 +92,14 @@ class FontFace:
         return width
 
 
+def _reason(exc: Exception) -> str:
+    """What is wrong with a font file, without the file's absolute path reportlab adds."""
+    if isinstance(exc, OSError):
+        return (exc.strerror or str(exc)).lower()
+    text = str(exc)
+    return text.split(" (", 1)[0] if "(" in text else text
+
+
 def _pdf_name(path: Path, digest: str) -> str:
     return f"cg-{path.stem}-{digest[:8]}"
 
@@ -153,6 +162,10 @@ class FontBook:
         self._known_digests = recall_digests(parse_cache) if parse_cache is not None else 0
         folder = self.root / "fonts"
         index = folder / "fonts.yaml"
+        try:
+            confined(self.root, folder, "fonts.yaml")
+        except OutsideProject as exc:
+            raise fail(str(exc), Source("fonts")) from None
         data = read_yaml(index, self.root)
         file = relative_name(index, self.root)
         families = data.get("families") if isinstance(data, dict) else None
@@ -166,7 +179,11 @@ class FontBook:
             paths = {}
             for style in STYLES:
                 name = styles.get(style) or styles.get("regular")
-                path = folder / str(name)
+                try:
+                    path = confined(self.root, folder, str(name), f'font file of family "{family}"')
+                except OutsideProject as exc:
+                    raise fail(str(exc), Source(file, line_of(styles, style) if style in styles else where.line)) from None
+                path = folder / str(name)  # named as written: fonts/ itself may be a link inside the project
                 if not path.is_file():
                     raise fail(f'font file "{name}" of family "{family}" is not in fonts/', where)
                 paths[style] = path
@@ -204,7 +221,7 @@ class FontBook:
         try:
             digest = file_digest(path)
         except OSError as exc:
-            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+            raise fail(f"cannot read font: {exc.strerror or exc}", Source(relative_name(path, self.root))) from None
         face = cls._registered.get(digest)
         if face is not None:
             return face
@@ -212,7 +229,10 @@ class FontBook:
         try:
             ttf = load_ttf(pdf_name, path, digest, self.parse_cache)
         except (TTFError, OSError) as exc:
-            raise fail(f"cannot read font: {exc}", Source(path.name)) from None
+            raise fail(f"cannot read font: {_reason(exc)}", Source(relative_name(path, self.root))) from None
+        except Exception:  # reportlab's reader fails in many ways on a damaged file (struct.error, ...)
+            raise fail("cannot read font: the file is damaged or not a TrueType font",
+                       Source(relative_name(path, self.root))) from None
         pdfmetrics.registerFont(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)

@@ -11,6 +11,7 @@ from ..errors import CardgenError, Problem
 from ..model import CardSet
 from .deck import Deck, DeckEntry, deck_cards, load_deck
 from .engine import Collection, Context, Entry, run_rule
+from .fieldnames import unknown_fields
 from .rulesfile import Rule, load_rules
 
 __all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEntry", "load_rules", "Rule"]
@@ -22,7 +23,7 @@ def check_set(card_set: CardSet) -> list[Problem]:
         return []
     entries = tuple(Entry(card, card.count, card.source) for card in card_set.cards)
     context = Context({"set": Collection("set", entries, None)}, card_set.variables)
-    return _run(card_set, context, ("set",))
+    return _run(card_set, context, ("set",), [entry.card for entry in entries])
 
 
 def check_deck(card_set: CardSet, deck: Deck) -> list[Problem]:
@@ -35,11 +36,14 @@ def check_deck(card_set: CardSet, deck: Deck) -> list[Problem]:
         "bench": Collection("bench", bench, deck.bench_source or main_source),
         "deck": Collection("deck", main + bench, main_source),
     }
-    return _run(card_set, Context(collections, card_set.variables), ("main", "bench", "deck"))
+    return _run(card_set, Context(collections, card_set.variables), ("main", "bench", "deck"), card_set.cards)
 
 
-def _run(card_set: CardSet, context: Context, scopes: tuple[str, ...]) -> list[Problem]:
+def _run(card_set: CardSet, context: Context, scopes: tuple[str, ...], cards) -> list[Problem]:
     rules = _all_rules(card_set)
+    misnamed = unknown_fields(rules, cards)  # a typo in a rule would match nothing, and pass
+    if misnamed:
+        raise CardgenError(misnamed)
     problems: list[Problem] = []
     for rule in rules:
         for scope in scopes:

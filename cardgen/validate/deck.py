@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..errors import CardgenError, Problem, Source
+from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..load.yamlfile import line_of, read_yaml, relative_name
 from ..model import Card, CardSet
 from .fields import as_text
@@ -85,6 +86,7 @@ def _read_part(data: Mapping, part: str, file: str, by_name: Mapping[str, list[C
                                 Source(file, line_of(data, part))))
         return ()
     result = []
+    total = 0
     for name, copies in entries.items():
         source = Source(file, line_of(entries, name))
         name = str(name)
@@ -100,6 +102,15 @@ def _read_part(data: Mapping, part: str, file: str, by_name: Mapping[str, list[C
             shown = "nothing" if copies is None else f'"{as_text(copies)}"'
             problems.append(Problem(f"copies must be a whole number of at least 1, got {shown}", source, name))
             continue
+        if copies > limit(COPIES_PER_CARD):
+            problems.append(Problem(limit_message(COPIES_PER_CARD, f"{copies} is too many copies"), source, name))
+            continue
+        total += copies
+        if total > limit(COPIES_PER_SET):
+            problems.append(Problem(limit_message(COPIES_PER_SET, f"the deck's {part} comes to more than "
+                                                                  f"{limit(COPIES_PER_SET)} copies here"),
+                                    source, name))
+            break
         result.append(DeckEntry(cards[0], int(copies), source))
     return tuple(result)
 

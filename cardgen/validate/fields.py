@@ -1,9 +1,10 @@
 """Reading card fields for rules: dotted paths, the value "unknown", and `where` filters."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 from typing import Any, Iterable, Mapping
 
+from ..errors import Source
 from ..model import Card
 
 UNKNOWN = "unknown"
@@ -60,6 +61,7 @@ class Condition:
     field: str
     values: tuple[str, ...]
     negated: bool = False
+    source: Source | None = dataclass_field(default=None, compare=False)  # its line in the rules file
 
     def matches(self, card: Card) -> bool:
         return (field_value(card, self.field) in self.values) != self.negated

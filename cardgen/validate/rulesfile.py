@@ -91,6 +91,7 @@ class Rule:
     field: str = "name"
     fields: tuple[str, ...] = ()
     per: str | None = None
+    per_source: Source | None = None
     over: str | None = None
     over_source: Source | None = None
     across: str | None = None
@@ -184,6 +185,7 @@ class _Reader:
         fields["bounds"] = self.bounds(item)
         if "per" in item:
             fields["per"] = self.text(item, "per")
+            fields["per_source"] = Source(self.file, line_of(item, "per"))
         if "over" in item:
             fields["over"] = self.text(item, "over")
             fields["over_source"] = Source(self.file, line_of(item, "over"))
@@ -305,7 +307,8 @@ class _Reader:
             if not values or any(isinstance(v, (Mapping, list)) for v in values):
                 self.problem(where, field, f'"{field}" must be a value or a list of values')
                 continue
-            conditions.append(Condition(str(field), tuple(as_text(v) for v in values), negated))
+            conditions.append(Condition(str(field), tuple(as_text(v) for v in values), negated,
+                                        Source(self.file, line_of(where, field))))
         return tuple(conditions)
 
     def message(self, item: Mapping) -> str | None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..draw import direct, draw_element, text
+from ..draw import direct, draw_element as _draw_element, text
+from ..errors import CardgenError, Problem
 from ..draw.content import ELEMENT, replay
 from ..draw.context import FaceGeometry
 from ..streams import Latest
@@ -61,6 +62,17 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
     if drawing.keep is not None:
         drawing.keep(parts)
     return parts
+
+
+def draw_element(canvas, element, geometry, prepared) -> None:
+    """Draw one element; a library's failure on its input (an SVG reportlab cannot draw) is a
+    problem at the element's template line, not an internal error."""
+    try:
+        _draw_element(canvas, element, geometry, prepared)
+    except CardgenError:
+        raise
+    except Exception as exc:
+        raise CardgenError(Problem(f"cannot draw <{element.tag}>: {type(exc).__name__}: {exc}", element.source)) from None
 
 
 # (id of the attributes, tag, face size) -> (the attributes, their operators). Elements with

@@ -37,7 +37,8 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
               drawing: Callable[[Face, tuple | None], FaceDrawing], title: str, draw_marks: Callable,
               font: str, proof_boxes: bool = False, stamp: str | None = None,
               extra_pages: Sequence[Callable[[Canvas, str], None]] = (),
-              on_page: Callable[[Page, Sequence[Placement]], None] | None = None, kept=None) -> int:
+              on_page: Callable[[Page, Sequence[Placement]], None] | None = None, kept=None,
+              info=None, content_filter: Callable[[bytes], bytes] | None = None, sheets: bool = False) -> int:
     """Write ``pages`` (each with the faces placed on it) as they come, and return how many
     pages the PDF has. ``font`` is a registered font of the project, used for the stamp and as
     the canvas's initial font (so that no standard, unembedded font is ever named); ``stamp`` is
@@ -49,18 +50,31 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
     recorded when it was last drawn). A face that cannot be laid out is reported with all the
     others (CardgenError) once every face has been tried, and nothing is saved. ``kept`` (the
     face cache) also keeps each page's compressed content, so that a rebuild compresses only
-    the pages that changed.
+    the pages that changed. ``info`` (write/info.py) gives Title, Author, Subject and dates.
+    ``content_filter`` rewrites every page's and form's operators before they are compressed
+    (a CMYK build's colour conversion, color/pdf.py).
+
+    Print dialogs are told to print at actual size (/PrintScaling /None); for ``sheets`` (pages
+    to print at home) also how to turn the paper (/Duplex): DuplexFlipLongEdge or
+    DuplexFlipShortEdge as the back pages say (``Page.flip``), or Simplex when there are none.
     """
     rl_config.useA85 = 0  # binary streams: a quarter smaller than ASCII85
     canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=font)
     canvas.setTitle(title)
+    if info is not None:
+        from .info import apply
+
+        apply(canvas, info)
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
     with open(path, "wb", buffering=1 << 20) as out:
         stream = PageStream(canvas, out)
-        faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font))
+        faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font), content_filter)
         count = 0
+        flips: set[str] = set()
         for page, placements in pages:
+            if page.flip:
+                flips.add(page.flip)
             canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
             if page.trim_box:
                 canvas.setTrimBox(_box(page.trim_box))
@@ -75,7 +89,7 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
             if faces.problems:  # this PDF will not be saved: only looking for more problems
                 canvas._doc.Pages.pages.pop()
             else:
-                _compress_last_page(canvas, kept)
+                _compress_last_page(canvas, kept, content_filter)
                 stream.page_done()
             count += 1
             if on_page is not None:
@@ -86,17 +100,25 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
             draw_page(canvas, font)
             canvas.showPage()
             stream.page_done()
+        canvas.setViewerPreference("PrintScaling", "None")
+        if sheets or flips:
+            canvas.setViewerPreference("Duplex", _DUPLEX[min(flips)] if flips else "Simplex")
         stream.finish()
     return count + len(extra_pages)
 
 
-def _compress_last_page(canvas: Canvas, kept=None) -> None:
+_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
+
+
+def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> None:
     """Compress a finished page's content now: reportlab would keep it as text until it saves
     the file, the largest part of a long build's memory."""
     page = canvas._doc.Pages.pages[-1]
     if not isinstance(getattr(page, "stream", None), str):
         return
     content = page.stream.encode("latin-1")
+    if content_filter is not None:
+        content = content_filter(content)
     compressed = None
     if kept is not None:
         key = "page:" + hashlib.blake2b(content, digest_size=20).hexdigest()
@@ -121,8 +143,9 @@ class _FaceDrawer:
     RECENT = 64  # drawings kept to define a form without laying the face out again
 
     def __init__(self, canvas: Canvas, stream: PageStream, drawing: Callable[[Face, tuple | None], FaceDrawing],
-                 stamp):
+                 stamp, content_filter=None):
         self.canvas, self.stream, self.drawing, self.stamp = canvas, stream, drawing, stamp
+        self.content_filter = content_filter
         self.defined: set[str] = set()
         self.once = Latest(self.ONCE)  # markup keys of faces drawn inline once
         self.recent = Latest(self.RECENT)  # markup key -> its parts, for the latest drawings
@@ -152,7 +175,7 @@ class _FaceDrawer:
         if second:
             del self.once[key]
             self.recent.pop(key, None)
-            _define_form(canvas, name, face.card_type, drawing, self.stamp)
+            _define_form(canvas, name, face.card_type, drawing, self.stamp, self.content_filter)
             self.stream.form_done(name)
             self.defined.add(name)
             _place(canvas, placement, lambda: canvas.doForm(name))
@@ -164,11 +187,15 @@ class _FaceDrawer:
         self.recent[key] = parts[0]
 
 
-def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None) -> None:
+def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None,
+                 content_filter=None) -> None:
     size, bleed = card_type.size, card_type.bleed
     k = PT_PER_MM
     canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
     _draw_face(canvas, card_type, drawing, stamp)
+    if content_filter is not None:
+        code = "\n".join(canvas._code).encode("latin-1")
+        canvas._code[:] = [content_filter(code).decode("latin-1")]
     canvas.endForm()
     _complete_form_resources(canvas, name)
 

@@ -26,16 +26,20 @@ def pngs(folder: Path):
 def test_png_shops_have_the_shops_pixel_sizes(project, shop, poker, bleed_px):
     lines = export("demo", project, shop=shop)
     folder = project / "output" / shop / "demo"
-    files = pngs(folder)
-    assert len(files) == 13 and lines == [f"{'The Game Crafter' if shop == 'tgc' else 'MakePlayingCards'}: "
-                                          f"13 PNGs in {folder} (6 rasterised)"]
-    token = round((20 * PX_PER_MM + 2 * bleed_px))  # the 20 mm token: the same bleed rule
+    title = "The Game Crafter" if shop == "tgc" else "MakePlayingCards"
+    assert lines == [
+        f'data/demo/set.yaml:11: warning: {title} makes no 20 x 20 mm circle cards: 3 faces of type "token" left out '
+        "of the export",
+        f"{title}: 5 PNGs in {folder} (5 rasterised), a folder per product with upload.csv: poker-plain"]
+    files = pngs(folder / "poker-plain")
+    assert [p.name for p in files] == ["attack-12-more.png", "back.png", "escape-artist.png", "long-winded.png",
+                                       "quick-draw.png"]
     for path in files:
         with Image.open(path) as image:
             assert image.mode == "RGB"
             assert [round(d) for d in image.info["dpi"]] == [300, 300]
-            assert image.size == ((token, token) if path.name.startswith("marker") else poker), path.name
-    with Image.open(folder / "escape-artist-1-front.png") as image:
+            assert image.size == poker, path.name
+    with Image.open(folder / "poker-plain/escape-artist.png") as image:
         # the set has 3 mm of bleed, less than the shop's: it is drawn again with more, so the
         # whole bleed is the card's colour, to the corner
         for corner in ((0, 0), (poker[0] - 1, 0), (0, poker[1] - 1), (poker[0] - 1, poker[1] - 1)):
@@ -48,11 +52,29 @@ def test_png_shops_have_the_shops_pixel_sizes(project, shop, poker, bleed_px):
         assert near(image.getpixel((poker[0] - round(panel_edge) - 7, row)), CREAM)
 
 
+def test_the_upload_list_counts_copies_of_each_face(project):
+    export("demo", project, shop="tgc")
+    assert (project / "output/tgc/demo/poker-plain/upload.csv").read_text() == (
+        "front,back,copies,card\n"
+        "quick-draw.png,back.png,2,Quick Draw\n"
+        "escape-artist.png,back.png,1,Escape Artist\n"
+        "attack-12-more.png,back.png,1,Attack <12> & more\n"
+        "long-winded.png,back.png,1,Long Winded\n")
+
+
+def test_a_type_without_a_back_gets_a_plain_back(project):
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("    back: plain\n", "", 1))
+    export("demo", project, shop="tgc")
+    with Image.open(project / "output/tgc/demo/poker-plain-back/back.png") as image:
+        assert image.size == (825, 1125) and image.getcolors() == [(825 * 1125, (255, 255, 255))]
+
+
 def test_a_set_with_more_bleed_is_cropped_to_the_same_size(project):
     set_file = project / "data/demo/set.yaml"
     set_file.write_text(set_file.read_text().replace("size: poker\n", "size: poker\nbleed: 6\n"))
     export("demo", project, shop="tgc")
-    with Image.open(project / "output/tgc/demo/quick-draw-1-front.png") as image:
+    with Image.open(project / "output/tgc/demo/poker-plain/quick-draw.png") as image:
         assert image.size == (825, 1125)
         assert near(image.getpixel((round(37.5 + 3 * PX_PER_MM) + 6, 562)), CREAM)
         assert near(image.getpixel((round(37.5 + 3 * PX_PER_MM) - 4, 562)), BLUE)
@@ -60,49 +82,18 @@ def test_a_set_with_more_bleed_is_cropped_to_the_same_size(project):
 
 def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     export("demo", project, shop="tgc")
-    marker = (project / "output/tgc/demo/marker-1-front.png").read_bytes()
-    assert export("demo", project, shop="tgc")[0].endswith("(0 rasterised)")
+    assert "(0 rasterised)" in export("demo", project, shop="tgc")[-1]
     csv = project / "data/demo/more.csv"
-    csv.write_text(csv.read_text().replace("Attack <12> & more,1,Attack <12> & more", "Attack <12> & more,1,Hit"))
-    cards = project / "data/demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("- name: Marker", "- name: Counter"))
-    # the Attack front only: the renamed token looks the same (its name is not printed), so its
-    # files are copied from the old ones
-    assert export("demo", project, shop="tgc")[0].endswith("(1 rasterised)")
-    names = [p.name for p in pngs(project / "output/tgc/demo")]
-    assert "marker-1-front.png" not in names and "counter-3-front.png" in names
-    assert (project / "output/tgc/demo/counter-3-front.png").read_bytes() == marker
-
-
-def test_drivethru_pdf_is_a_face_a_page_at_trim_plus_an_eighth_inch(project):
-    (line,) = export("demo", project, shop="drivethru")
-    pdf = project / "output/drivethru/demo.pdf"
-    assert line == f"DriveThruCards: {pdf} (13 pages, a face a page)"
-    reader = PdfReader(pdf)
-    assert len(reader.pages) == 13
-    eighth = 72 / 8
-    sizes = set()
-    for page in reader.pages:
-        media = [float(v) for v in page.mediabox]
-        trim = [float(v) for v in page.trimbox]
-        bleed = [float(v) for v in page.bleedbox]
-        assert bleed == pytest.approx(media, abs=1e-3)
-        assert trim == pytest.approx([eighth, eighth, media[2] - eighth, media[3] - eighth], abs=1e-3)
-        sizes.add((round(trim[2] - trim[0], 2), round(trim[3] - trim[1], 2)))
-    assert sizes == {(180.0, 252.0), (round(20 * 72 / 25.4, 2),) * 2}  # poker 2.5 x 3.5 in; the 20 mm token
-    text = "\n".join(page.extract_text() for page in reader.pages)
-    assert "Attack <12> & more" in text and "Nobody saw him leave." in text
-    for page in reader.pages:
-        for font in page["/Resources"].get("/Font", {}).values():
-            font = font.get_object()
-            descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
-            assert "/FontFile2" in descendant["/FontDescriptor"].get_object(), font["/BaseFont"]
+    csv.write_text("name,count,text\nAttack <12> & more,1,Hit\n")
+    assert "(1 rasterised)" in export("demo", project, shop="tgc")[-1]
+    names = [p.name for p in pngs(project / "output/tgc/demo/poker-plain")]
+    assert names == ["attack-12-more.png", "back.png", "escape-artist.png", "quick-draw.png"]
 
 
 def test_command_line(project, cli, tmp_path):
     result = cli(project, "export", "demo", "--shop", "mpc", "--out", str(tmp_path / "mpc"))
     assert result.exit_code == 0, result.output
-    assert len(pngs(tmp_path / "mpc/demo")) == 13
+    assert len(pngs(tmp_path / "mpc/demo/poker-plain")) == 5
     assert cli(project, "export", "demo").exit_code == 2
     bad = cli(project, "export", "nope", "--shop", "tgc")
     assert bad.exit_code == 2 and 'unknown set "nope"' in bad.output

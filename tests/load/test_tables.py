@@ -91,7 +91,8 @@ def test_broken_yaml_names_the_line(project):
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
     (line,) = error_lines(excinfo)
-    assert line == "data/demo/cards.yaml:4: invalid YAML: expected ',' or ']', but got ':'"
+    assert line == ('data/demo/cards.yaml:3: invalid YAML: the "[" opened at column 9 is never closed '
+                    '(line 4 was reached without a "]")')
 
 
 def test_control_characters_are_refused(project):
@@ -138,7 +139,24 @@ def test_a_csv_file_that_is_not_utf8_is_named(project):
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
     (line,) = error_lines(excinfo)
-    assert line.startswith("data/demo/more.csv: not UTF-8 text (")
+    assert line == "data/demo/more.csv:2: the file is not UTF-8 text: byte 0xE9 at byte offset 19 (save it as UTF-8)"
+
+
+def test_a_lone_surrogate_in_a_csv_names_its_line_and_byte(project):
+    rows = b"name,count,text\nGood,1,x\n" + b"Bad,1,x\xed\xa0\x80y\n"
+    (project / "data/demo/more.csv").write_bytes(rows)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/more.csv:3: the file is not UTF-8 text: byte 0xED at byte offset 32 (save it as UTF-8)"]
+
+
+def test_a_yaml_file_that_is_not_utf8_names_its_line_and_byte(project):
+    (project / "data/demo/cards.yaml").write_bytes(b"- name: Quick Draw\n  type: action\n  text: caf\xe9\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/cards.yaml:3: the file is not UTF-8 text: byte 0xE9 at byte offset 45 (save it as UTF-8)"]
 
 
 def test_a_csv_row_the_reader_cannot_read_is_named_with_its_line(project):
@@ -156,3 +174,69 @@ def test_a_csv_cell_spanning_lines_keeps_the_line_it_starts_on(project):
     cards = {c.name: c for c in card_set.cards}
     assert str(cards["Two\nlines"].source) == "data/demo/more.csv:2"
     assert str(cards["After"].source) == "data/demo/more.csv:4"
+
+
+def _sheet_set(project, workbook) -> None:
+    workbook.save(project / "data/demo/sheet.xlsx")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("  - cards.yaml\n", "  - cards.yaml\n  - sheet.xlsx\n"))
+
+
+def _typed_sheet():
+    import datetime
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(["name", "type", "text", "when", "cost", "share", "big", "sum"])
+    sheet.append(["A", "action", "x", datetime.date(2024, 3, 4), 2.5, 0.25, 1234567.891, 0.1 + 0.2])
+    sheet.append(["B", None, "y", datetime.datetime(2024, 3, 4, 13, 5), 3, 1, -1234.5, 7.0])
+    sheet.append(["C", None, "z", None, None, None, None, None])
+    formats = {"D2": "d/m/yyyy", "D3": "dd mmm yyyy h:mm AM/PM", "E2": "0.00", "E3": '"$"#,##0.00',
+               "F2": "0%", "F3": "0.0%", "G2": "#,##0", "G3": "#,##0.00;[Red](#,##0.00)"}
+    for cell, number_format in formats.items():
+        sheet[cell].number_format = number_format
+    sheet.merge_cells("B2:B4")  # one type for three rows
+    return workbook, sheet
+
+
+def test_xlsx_cells_read_as_the_spreadsheet_shows_them(project):
+    workbook, _ = _typed_sheet()
+    _sheet_set(project, workbook)
+    cards = {c.name: c for c in load_set("demo", project).cards if c.name in "ABC"}
+    shown = {name: [card.type] + [card.fields[k] for k in ("when", "cost", "share", "big", "sum")]
+             for name, card in cards.items()}
+    assert shown == {"A": ["action", "4/3/2024", "2.50", "25%", "1,234,568", 0.3],
+                     "B": ["action", "04 Mar 2024 1:05 PM", "$3.00", "100.0%", "(1,234.50)", 7],
+                     "C": ["action", "", "", "", "", ""]}
+
+
+def test_xlsx_formula_saved_without_its_value_names_the_cell(project):
+    workbook, sheet = _typed_sheet()
+    sheet["C4"] = "=A1&B1"  # openpyxl writes formulas without their values, as some programs do
+    _sheet_set(project, workbook)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/sheet.xlsx:Sheet!C4: the formula =A1&B1 was saved without its value (the program that wrote "
+        "the file does not calculate: open the file in a spreadsheet program and save it)"]
+
+
+def test_xlsx_cells_merged_across_columns_are_refused_naming_them(project):
+    workbook, sheet = _typed_sheet()
+    sheet.merge_cells("C3:D3")
+    _sheet_set(project, workbook)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [
+        "data/demo/sheet.xlsx:Sheet!C3:D3: cells C3:D3 are merged across columns: cardgen cannot tell which column "
+        "the value belongs to (unmerge them, or repeat the value)"]
+
+
+def test_xlsx_format_cardgen_cannot_show_names_the_cell(project):
+    workbook, sheet = _typed_sheet()
+    sheet["E2"].number_format = "# ?/?"
+    _sheet_set(project, workbook)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/sheet.xlsx:Sheet!E2: the number format "# ?/?" is not one cardgen '
+                                    "can show (format the column as text)"]

@@ -63,44 +63,48 @@ def test_overlay_draws_the_trim_bleed_and_safe_lines(project, tmp_path):
 
 
 class Gallery(HTMLParser):
+    """The files a gallery page names, and the data written into it."""
+
     def __init__(self):
         super().__init__()
-        self.links, self.cards, self._in = [], [], None
+        self.links, self.data, self._in_data = [], None, False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "a":
+        if tag in ("a", "link") and attrs.get("href", "").split(":")[0] not in ("data",):
             self.links.append(attrs["href"])
-        if tag == "img":
+        if tag in ("img", "script") and "src" in attrs:
             self.links.append(attrs["src"])
-        if tag == "figure":
-            self.cards.append({"name": attrs["data-card"], "spans": {}})
-        if tag == "span":
-            self._in = attrs["class"]
+        self._in_data = tag == "script" and attrs.get("id") == "cardgen-data"
 
     def handle_data(self, data):
-        if self._in and self.cards:
-            self.cards[-1]["spans"][self._in] = self.cards[-1]["spans"].get(self._in, "") + data
+        if self._in_data:
+            self.data = json.loads(data)
 
     def handle_endtag(self, tag):
-        if tag == "span":
-            self._in = None
+        self._in_data = False
 
 
 def test_gallery_lists_every_card_and_every_link_exists(project):
     result = run(project)
     page = Gallery()
     page.feed((result.folder / "index.html").read_text(encoding="utf-8"))
-    shown = [(c["spans"]["name"], c["spans"]["type"], c["spans"]["count"]) for c in page.cards]
-    assert shown == [("Quick Draw", "action", "× 2"), ("Escape Artist", "action", "× 1"),
-                     ("Marker", "token", "× 3"), ("Attack <12> & more", "action", "× 1"),
-                     ("Long Winded", "action", "× 1")]
-    assert "contact.png" in page.links
-    for link in page.links:
+    (shown_set,) = page.data["sets"]
+    shown = [(c["name"], c["type"], c["count"], [f["label"] for f in c["faces"]]) for c in shown_set["cards"]]
+    assert shown == [("Quick Draw", "action", 2, ["front", "back"]), ("Escape Artist", "action", 1, ["front", "back"]),
+                     ("Marker", "token", 3, ["front"]), ("Attack <12> & more", "action", 1, ["front", "back"]),
+                     ("Long Winded", "action", 1, ["front", "back"])]
+    assert shown_set["files"] == [{"path": "contact.png", "href": "contact.png"}]
+    links = page.links + ["contact.png"] + [f[k] for c in shown_set["cards"] for f in c["faces"] for k in ("src", "print")]
+    assert {"cardgen.css", "cardgen.js"} <= set(links)
+    for link in links:
         assert not link.startswith(("/", "http:", "https:", "file:")), link  # relative: opens with no server
         assert (result.folder / link).is_file(), link
-    linked = {link for link in page.links if link != "contact.png"}
-    assert linked == {f["file"] for f in faces_of(result)}  # every face image is reachable
+    # every distinct face is reachable (copies that look alike are shown once)
+    distinct = {}
+    for face in faces_of(result):
+        distinct.setdefault((face["card"], face["key"]), face["file"])
+    assert set(distinct.values()) <= set(links)
 
 
 def test_contact_sheet_holds_every_card_and_the_back(project):

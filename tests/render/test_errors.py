@@ -53,28 +53,28 @@ def test_bad_attribute_value(project):
     only_tokens(project, "M")
     assert problems_of(project) == [
         'templates/demo/token.xml.j2:2: card "Marker": <circle> fill: expected a colour such as "#c8102e", '
-        '"#fff", "black" or "none", got "greenish"']
+        '"#fff", "black", "cmyk(0,0,0,100)" or "none", got "greenish"']
 
 
 def test_text_that_does_not_fit_names_card_and_box(project):
     only_tokens(project, "'" + "Longword " * 10 + "'")
     assert problems_of(project) == [
-        'templates/demo/token.xml.j2:3: card "Marker": text box "label": the text does not fit at the minimum '
-        'size 6 pt (12 x 12 mm)']
+        'data/demo/cards.yaml:3: card "Marker": field "label": the text does not fit at the minimum size 6 pt '
+        'in text box "label" (12 x 12 mm) (drawn by templates/demo/token.xml.j2:3)']
 
 
 def test_missing_glyph_names_card_and_character(project):
     only_tokens(project, "'\U00010000'")
     assert problems_of(project) == [
-        'templates/demo/token.xml.j2:3: card "Marker": text box "label": the font DejaVuSans-Bold.ttf has no '
-        'character U+10000 (\U00010000)']
+        'data/demo/cards.yaml:3: card "Marker": field "label": the font DejaVu Sans bold has no '
+        'character U+10000 (\U00010000) (drawn by templates/demo/token.xml.j2:3)']
 
 
 def test_unknown_icon(project):
     only_tokens(project, "':ghost:'")
     assert problems_of(project) == [
-        'templates/demo/token.xml.j2:3: card "Marker": text box "label": unknown icon ":ghost:" '
-        '(the set has: heart, spade, star)']
+        'data/demo/cards.yaml:3: card "Marker": field "label": unknown icon ":ghost:" '
+        '(the set has: heart, spade, star) (drawn by templates/demo/token.xml.j2:3)']
 
 
 def test_missing_image(project):
@@ -125,11 +125,12 @@ def test_data_cannot_inject_markup(project):
         cardgen.build(["demo"], project)
     # the value stays text: it is too long for the label, and no <rect> was ever parsed
     (problem,) = excinfo.value.problems
-    assert 'text box "label": the text does not fit' in str(problem)
+    assert 'field "label": the text does not fit' in str(problem)
 
 
-def test_templates_folder_may_be_a_link(project, tmp_path):
-    shared = tmp_path / "shared-templates"
+def test_templates_folder_may_be_a_link_inside_the_project(project):
+    shared = project / "shared" / "templates"
+    shared.parent.mkdir()
     (project / "templates").rename(shared)
     (project / "templates").symlink_to(shared)
     edit(shared / "demo/token.xml.j2", "{{ label }}", "{{ lable }}")
@@ -147,8 +148,8 @@ def test_every_face_that_does_not_fit_is_reported_at_once(project, cli):
         f"- {{name: Two, type: token, label: '{'Wordlong ' * 10}'}}\n")
     result = cli(project, "build", "demo")
     assert result.exit_code == 1
-    assert [line.split(": text box")[0] for line in result.stderr.splitlines()[:2]] == [
-        'templates/demo/token.xml.j2:3: card "One"', 'templates/demo/token.xml.j2:3: card "Two"']
+    assert [line.split(": field")[0] for line in result.stderr.splitlines()[:2]] == [
+        'data/demo/cards.yaml:1: card "One"', 'data/demo/cards.yaml:3: card "Two"']
     assert (project / "output/demo.pdf").read_bytes() == before
 
 
@@ -167,3 +168,11 @@ def test_set_yaml_shapes_are_checked(project):
         'data/demo/set.yaml:15: bleed: expected a length such as "12", "12mm", "0.5in" or "10pt", got "lots"']
     set_yaml.write_text(text.replace('defaults:\n  flavor: ""', "defaults: 3"))
     assert problems_of(project) == ["data/demo/set.yaml:5: `defaults` must be a mapping of name: value"]
+
+
+def test_a_glyph_missing_in_a_template_literal_names_the_template_line(project):
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ label }}\U00010000")
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label": the font DejaVu Sans bold has no '
+        'character U+10000 (\U00010000)']

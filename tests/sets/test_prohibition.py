@@ -169,7 +169,8 @@ def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
     faces = {(f["card"], f["side"]): f for f in manifest["faces"]}
     texts = {key: face_text(built.pdf, face) for key, face in faces.items()}
     expected = {
-        "Blue Claws HQ": ["Blue Claws HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
+        # the name takes two lines beside the badges: its lines are read apart
+        "Blue Claws HQ": ["Blue Claws", "HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
                           "none", "Blue Claws - Headquarters",
                           "The headquarters of the dumbest criminal organization in the USA",
                           "Alpha 1 © Purple Oarfish Games, LLC", "???"],
@@ -282,7 +283,8 @@ def test_build_deck_prints_exactly_the_decks_cards_fronts_and_backs(pool, tmp_pa
     deck = pool / "decks" / "valid.yaml"
     result = run(pool, "build", POOL, "--deck", str(deck), "--out", str(tmp_path))
     assert result.exit_code == 0, result.stderr
-    manifest = json.loads((tmp_path / f"{POOL}.json").read_text())
+    assert not (tmp_path / f"{POOL}.json").exists()  # a deck never writes over the full build's files
+    manifest = json.loads((tmp_path / f"{POOL}.deck-valid.json").read_text())
     fronts = Counter(f["card"] for f in manifest["faces"] if f["side"] == "front")
     backs = Counter(f["card"] for f in manifest["faces"] if f["side"] == "back")
     expected = deck_counts(deck)
@@ -290,7 +292,7 @@ def test_build_deck_prints_exactly_the_decks_cards_fronts_and_backs(pool, tmp_pa
     assert fronts == expected and backs == expected
     copies = {(f["card"], f["copy"]) for f in manifest["faces"] if f["side"] == "front"}
     assert copies == {(name, n) for name, count in expected.items() for n in range(1, count + 1)}
-    pages = [squash(text) for text in page_texts(tmp_path / f"{POOL}.pdf")]
+    pages = [squash(text) for text in page_texts(tmp_path / f"{POOL}.deck-valid.pdf")]
     assert len(pages) == manifest["pages"]
     for face in manifest["faces"]:
         if face["side"] == "front":
@@ -304,6 +306,7 @@ def test_build_refuses_a_deck_that_breaks_a_rule(pool, tmp_path):
     assert result.exit_code == 1
     assert error_lines(result) == [BROKEN_DECKS["rule5-four-leaders.yaml"]]
     assert not (tmp_path / f"{POOL}.pdf").exists()
+    assert not (tmp_path / f"{POOL}.deck-rule5-four-leaders.pdf").exists()
 
 
 # --- every card type has its layout ----------------------------------------------------------
@@ -311,14 +314,14 @@ def test_build_refuses_a_deck_that_breaks_a_rule(pool, tmp_path):
 def test_every_card_type_prints_its_legend(pool, tmp_path):
     deck = pool / "decks" / "valid.yaml"
     run(pool, "build", POOL, "--deck", str(deck), "--out", str(tmp_path))
-    manifest = json.loads((tmp_path / f"{POOL}.json").read_text())
+    manifest = json.loads((tmp_path / f"{POOL}.deck-valid.json").read_text())
     first = {}
     for face in manifest["faces"]:
         if face["side"] == "front":
             first.setdefault(face["type"], face)
     assert set(first) == {"Building", "Leader", "Personnel", "Action", "Event", "Major Event", "Tech", "Advanced Tech"}
     for type_name, face in first.items():
-        words = face_text(tmp_path / f"{POOL}.pdf", face)
+        words = face_text(tmp_path / f"{POOL}.deck-valid.pdf", face)
         data = face["data"]
         assert has_words(words, data["name"]) and squash(type_name.upper()) in words, type_name
         assert squash(str(data["effect"])) in words and squash(data["faction"]) in words

@@ -10,8 +10,8 @@ SET_FILE = "data/t/set.yaml"
 
 
 def card_type(w: float = 63.5, h: float = 88.9, shape: str = "rect", bleed: float = 3.0, name: str = "t",
-              line: int = 7) -> CardType:
-    return CardType(name, "t/front.xml.j2", "plain", CardSize(w, h, "custom", shape), bleed, 3.0,
+              line: int = 7, back: str | None = "plain") -> CardType:
+    return CardType(name, "t/front.xml.j2", back, CardSize(w, h, "custom", shape), bleed, 3.0,
                     source=Source(SET_FILE, line))
 
 

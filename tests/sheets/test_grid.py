@@ -6,7 +6,7 @@ import math
 import pytest
 
 from cardgen.sheets import CARD_SIZES, PAPER_SIZES, LineMark, SheetOptions, impose
-from cardgen.sheets.marks import MARK_GAP, MARK_MIN, MARK_MIN_OFFSET
+from cardgen.sheets.marks import MARK_EDGE_ROOM
 
 from .helpers import box, by_page, card_type, grow, overlap, pairs
 
@@ -24,7 +24,7 @@ def first_page(kind, options, count=60):
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("spacing", ["butt", "bleed"])
 def test_grid_is_centred_inside_the_margins_row_major_and_as_full_as_it_can_be(paper, preset, spacing):
-    size, bleed, margin = CARD_SIZES[preset], 3.0, 6.0
+    size, bleed, margin = CARD_SIZES[preset], 3.0, 4.0
     kind = card_type(size.w, size.h)
     page, slots = first_page(kind, SheetOptions(paper=paper, spacing=spacing))
     assert {(page.w, page.h), (page.h, page.w)} == {PAPER_SIZES[paper], PAPER_SIZES[paper][::-1]}
@@ -43,8 +43,9 @@ def test_grid_is_centred_inside_the_margins_row_major_and_as_full_as_it_can_be(p
         assert b - a == pytest.approx(size.w + gap, abs=1e-9)
     for a, b in zip(ys, ys[1:]):
         assert a - b == pytest.approx(size.h + gap, abs=1e-9)
-    # Room for the bleed, crop marks and the margin on every side, and not a column or row more.
-    room = margin + max(bleed, MARK_MIN_OFFSET) + MARK_GAP + MARK_MIN
+    # The margin and room for the shortest crop mark on every side, and not a column or row more.
+    room = margin + MARK_EDGE_ROOM
+    assert MARK_EDGE_ROOM == 2.0
     assert x0 >= room - 1e-9 and page.w - x1 >= room - 1e-9
     assert y0 >= room - 1e-9 and page.h - y1 >= room - 1e-9
     assert (x1 - x0) + size.w + gap > page.w - 2 * room
@@ -54,18 +55,21 @@ def test_grid_is_centred_inside_the_margins_row_major_and_as_full_as_it_can_be(p
             assert a is b or not overlap(box(a), box(b))
 
 
-# Counted by hand from the sizes (room per side: 6 margin + 3 bleed + 0.5 gap + 2.5 mark = 12 mm):
-# letter 215.9 x 279.4 leaves 191.9 x 255.4; a4 210 x 297 leaves 186 x 273; a3 297 x 420: 273 x 396.
+# Counted by hand from the sizes (room per side: 4 margin + 2 for the shortest crop mark = 6 mm):
+# letter 215.9 x 279.4 leaves 203.9 x 267.4; a4 210 x 297 leaves 198 x 285; a3 297 x 420: 285 x 408.
 @pytest.mark.parametrize("paper, preset, orientation, grid", [
-    ("letter", "poker", "auto", (279.4, 4, 2)),       # portrait 3 x 2 = 6 < landscape 4 x 2 = 8
-    ("letter", "poker", "portrait", (215.9, 3, 2)),
-    ("letter", "bridge", "auto", (279.4, 4, 2)),      # portrait 3 x 2 = 6 < landscape 4 x 2 = 8
+    ("letter", "poker", "auto", (215.9, 3, 3)),       # portrait 3 x 3 = 9 (3 x 88.9 = 266.7) > landscape 4 x 2 = 8
+    ("letter", "poker", "landscape", (279.4, 4, 2)),
+    ("letter", "bridge", "auto", (215.9, 3, 3)),      # portrait 3 x 3 = 9 > landscape 4 x 2 = 8
     ("letter", "tarot", "auto", (215.9, 2, 2)),       # portrait 2 x 2 = 4 > landscape 3 x 1 = 3
     ("letter", "mini-usa", "auto", (279.4, 6, 3)),    # portrait 4 x 4 = 16 < landscape 6 x 3 = 18
+    ("letter", "mini-euro", "auto", (215.9, 4, 3)),   # 12 either way (landscape's 3 x 68 = 204 > 203.9): portrait
     ("letter", "square", "auto", (215.9, 2, 3)),      # 2 x 3 = 6 either way: ties go to portrait
-    ("a4", "poker", "auto", (297.0, 4, 2)),           # portrait 2 x 3 = 6 < landscape 4 x 2 = 8
+    ("a4", "poker", "auto", (210.0, 3, 3)),           # portrait 3 x 3 = 9 > landscape 4 x 2 = 8
+    ("a4", "bridge", "auto", (210.0, 3, 3)),          # portrait 3 x 3 = 9 > landscape 4 x 2 = 8
+    ("a4", "poker", "landscape", (297.0, 4, 2)),
     ("a3", "poker", "auto", (420.0, 6, 3)),           # portrait 4 x 4 = 16 < landscape 6 x 3 = 18
-    ("a3", "mini-euro", "landscape", (420.0, 9, 4)),  # 9 x 44 = 396: exactly the room there is
+    ("a3", "mini-euro", "landscape", (420.0, 9, 4)),  # 9 x 44 = 396 <= 408, 4 x 68 = 272 <= 285
 ])
 def test_counts_and_orientation(paper, preset, orientation, grid):
     size = CARD_SIZES[preset]
@@ -81,9 +85,9 @@ def test_each_size_gets_its_own_sheets_in_order_of_first_appearance():
     mixed = pairs(3, poker, False, "p") + pairs(2, tarot, False, "t") + pairs(7, poker, False, "q")
     imposition = impose(mixed, SheetOptions(paper="letter"))
     pages = by_page(imposition)
-    # 10 poker cards: 8 on page 1, 2 on page 2 (p1 p2 p3 q1..q5 | q6 q7); then the tarot page.
-    assert [p.face.card.name for p in pages[1]] == ["p1", "p2", "p3", "q1", "q2", "q3", "q4", "q5"]
-    assert [p.face.card.name for p in pages[2]] == ["q6", "q7"]
+    # 10 poker cards: 9 on page 1, 1 on page 2 (p1 p2 p3 q1..q6 | q7); then the tarot page.
+    assert [p.face.card.name for p in pages[1]] == ["p1", "p2", "p3", "q1", "q2", "q3", "q4", "q5", "q6"]
+    assert [p.face.card.name for p in pages[2]] == ["q7"]
     assert [p.face.card.name for p in pages[3]] == ["t1", "t2"]
     assert [page.number for page in imposition.pages] == [1, 2, 3]
     assert (imposition.pages[2].w, imposition.pages[2].h) == (215.9, 279.4)
@@ -93,17 +97,20 @@ def test_each_size_gets_its_own_sheets_in_order_of_first_appearance():
     assert len(imposition.pages) == 2
 
 
-def test_butt_spacing_trims_bleed_where_cards_meet():
+def test_butt_spacing_trims_bleed_where_cards_meet_and_the_margin_trims_the_outer_bleed():
     kind = card_type()
-    page, slots = first_page(kind, SheetOptions(paper="letter", spacing="butt"), 8)
+    page, slots = first_page(kind, SheetOptions(paper="letter", spacing="butt"), 9)
     x0, y0 = min(s.x for s in slots), min(s.y for s in slots)
     x1, y1 = max(s.x + s.w for s in slots), max(s.y + s.h for s in slots)
+    # 3 x 3 on portrait letter: 12.7 mm beside the grid (the whole 3 mm bleed printed), 6.35 mm
+    # above and below it (the bleed printed as far as the 4 mm margin: 2.35 mm).
+    assert (x0, y0) == pytest.approx((12.7, 6.35), abs=1e-9)
     for s in slots:
         left, bottom, right, top = s.clip
         assert left == pytest.approx(s.x - 3 if math.isclose(s.x, x0) else s.x, abs=1e-9)
         assert right == pytest.approx(s.x + s.w + 3 if math.isclose(s.x + s.w, x1) else s.x + s.w, abs=1e-9)
-        assert bottom == pytest.approx(s.y - 3 if math.isclose(s.y, y0) else s.y, abs=1e-9)
-        assert top == pytest.approx(s.y + s.h + 3 if math.isclose(s.y + s.h, y1) else s.y + s.h, abs=1e-9)
+        assert bottom == pytest.approx(4.0 if math.isclose(s.y, y0) else s.y, abs=1e-9)
+        assert top == pytest.approx(page.h - 4.0 if math.isclose(s.y + s.h, y1) else s.y + s.h, abs=1e-9)
     # Cards touch: each has a neighbour sharing an edge, and no two clips overlap.
     for a in slots:
         assert any(math.isclose(a.x + a.w, b.x, abs_tol=1e-9) or math.isclose(a.x, b.x + b.w, abs_tol=1e-9)
@@ -125,10 +132,17 @@ def test_bleed_spacing_gives_every_card_its_full_bleed():
 
 def test_margin_and_crop_marks_decide_the_room():
     kind = card_type()
-    # Without crop marks only margin and bleed are kept: a4 portrait then fits 2 x 3 still,
-    # and with margin 0 three columns (3 x 63.5 + 2 x 3 = 196.5 <= 210).
-    _, slots = first_page(kind, SheetOptions(paper="a4", orientation="portrait", crop_marks=False, margin=0))
-    assert len({round(s.x, 6) for s in slots}) == 3
+    # A 10 mm margin keeps 12 mm from each edge: portrait a4 then takes 2 x 3 (3 x 63.5 = 190.5 >
+    # 186), landscape 4 x 2 (254 <= 273): 8 a page.
+    page, slots = first_page(kind, SheetOptions(paper="a4", margin=10))
+    assert (page.w, len(slots)) == (297.0, 8)
+    assert min(s.clip[0] for s in slots) >= 10 - 1e-9
+    # Without crop marks the margin and as much bleed as the mark room (2 mm) are kept: with
+    # margin 0, two 102.5 mm cards across portrait a4 (205 <= 210 - 2 x 2, though > 210 - 2 x 3).
+    _, slots = first_page(card_type(102.5, 140), SheetOptions(paper="a4", orientation="portrait",
+                                                              crop_marks=False, margin=0))
+    assert (len({round(s.x, 6) for s in slots}), len({round(s.y, 6) for s in slots})) == (2, 2)
+    assert min(s.clip[0] for s in slots) == pytest.approx(0.0, abs=1e-9)  # 2.5 mm: the bleed reaches the edge
     page = impose(pairs(1, kind, False), SheetOptions(paper="a4", crop_marks=False, margin=0)).pages[0]
     assert page.marks == ()
     page = impose(pairs(1, kind, False), SheetOptions(paper="a4", cut_lines=True)).pages[0]
@@ -137,7 +151,7 @@ def test_margin_and_crop_marks_decide_the_room():
 
 def test_custom_paper():
     kind = card_type(50, 50, bleed=0)
-    # 130 x 130: room 6 + 2 + 2.5 = 10.5 per side leaves 109: two 50 mm cards each way.
+    # 130 x 130: room 4 + 2 = 6 per side leaves 118: two 50 mm cards each way.
     page, slots = first_page(kind, SheetOptions(paper=(130, 130)))
     assert (page.w, page.h) == (130, 130)
     assert len(slots) == 4

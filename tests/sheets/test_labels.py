@@ -86,10 +86,34 @@ def test_label_sheets_are_single_sided_backs_take_the_next_label():
     assert [p.slot.x for p in imposition.placements] == pytest.approx([9 + 15 * i for i in range(5)])
 
 
-def test_faces_of_another_shape_ignore_the_label_template():
+def test_faces_of_another_shape_ignore_a_sets_own_label_template():
     cards, tokens = card_type(name="card"), card_type(12.7, 12.7, shape="circle", name="token")
     imposition = impose(pairs(2, cards, prefix="k") + pairs(3, tokens, backs=False),
                         SheetOptions(paper="a4", template="OL32"))
     sizes = [(page.w, page.h) for page in imposition.pages]
-    # The cards on an a4 card grid (front and back page), the tokens on the US Letter label sheet.
-    assert sizes == [(297.0, 210.0), (297.0, 210.0), pytest.approx((215.9, 279.4))]
+    # The cards on a portrait a4 card grid (3 x 3; front and back page), the tokens on the US
+    # Letter label sheet.
+    assert sizes == [(210.0, 297.0), (210.0, 297.0), pytest.approx((215.9, 279.4))]
+
+
+def test_a_template_asked_for_that_takes_no_face_is_an_error_naming_both():
+    cards, tokens = card_type(name="card", line=12), card_type(12.7, 12.7, shape="circle", name="token")
+    options = SheetOptions(paper="a4", template="OL32", template_everywhere=True)
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(2, cards, prefix="k"), options)
+    assert str(error.value) == ('data/t/set.yaml:12: card "k1": sheet "OL32" does not apply to this card: the '
+                                'sheet has round slots only, and "k1" (type card) is a 63.5 x 88.9 mm '
+                                "rectangular card")
+    # With round tokens beside the cards, the tokens go on it and the cards on a grid.
+    imposition = impose(pairs(2, cards, prefix="k") + pairs(3, tokens, backs=False), options)
+    assert [(page.w, page.h) for page in imposition.pages] == [
+        (210.0, 297.0), (210.0, 297.0), pytest.approx((215.9, 279.4))]
+    circle_cut = SheetOptions(paper="a4", template="circle-cut", template_everywhere=True)
+    assert len(impose(pairs(3, tokens, backs=False), circle_cut).pages) == 1
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, cards), circle_cut)
+    assert str(error.value) == ('data/t/set.yaml:12: card "c1": sheet "circle-cut" does not apply to this card: '
+                                'the sheet has round slots only, and "c1" (type card) is a 63.5 x 88.9 mm '
+                                "rectangular card")
+    # A set's own template (not asked for) serving none of the faces is no error.
+    assert impose(pairs(1, cards), SheetOptions(paper="a4", template="OL32")).pages

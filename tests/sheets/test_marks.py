@@ -1,4 +1,5 @@
-"""Crop marks: on the extension of every cut line, outside the cut area, never on a face."""
+"""Crop marks: on the extension of every cut line of a page's faces, outside the grid, inside the
+margin, never on a face (only on the outer bleed, over a halo, where the grid leaves no room)."""
 from __future__ import annotations
 
 import pytest
@@ -6,34 +7,42 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.sheets import CircleMark, LineMark, SheetOptions, impose
+from cardgen.sheets.marks import MARK_TRIM_GAP
 
 from .helpers import box, by_page, card_type, grow, pairs, segment_hits_box
 
 
 def check_marks(imposition, margin):
-    """(For impositions of one card size: all pages share a grid, whose cut lines are the edges
-    of the faces on all pages; a partly filled page keeps the marks of its whole grid.)"""
-    everything = imposition.placements
-    xs = {round(v, 6) for p in everything for v in (p.slot.x, p.slot.x + p.slot.w)}
-    ys = {round(v, 6) for p in everything for v in (p.slot.y, p.slot.y + p.slot.h)}
+    """(For impositions of one card size: all pages share a grid.) Every crop mark is inside the
+    margin, on the extension of a cut line of the page's own faces, outside the area the faces
+    span, never within ``MARK_TRIM_GAP`` of a trim; only a mark with a halo touches art (the
+    outer bleed), and every face's trim edge is marked at both ends."""
     for page in imposition.pages:
         placements = by_page(imposition).get(page.number, [])
+        trims = [box(p.slot) for p in placements]
         faces = [grow(box(p.slot), p.face.card_type.bleed) for p in placements]
         clips = [p.slot.clip for p in placements]
+        xs = {round(v, 6) for p in placements for v in (p.slot.x, p.slot.x + p.slot.w)}
+        ys = {round(v, 6) for p in placements for v in (p.slot.y, p.slot.y + p.slot.h)}
         crops = [m for m in page.marks if isinstance(m, LineMark) and m.kind == "crop"]
         for m in crops:
-            # Inside the printable area, never touching any face's trim, bleed or art clip.
             for v in (m.x0, m.x1):
                 assert margin - 1e-9 <= v <= page.w - margin + 1e-9
             for v in (m.y0, m.y1):
                 assert margin - 1e-9 <= v <= page.h - margin + 1e-9
-            for b in faces + clips:
-                assert not segment_hits_box(m.x0, m.y0, m.x1, m.y1, b)
-            # On the extension of a cut line of this sheet.
+            for b in trims:
+                assert not segment_hits_box(m.x0, m.y0, m.x1, m.y1, grow(b, MARK_TRIM_GAP - 1e-6))
+            if not m.halo:
+                for b in faces + clips:
+                    assert not segment_hits_box(m.x0, m.y0, m.x1, m.y1, b)
             if m.x0 == m.x1:
                 assert round(m.x0, 6) in xs
+                assert max(m.y0, m.y1) <= min(t[1] for t in trims) or min(m.y0, m.y1) >= max(t[3] for t in trims)
             else:
                 assert m.y0 == m.y1 and round(m.y0, 6) in ys
+                assert max(m.x0, m.x1) <= min(t[0] for t in trims) or min(m.x0, m.x1) >= max(t[2] for t in trims)
+        assert {round(m.x0, 6) for m in crops if m.x0 == m.x1} == xs
+        assert {round(m.y0, 6) for m in crops if m.y0 == m.y1} == ys
         yield page, crops, placements
 
 
@@ -54,30 +63,63 @@ def test_crop_marks_never_touch_a_face(w, h, bleed, paper, spacing, layout, marg
         assert crops  # every sheet has crop marks
 
 
-def test_every_cut_line_gets_a_mark_at_both_ends():
-    imposition = impose(pairs(8, card_type(), backs=False), SheetOptions(paper="letter"))
+def test_every_cut_line_gets_a_mark_at_both_ends_on_letter():
+    imposition = impose(pairs(9, card_type(), backs=False), SheetOptions(paper="letter"))
     page = imposition.pages[0]
+    assert (page.w, page.h) == (215.9, 279.4)
     crops = [m for m in page.marks if isinstance(m, LineMark) and m.kind == "crop"]
     slots = [p.slot for p in imposition.placements]
     x0, y0 = min(s.x for s in slots), min(s.y for s in slots)
     x1, y1 = max(s.x + s.w for s in slots), max(s.y + s.h for s in slots)
-    # 4 x 2 butted poker cards: 5 vertical and 3 horizontal cut lines, a mark at each end.
+    assert (x0, y0, page.w - x1, page.h - y1) == pytest.approx((12.7, 6.35, 12.7, 6.35), abs=1e-9)
+    # 3 x 3 butted poker cards: 4 vertical and 4 horizontal cut lines, a mark at each end.
     vertical = sorted((m.x0, m.y0 > y1) for m in crops if m.x0 == m.x1)
     horizontal = sorted((m.y0, m.x0 > x1) for m in crops if m.y0 == m.y1)
-    assert [x for x, _ in vertical] == pytest.approx(sorted([x0 + 63.5 * i for i in range(5)] * 2), abs=1e-9)
-    assert [y for y, _ in horizontal] == pytest.approx(sorted([y0 + 88.9 * i for i in range(3)] * 2), abs=1e-9)
-    # They start 0.5 mm beyond the 3 mm bleed and run 5 mm (or to the 6 mm margin).
+    assert [x for x, _ in vertical] == pytest.approx(sorted([x0 + 63.5 * i for i in range(4)] * 2), abs=1e-9)
+    assert [y for y, _ in horizontal] == pytest.approx(sorted([y0 + 88.9 * i for i in range(4)] * 2), abs=1e-9)
     for m in crops:
-        if m.x0 != m.x1:
-            continue
-        if m.y1 < y0:  # below the grid
-            assert y0 - m.y1 == pytest.approx(3.5, abs=1e-9)
-            assert m.y1 - m.y0 == pytest.approx(min(5.0, y0 - 3.5 - 6.0), abs=1e-9)
+        if m.x0 == m.x1:
+            # 6.35 mm above and below: from the 4 mm margin to 0.5 mm short of the trim, over
+            # the outer bleed (halo).
+            assert m.halo
+            lo, hi = sorted((m.y0, m.y1))
+            assert (lo, hi) == pytest.approx((4.0, 5.85) if hi < y0 else (page.h - 5.85, page.h - 4.0), abs=1e-9)
         else:
-            assert m.y0 - y1 == pytest.approx(3.5, abs=1e-9)
-            assert m.y1 - m.y0 == pytest.approx(min(5.0, page.h - 6.0 - (y1 + 3.5)), abs=1e-9)
-    check = list(check_marks(imposition, 6.0))
+            # 12.7 mm beside: 0.5 mm beyond the 3 mm bleed, 5 mm long, no halo.
+            assert not m.halo
+            lo, hi = sorted((m.x0, m.x1))
+            assert (lo, hi) == pytest.approx((4.2, 9.2) if hi < x0 else (page.w - 9.2, page.w - 4.2), abs=1e-9)
+    check = list(check_marks(imposition, 4.0))
     assert len(check) == 1
+
+
+def test_marks_on_a4_keep_off_the_bleed_where_they_fit():
+    imposition = impose(pairs(9, card_type(), backs=False), SheetOptions(paper="a4"))
+    page = imposition.pages[0]
+    crops = [m for m in page.marks if m.kind == "crop"]
+    assert (page.w, page.h) == (210.0, 297.0) and len(crops) == 16
+    for m in crops:
+        assert not m.halo
+        if m.x0 == m.x1:  # 15.15 mm above and below: 0.5 mm beyond the bleed, 5 mm long
+            lo, hi = sorted((m.y0, m.y1))
+            assert (lo, hi) == pytest.approx((6.65, 11.65) if hi < 100 else (297 - 11.65, 297 - 6.65), abs=1e-9)
+        else:  # 9.75 mm beside: the shortest mark (2.5 mm) from the margin, 0.25 mm beyond the bleed
+            lo, hi = sorted((m.x0, m.x1))
+            assert (lo, hi) == pytest.approx((4.0, 6.5) if hi < 100 else (203.5, 206.0), abs=1e-9)
+    list(check_marks(imposition, 4.0))
+
+
+def test_a_partly_filled_page_marks_only_the_cut_lines_of_its_faces():
+    # 4 faces on a 3 x 3 sheet: a full top row and one card below it. No mark for the cut
+    # lines of the empty slots: the bottom row's bottom edge, nor the third row's edges.
+    imposition = impose(pairs(4, card_type(), backs=False), SheetOptions(paper="letter"))
+    page = imposition.pages[0]
+    crops = [m for m in page.marks if m.kind == "crop"]
+    top = page.h - 6.35
+    assert sorted({round(m.y0, 6) for m in crops if m.y0 == m.y1}) == pytest.approx(
+        [top - 2 * 88.9, top - 88.9, top], abs=1e-6)
+    assert len(crops) == 4 * 2 + 3 * 2
+    list(check_marks(imposition, 4.0))
 
 
 def test_bleed_spacing_marks_both_edges_of_every_gap():
@@ -87,16 +129,16 @@ def test_bleed_spacing_marks_both_edges_of_every_gap():
     slots = [p.slot for p in imposition.placements]
     assert xs == sorted({round(v, 6) for s in slots for v in (s.x, s.x + s.w)})
     assert len(xs) == 8  # 4 columns, each with its own two cut lines
-    list(check_marks(imposition, 6.0))
+    list(check_marks(imposition, 4.0))
 
 
 def test_cut_lines_run_the_length_of_the_page():
-    imposition = impose(pairs(8, card_type(), backs=False), SheetOptions(paper="letter", cut_lines=True))
+    imposition = impose(pairs(9, card_type(), backs=False), SheetOptions(paper="letter", cut_lines=True))
     page = imposition.pages[0]
     cuts = [m for m in page.marks if m.kind == "cut"]
-    assert len(cuts) == 5 + 3
+    assert len(cuts) == 4 + 4
     for m in cuts:
-        assert (m.y0, m.y1) == (6.0, page.h - 6.0) if m.x0 == m.x1 else (m.x0, m.x1) == (6.0, page.w - 6.0)
+        assert (m.y0, m.y1) == (4.0, page.h - 4.0) if m.x0 == m.x1 else (m.x0, m.x1) == (4.0, page.w - 4.0)
 
 
 def test_circle_cut_sheet_outlines_each_used_circle():

@@ -60,29 +60,56 @@ def bounds(boxes):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+def measured_marks(pdf_path):
+    """The front page's grid (from the faces' outlines) and its crop marks beyond each side."""
+    with pdfplumber.open(pdf_path) as pdf:
+        page = pdf.pages[0]
+        grid = bounds(list(trims(page, FRONT).values()))
+        vertical, horizontal = split(crop_marks(page))
+        size = (page.width * MM, page.height * MM)
+    x0, y0, x1, y1 = grid
+    sides = {"below": [m for m in vertical if m[3] < y0], "above": [m for m in vertical if m[1] > y1],
+             "left": [m for m in horizontal if m[2] < x0], "right": [m for m in horizontal if m[0] > x1]}
+    assert sum(len(marks) for marks in sides.values()) == len(vertical) + len(horizontal)
+    # (near, far): each mark's distance from the trim, at its two ends
+    spans = {"below": [(y0 - m[3], y0 - m[1]) for m in sides["below"]],
+             "above": [(m[1] - y1, m[3] - y1) for m in sides["above"]],
+             "left": [(x0 - m[2], x0 - m[0]) for m in sides["left"]],
+             "right": [(m[0] - x1, m[2] - x1) for m in sides["right"]]}
+    return size, grid, spans
+
+
+def flat(pairs):
+    return [v for pair in pairs for v in pair]
+
+
 @pytest.mark.parametrize("bleed, start", [(0, 2.0), (0.5, 2.0), (1, 2.0), (3, 3.5)])
 def test_crop_marks_start_2_mm_beyond_the_trim_or_half_a_mm_beyond_a_larger_bleed(tmp_path, bleed, start):
-    with pdfplumber.open(build(tiny_project(tmp_path, bleed))) as pdf:
-        page = pdf.pages[0]
-        x0, y0, x1, y1 = bounds(list(trims(page, FRONT).values()))
-        vertical, horizontal = split(crop_marks(page))
-    assert (x0, y0, x1, y1) == pytest.approx((12.7, 19.05, 12.7 + 4 * W, 19.05 + 2 * H), abs=TOL)
-    assert len(vertical) == 2 * 5 and len(horizontal) == 2 * 3
-    below = [m for m in vertical if m[3] < y0]
-    above = [m for m in vertical if m[1] > y1]
-    left = [m for m in horizontal if m[2] < x0]
-    right = [m for m in horizontal if m[0] > x1]
-    assert len(below) == len(above) == 5 and len(left) == len(right) == 3
-    # The gap between the trim and the near end of each mark, on all four sides.
-    assert [y0 - m[3] for m in below] == pytest.approx([start] * 5, abs=TOL)
-    assert [m[1] - y1 for m in above] == pytest.approx([start] * 5, abs=TOL)
-    assert [x0 - m[2] for m in left] == pytest.approx([start] * 3, abs=TOL)
-    assert [m[0] - x1 for m in right] == pytest.approx([start] * 3, abs=TOL)
-    # Each runs 5 mm, or to the 6 mm margin where less room is left (19.05 mm below the grid).
-    assert [m[3] - m[1] for m in below + above] == pytest.approx(
-        [min(MARK_LENGTH, y0 - start - MARGIN)] * 10, abs=TOL)
-    assert [m[2] - m[0] for m in left + right] == pytest.approx(
-        [min(MARK_LENGTH, x0 - start - MARGIN)] * 6, abs=TOL)
+    # A paper with 20 mm round the 3 x 3 poker grid: room for whole marks beyond the bleed.
+    paper = (round(3 * W + 40, 2), round(3 * H + 40, 2))
+    size, grid, spans = measured_marks(build(tiny_project(tmp_path, bleed), paper=paper))
+    assert size == pytest.approx(paper, abs=TOL)
+    assert grid == pytest.approx((20, 20, 20 + 3 * W, 20 + 3 * H), abs=TOL)
+    assert {side: len(found) for side, found in spans.items()} == {"below": 4, "above": 4, "left": 4, "right": 4}
+    for side, found in spans.items():  # every mark: from `start` beyond the trim, 5 mm long
+        assert flat(found) == pytest.approx(flat([(start, start + MARK_LENGTH)] * 4), abs=TOL), side
+
+
+@pytest.mark.parametrize("bleed, start", [(0, 2.0), (0.5, 2.0), (1, 2.0), (3, 3.5)])
+def test_on_letter_marks_reach_from_the_margin_into_the_bleed_only_where_the_grid_leaves_no_room(
+        tmp_path, bleed, start):
+    # 3 x 3 poker cards on portrait letter leave 6.35 mm above and below the grid: less than a
+    # mark beyond the bleed needs, so those marks run from the 4 mm margin to 0.5 mm short of the
+    # trim (over the outer bleed, which is cut away); left and right, 12.7 mm: beyond the bleed.
+    size, grid, spans = measured_marks(build(tiny_project(tmp_path, bleed)))
+    assert size == pytest.approx((LETTER_W, LETTER_H), abs=TOL)
+    room_x, room_y = (LETTER_W - 3 * W) / 2, (LETTER_H - 3 * H) / 2
+    assert grid == pytest.approx((room_x, room_y, room_x + 3 * W, room_y + 3 * H), abs=TOL)
+    home_margin = 4.0
+    for side in ("below", "above"):
+        assert flat(spans[side]) == pytest.approx(flat([(0.5, room_y - home_margin)] * 4), abs=TOL), side
+    for side in ("left", "right"):
+        assert flat(spans[side]) == pytest.approx(flat([(start, start + MARK_LENGTH)] * 4), abs=TOL), side
 
 
 def test_back_pages_of_an_asymmetric_template_get_marks_on_their_own_cut_lines(tmp_path):
@@ -120,18 +147,21 @@ def test_back_pages_of_an_asymmetric_template_get_marks_on_their_own_cut_lines(t
 def test_cut_lines_run_from_margin_to_margin_along_every_cut_line(tmp_path):
     with pdfplumber.open(build(tiny_project(tmp_path), cut_lines=True)) as pdf:
         page = pdf.pages[0]
-        x0, y0, x1, y1 = bounds(list(trims(page, FRONT).values()))
+        faces = list(trims(page, FRONT).values())
+        page_w, page_h = page.width * MM, page.height * MM
         lines = [m for m in crop_marks(page)
-                 if (m[2] - m[0]) > LETTER_H - 2 * MARGIN - TOL or (m[3] - m[1]) > LETTER_W - 2 * MARGIN - TOL]
+                 if (m[2] - m[0]) > page_w - 2 * 4.0 - TOL or (m[3] - m[1]) > page_h - 2 * 4.0 - TOL]
     vertical, horizontal = split(lines)
-    # Landscape letter, 4 x 2 poker cards: 5 vertical and 3 horizontal cut lines.
-    assert sorted(m[0] for m in vertical) == pytest.approx([x0 + i * W for i in range(5)], abs=TOL)
-    assert sorted(m[1] for m in horizontal) == pytest.approx([y0 + i * H for i in range(3)], abs=TOL)
-    assert y1 == pytest.approx(y0 + 2 * H, abs=TOL) and x1 == pytest.approx(x0 + 4 * W, abs=TOL)
+    # One line along every edge of every face, from the 4 mm margin to the opposite one.
+    cut_x = sorted({round(v, 1) for box in faces for v in (box[0], box[2])})
+    cut_y = sorted({round(v, 1) for box in faces for v in (box[1], box[3])})
+    assert len(faces) == 9 and len(cut_x) == len(cut_y) == 4  # 3 x 3 poker cards, butted
+    assert sorted(m[0] for m in vertical) == pytest.approx(cut_x, abs=TOL + 0.05)
+    assert sorted(m[1] for m in horizontal) == pytest.approx(cut_y, abs=TOL + 0.05)
     for m in vertical:
-        assert (m[1], m[3]) == pytest.approx((MARGIN, LETTER_W - MARGIN), abs=TOL)
+        assert (m[1], m[3]) == pytest.approx((4.0, page_h - 4.0), abs=TOL)
     for m in horizontal:
-        assert (m[0], m[2]) == pytest.approx((MARGIN, LETTER_H - MARGIN), abs=TOL)
+        assert (m[0], m[2]) == pytest.approx((4.0, page_w - 4.0), abs=TOL)
 
 
 # A set's own A3 template: three single slots with gaps of 4 mm (A|B) and 2 mm (A over C), and a

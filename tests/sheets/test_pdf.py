@@ -81,55 +81,66 @@ def inside(mark, box, margin=0.0):
     return (x0 <= box[2] + margin and x1 >= box[0] - margin and y0 <= box[3] + margin and y1 >= box[1] - margin)
 
 
+def halos(page):
+    return [mm_box(line, page.height) for line in page.lines if color(line) == (0.0, 0.0, 0.0, 0.0)]
+
+
 def test_letter_sheet_trim_boxes_and_crop_marks(project):
     with pdfplumber.open(build(project, "letter")) as pdf:
         page = pdf.pages[0]
-        assert (page.width * MM, page.height * MM) == pytest.approx((279.4, 215.9), abs=TOL)  # landscape
+        assert (page.width * MM, page.height * MM) == pytest.approx((215.9, 279.4), abs=TOL)  # portrait
         fronts = trims(page, FRONT)
-        # Poker cards 4 x 2, butted, centred: (279.4 - 4 x 63.5) / 2 = 12.7, (215.9 - 2 x 88.9) / 2 = 19.05.
-        names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel"]
+        # Poker cards 3 x 3, butted, centred: (215.9 - 3 x 63.5) / 2 = 12.7, (279.4 - 3 x 88.9) / 2 = 6.35.
+        names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India"]
         assert sorted(fronts) == sorted(names)
         for index, name in enumerate(names):
-            row, col = divmod(index, 4)
-            x, y = 12.7 + col * W, 19.05 + (1 - row) * H
+            row, col = divmod(index, 3)
+            x, y = 12.7 + col * W, 6.35 + (2 - row) * H
             assert close(fronts[name], (x, y, x + W, y + H)), name
         marks = crop_marks(page)
-        assert len(marks) == 5 * 2 + 3 * 2
-        cut_x = {round(12.7 + i * W, 1) for i in range(5)}
-        cut_y = {round(19.05 + i * H, 2) for i in range(3)}
+        assert len(marks) == 4 * 2 + 4 * 2
+        cut_x = {round(12.7 + i * W, 2) for i in range(4)}
+        cut_y = {round(6.35 + i * H, 2) for i in range(4)}
+        white = halos(page)
         for mark in marks:
             x0, y0, x1, y1 = mark
             if abs(x1 - x0) < TOL:
                 assert any(abs(x0 - c) <= TOL for c in cut_x)
-                assert y1 <= 19.05 - 3 or y0 >= 19.05 + 2 * H + 3  # beyond the bleed, above or below
+                # 6.35 mm above and below the grid: the mark reaches from the 4 mm margin to
+                # 0.5 mm short of the trim, over the outer bleed, on a white halo.
+                assert close((y0, y1), (4.0, 5.85)) or close((y0, y1), (279.4 - 5.85, 279.4 - 4.0)), mark
+                assert any(close(mark, halo) for halo in white), mark
+                for box in fronts.values():
+                    assert not inside(mark, box, margin=0.5 - TOL)
             else:
                 assert any(abs(y0 - c) <= TOL for c in cut_y)
-                assert x1 <= 12.7 - 3 or x0 >= 12.7 + 4 * W + 3
-            for box in fronts.values():
-                assert not inside(mark, box, margin=3.0)  # nor the bleed round any trim
-            assert min(x0, y0) >= 6 - TOL and x1 <= 279.4 - 6 + TOL and y1 <= 215.9 - 6 + TOL
-        # The partly filled third page (India) keeps the grid and its marks.
-        third = pdf.pages[2]
-        assert close(trims(third, FRONT)["India"], (12.7, 19.05 + H, 12.7 + W, 19.05 + 2 * H))
-        assert len(crop_marks(third)) == 16
+                assert close((x0, x1), (4.2, 9.2)) or close((x0, x1), (215.9 - 9.2, 215.9 - 4.2)), mark
+                for box in fronts.values():
+                    assert not inside(mark, box, margin=3.0)  # nor the bleed round any trim
+            assert min(x0, y0) >= 4 - TOL and x1 <= 215.9 - 4 + TOL and y1 <= 279.4 - 4 + TOL
+        assert len(white) == 8  # only the marks over the bleed have one
 
 
 @pytest.mark.parametrize("orientation, duplex, mirror", [
-    ("auto", "long", "y"),       # landscape page: the long edge is horizontal, rows reverse
-    ("auto", "short", "x"),
+    ("landscape", "long", "y"),  # landscape page: the long edge is horizontal, rows reverse
+    ("landscape", "short", "x"),
     ("portrait", "long", "x"),   # portrait: columns mirror
     ("portrait", "short", "y"),
+    ("auto", "long", "x"),       # 3 x 3 on portrait letter
 ])
 def test_backs_exactly_behind_fronts(project, orientation, duplex, mirror):
     pdf_path = build(project, f"duplex-{orientation}-{duplex}", orientation=orientation, duplex=duplex)
     with pdfplumber.open(pdf_path) as pdf:
-        for front_page, back_page in ((pdf.pages[0], pdf.pages[1]), (pdf.pages[2], pdf.pages[3])):
+        sheets = ((0, 1), (2, 3)) if orientation == "landscape" else ((0, 1),)  # 8 a page, or 9
+        for front_index, back_index in sheets:
+            front_page, back_page = pdf.pages[front_index], pdf.pages[back_index]
             pw, ph = front_page.width * MM, front_page.height * MM
             fronts, backs = trims(front_page, FRONT), trims(back_page, BACK)
             assert fronts and sorted(fronts) == sorted(backs)
             for name, (x0, y0, x1, y1) in fronts.items():
                 expected = (pw - x1, y0, pw - x0, y1) if mirror == "x" else (x0, ph - y1, x1, ph - y0)
                 assert close(backs[name], expected), name
+        assert sum(len(trims(pdf.pages[i], FRONT)) for sheet in sheets for i in sheet) == 9
 
 
 def test_gutter_fold_backs_mirror_fronts_across_the_marked_fold(project):

@@ -77,11 +77,11 @@ def test_a_card_too_large_for_the_paper():
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type(200, 300, line=9)), SheetOptions(paper="letter"))
     assert str(error.value) == ('data/t/set.yaml:9: card "c1": a 200 x 300 mm card with 3 mm bleed does not fit '
-                                "on letter paper (215.9 x 279.4 mm) with a 6 mm margin and room for crop marks")
+                                "on letter paper (215.9 x 279.4 mm) with a 4 mm margin and room for crop marks")
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type(140, 140)), SheetOptions(paper="a4", layout="gutter-fold"))
     assert str(error.value) == ('data/t/set.yaml:7: card "c1": a 140 x 140 mm card with 3 mm bleed does not fit '
-                                "twice (front and back, gutter fold) on a4 paper (210 x 297 mm) with a 6 mm "
+                                "twice (front and back, gutter fold) on a4 paper (210 x 297 mm) with a 4 mm "
                                 "margin and room for crop marks")
     # It fits on a3, and per-card pages take any size.
     assert impose(pairs(1, card_type(200, 300)), SheetOptions(paper="a3")).pages

@@ -7,7 +7,7 @@ import re
 import pypdf
 
 import cardgen
-from projects import REPO, make_project
+from projects import make_project
 
 
 def _objects_by_xref(data: bytes) -> dict[int, int]:
@@ -32,7 +32,11 @@ def test_every_object_is_where_the_cross_reference_table_says(tmp_path):
 
 def test_the_header_names_the_version_that_transparency_needs(tmp_path):
     options = cardgen.BuildOptions(cache=False)
-    pdf = cardgen.build(["skill-tokens"], REPO, tmp_path, options).sets[0].pdf
+    root = make_project(tmp_path)
+    token = root / "templates/demo/token.xml.j2"  # a shading drawn with an opacity
+    token.write_text(token.read_text().replace(
+        "</card>", '<circle cx="10" cy="10" r="8" fill="none" stroke="#ffffff" opacity="0.6"/>\n</card>'))
+    pdf = cardgen.build(["demo"], root, tmp_path / "out", options).sets[0].pdf
     data = pdf.read_bytes()
-    assert b"/ca " in data or b"/CA " in data  # the tokens' shading is drawn with an opacity
+    assert b"/ca " in data or b"/CA " in data
     assert data.startswith(b"%PDF-1.4\n")

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from ...errors import Source, fail
+from ...limits import SHEET_SLOTS, limit, limit_message
 from ...load.yamlfile import read_text
 from ..template import SheetTemplate, TemplateSlot
 from .xmltree import Element, parse_xml
@@ -120,6 +121,9 @@ def _label_slots(label: Element, page_w: float, page_h: float, name: str) -> lis
     slots = []
     for layout in layouts:
         nx, ny = _count(layout, "nx", name), _count(layout, "ny", name)
+        if len(slots) + nx * ny > limit(SHEET_SLOTS):
+            raise fail(limit_message(SHEET_SLOTS, f"<Layout> gives {nx} x {ny} = {nx * ny:,} labels"),
+                       Source(name, layout.line))
         x0, y0 = _length(layout, "x0", name), _length(layout, "y0", name)
         dx, dy = _optional(layout, "dx", name, 0.0), _optional(layout, "dy", name, 0.0)
         # Art may reach beyond a label by its waste, and never past half the gap to the next one.

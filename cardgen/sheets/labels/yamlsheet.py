@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import Source, fail
+from ...limits import SHEET_SLOTS, limit, limit_message
 from ...load.yamlfile import line_of, read_yaml
 from ...units import parse_length
 from ..sizes import paper_size
@@ -89,6 +90,9 @@ def _grid(grid: dict, page_h: float, name: str) -> list[tuple[TemplateSlot, floa
     _no_unknown(grid, GRID_KEYS, name, "grid")
     w, h, shape = _size(grid, name)
     nx, ny = _count(grid, "nx", name), _count(grid, "ny", name)
+    if nx * ny > limit(SHEET_SLOTS):
+        raise fail(limit_message(SHEET_SLOTS, f"the grid has {nx} x {ny} = {nx * ny:,} slots"),
+                   Source(name, line_of(grid, "ny")))
     x0, y0 = _length(grid, "x0", name), _length(grid, "y0", name)
     dx = _length(grid, "dx", name) if "dx" in grid else w
     dy = _length(grid, "dy", name) if "dy" in grid else h

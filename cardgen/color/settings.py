@@ -1,0 +1,93 @@
+"""A set's colour and print settings (``color:`` and ``output-intent:`` in set.yaml)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import Source, fail
+
+MODES = ("rgb", "cmyk")
+COLOR_KEYS = {"mode", "profile", "ink-limit"}
+INTENT_KEYS = {"identifier", "condition", "registry", "info", "profile"}
+DEFAULT_INK_LIMIT = 300.0  # % total ink: SWOP's (CGATS TR 001) limit for coated web offset
+
+
+@dataclass(frozen=True)
+class OutputIntent:
+    """The printing condition a PDF/X file names. The default is the registered SWOP condition:
+    a registered condition needs no embedded profile (ISO 15930-4, PDF/X-1a:2003)."""
+
+    identifier: str = "CGATS TR 001"
+    condition: str = "SWOP (Publication) Grade 5 Paper"
+    registry: str = "http://www.color.org"
+    info: str = "U.S. Web Coated (SWOP) v2"
+    profile: Path | None = None  # an ICC output profile to embed (needed for unregistered conditions)
+
+
+@dataclass(frozen=True)
+class ColorSettings:
+    mode: str = "rgb"  # rgb: colours as written; cmyk: every RGB colour and image converted
+    profile: Path | None = None  # CMYK ICC profile for the conversion (None: the formula)
+    ink_limit: float = DEFAULT_INK_LIMIT  # % total ink of converted colours
+    intent: OutputIntent = OutputIntent()
+
+    @property
+    def cmyk(self) -> bool:
+        return self.mode == "cmyk"
+
+
+def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSettings:
+    """``color: cmyk`` or ``color: {mode: cmyk, profile: profiles/x.icc, ink-limit: 280}``, and
+    ``output-intent: {identifier:, condition:, registry:, info:, profile:}``. ``at(container,
+    key)`` gives a Source."""
+    settings = {}
+    if raw is not None:
+        spec = {"mode": raw} if isinstance(raw, str) else raw
+        if not isinstance(spec, Mapping):
+            raise fail("color: is rgb, cmyk, or a mapping with mode, profile and ink-limit", at(None, "color"))
+        for key in spec:
+            if key not in COLOR_KEYS:
+                raise fail(f'color: unknown key "{key}" (known: {", ".join(sorted(COLOR_KEYS))})', at(spec, key))
+        mode = str(spec.get("mode", "cmyk")).lower()
+        if mode not in MODES:
+            raise fail(f'color mode must be rgb or cmyk, got "{mode}"', at(spec, "mode"))
+        settings["mode"] = mode
+        if spec.get("profile") is not None:
+            settings["profile"] = _file(directory, spec["profile"], at(spec, "profile"))
+        if spec.get("ink-limit") is not None:
+            try:
+                limit = float(spec["ink-limit"])
+            except (TypeError, ValueError):
+                limit = -1
+            if not 100 <= limit <= 400:
+                raise fail(f'ink-limit is a total ink percentage from 100 to 400, got "{spec["ink-limit"]}"',
+                           at(spec, "ink-limit"))
+            settings["ink_limit"] = limit
+    if intent_raw is not None:
+        if not isinstance(intent_raw, Mapping) or "identifier" not in intent_raw:
+            raise fail("output-intent: needs at least `identifier` (a registered condition such as "
+                       '"CGATS TR 001" or "FOGRA39")', at(None, "output-intent"))
+        values = {}
+        for key, value in intent_raw.items():
+            if key not in INTENT_KEYS:
+                raise fail(f'output-intent: unknown key "{key}" (known: {", ".join(sorted(INTENT_KEYS))})',
+                           at(intent_raw, key))
+            values[key] = str(value)
+        if "profile" in values:
+            values["profile"] = _file(directory, values["profile"], at(intent_raw, "profile"))
+        if "condition" not in values:
+            values["condition"] = values["identifier"]
+        if "info" not in values:
+            values["info"] = values["condition"]
+        if "registry" not in values and "profile" not in values:
+            values["registry"] = "http://www.color.org"
+        settings["intent"] = OutputIntent(**{"registry": "", **values})
+    return ColorSettings(**settings)
+
+
+def _file(directory: Path, name: Any, where: Source) -> Path:
+    path = (directory / str(name)).resolve()
+    if not path.is_relative_to(directory.resolve().parent.parent) or not path.is_file():
+        raise fail(f'file "{name}" not found in the set folder', where)
+    return path

@@ -1,0 +1,29 @@
+"""``cardgen serve``: a live preview of the sets in the browser."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("sets", nargs=-1)
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Port to listen on (default 8642; 0 picks a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but 127.0.0.1 shows the project to the network.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder the PDFs are built into (default: output/).")
+@click.pass_context
+def serve(ctx, sets, port, host, open_browser, out):
+    """Preview SETS (default: every set) in the browser at http://127.0.0.1:PORT/: every face
+    by type with search and filters, problems with their file:line, deck lists, the PDF. The
+    page updates itself on every save in data/, templates/ and fonts/. Ctrl-C stops."""
+    from ..cli import run_reporting_errors
+    from ..serve import DEFAULT_PORT, serve as run_serve
+
+    root = ctx.obj["root"]
+    run_reporting_errors(ctx, lambda: run_serve(sets, root, out, DEFAULT_PORT if port is None else port, host,
+                                                open_browser, echo=click.echo))
+    click.echo("stopped")

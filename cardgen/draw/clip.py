@@ -1,0 +1,31 @@
+"""``<clip>``: its first element is an outline (any shape, not drawn) that clips the rest.
+
+Like ``<group>``, it is flattened by the parser into a start, its content and an end; the
+start carries the shape's tag and attributes.
+"""
+from __future__ import annotations
+
+from .transform import inverse, pdf_matrix, rotate_about
+
+TAG = "clip"
+DOC = ("Clips its content to a shape: the first element inside (a `<rect>` with `r` for rounded "
+       "corners, `<circle>`, `<ellipse>`, `<polygon>` or `<path>`) is the outline and is not drawn.")
+ATTRIBUTES: dict = {}
+SHAPES = ("rect", "circle", "ellipse", "polygon", "path")
+
+
+def direct(attrs) -> bool:
+    return True
+
+
+def draw(canvas, element, geometry, prepared=None) -> None:
+    from . import PRIMITIVES
+
+    tag, a = element.attrs["shape"], element.attrs["shape_attrs"]
+    path, _box = PRIMITIVES[tag].outline(a, geometry)
+    if tag == "rect" and a["rotate"]:  # the outline turns, the content does not
+        turn = rotate_about(a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2)
+        path = f"{pdf_matrix(turn, geometry)} {path} W n {pdf_matrix(inverse(turn), geometry)}"
+        canvas._code.append(f"q {path}")
+        return
+    canvas._code.append(f"q {path} W n")

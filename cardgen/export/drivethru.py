@@ -1,0 +1,90 @@
+"""DriveThruCards: PDF/X-1a:2003 files, one per product (card size and back).
+
+Each file is a page per face at trim plus 1/8 in bleed (TrimBox and BleedBox set), every front
+followed by its back: the order DriveThruCards reads a two-sided card file in. A card type with
+no back gets a plain paper-white back page, so that the order holds (preflight warns about it).
+Faces at sizes the shop does not make (products.yaml) are left out and listed in a warning.
+
+The set is drawn by the build's own pipeline (per-card layout), then converted to CMYK with
+transparency pre-mixed (color/pdf.py) and finished as PDF/X-1a (color/pdfx.py).
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import pikepdf
+
+from .. import pipeline
+from ..color import ColorSettings
+from ..color.convert import Converter
+from ..color.pdf import PdfConverter
+from ..color.pdfx import finish_pdfx, save_pdfx
+from ..errors import Problem
+from ..write.atomic import staged
+from ..write.info import document_info
+from .perface import load_checked, per_card_pdf, with_bleed
+from .products import product_key
+from .shops import Shop
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "cards"
+
+
+def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path) \
+        -> tuple[list[tuple[Path, int]], list[Problem]]:
+    """Write ``out/<set>/<product>-<back>.pdf`` files; return [(path, pages)] and warnings."""
+    card_set = with_bleed(load_checked(name, session.root), lambda t: shop.bleed_mm)
+    settings = card_set.color or ColorSettings()
+    settings = replace(settings, mode="cmyk")
+    info = document_info(card_set, f"{card_set.title}: DriveThruCards print file (PDF/X-1a:2003)")
+    folder = Path(out) / name
+    warnings: list[Problem] = []
+    with tempfile.TemporaryDirectory(prefix="cardgen-drivethru-") as temporary:
+        drawn = Path(temporary) / f"{name}.pdf"
+        faces = per_card_pdf(card_set, session, drawn)
+        products: dict[tuple[str, str], list[tuple[dict, dict | None]]] = {}
+        left_out: dict[str, list[str]] = {}
+        backs = {(f["card"], f["copy"]): f for f in faces if f["side"] == "back"}
+        for front in (f for f in faces if f["side"] == "front"):
+            card_type = card_set.types[front["type"]]
+            key = product_key(card_type, shop.name)
+            if key is None:
+                left_out.setdefault(front["type"], []).append(front["card"])
+                continue
+            products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
+        for type_name, cards in left_out.items():
+            size = card_set.types[type_name].size
+            warnings.append(Problem(
+                f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {len(cards)} face'
+                f'{"s" * (len(cards) != 1)} of type "{type_name}" left out of the export',
+                card_set.types[type_name].source, None, "warning"))
+        targets = [folder / f"{_slug(product)}-{_slug(back)}.pdf" for product, back in products]
+        written = []
+        converter = PdfConverter(Converter(settings), flatten=True)
+        with pikepdf.open(drawn) as source, staged(*targets) as temporaries:
+            for (key, pairs), temporary, target in zip(products.items(), temporaries, targets):
+                with pikepdf.new() as pdf:
+                    for front, back in pairs:
+                        pdf.pages.append(source.pages[front["page"] - 1])
+                        if back is not None:
+                            pdf.pages.append(source.pages[back["page"] - 1])
+                        else:
+                            pdf.pages.append(_plain_back(pdf, source.pages[front["page"] - 1]))
+                    converter.convert(pdf)
+                    finish_pdfx(pdf, info, settings.intent)
+                    save_pdfx(pdf, temporary)
+                    written.append((target, len(pdf.pages)))
+    return written, warnings
+
+
+def _plain_back(pdf: pikepdf.Pdf, front: pikepdf.Page) -> pikepdf.Page:
+    """A back page of paper white with the front's boxes."""
+    page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=front.obj.MediaBox,
+                                           TrimBox=front.obj.TrimBox, BleedBox=front.obj.BleedBox,
+                                           Resources=pikepdf.Dictionary(),
+                                           Contents=pdf.make_stream(b"")))
+    return page

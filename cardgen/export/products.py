@@ -1,0 +1,59 @@
+"""Which card products a print shop makes (products.yaml), and which product a card type is."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from ..model import CardType
+from ..units import MM_PER_INCH
+
+PRODUCTS_FILE = Path(__file__).with_name("products.yaml")
+
+
+@dataclass(frozen=True)
+class Product:
+    name: str  # "poker", "bridge", ...
+    w: float  # mm
+    h: float
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return YAML(typ="safe").load(PRODUCTS_FILE.read_text(encoding="utf-8"))
+
+
+def shop_products(shop: str) -> tuple[Product, ...]:
+    entry = _table()["shops"].get(shop)
+    if entry is None:
+        return ()
+    return tuple(Product(name, w * MM_PER_INCH, h * MM_PER_INCH) for name, (w, h) in entry["products"].items())
+
+
+def shop_source(shop: str) -> str:
+    entry = _table()["shops"].get(shop)
+    return entry["source"] if entry else ""
+
+
+def product_of(card_type: CardType, shop: str) -> Product | None:
+    """The shop's product with the type's trim size (either way up), or None: a size the shop
+    does not make. Round and other die-cut shapes are not card products."""
+    size = card_type.size
+    if size.shape != "rect":
+        return None
+    tolerance = float(_table()["tolerance_mm"])
+    for product in shop_products(shop):
+        for w, h in ((product.w, product.h), (product.h, product.w)):
+            if abs(size.w - w) <= tolerance and abs(size.h - h) <= tolerance:
+                return product
+    return None
+
+
+def product_key(card_type: CardType, shop: str) -> tuple[str, str] | None:
+    """(product, back) that decides which file or folder a type's faces go to."""
+    product = product_of(card_type, shop)
+    if product is None:
+        return None
+    return product.name, card_type.back or "plain-back"

@@ -1,0 +1,78 @@
+"""Confinement: every file that data, set.yaml, rules, sheet or font files, or templates name is
+read only if it lies inside the project folder, symlinks followed.
+
+A set folder is untrusted input (sets get shared and downloaded): a name such as
+``../../../home/me/.ssh/id_rsa`` or a link pointing out of the project must never make cardgen
+read, embed or even describe a file elsewhere. Every stage resolves a data-named path through
+``confined`` before it opens it; only paths given on the command line (``--deck``, ``--out``,
+``--sheet FILE``, ``--changed-since``) are the user's own and are not confined.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+
+class OutsideProject(ValueError):
+    """A data-named path that resolves outside the project folder; the message names the path
+    as it was written, never where it leads."""
+
+
+def is_inside(path: Path | str, root: Path | str) -> bool:
+    """Whether ``path``, symlinks followed, lies inside ``root`` (itself resolved)."""
+    real = os.path.realpath(path)
+    base = os.path.realpath(root)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def confined(root: Path | str, base: Path | str, name: str | os.PathLike, what: str = "file") -> Path:
+    """The path ``name`` names (relative to ``base``, the folder of the file that names it),
+    resolved with symlinks followed; OutsideProject if that is not inside ``root``. The file need
+    not exist: callers say "not found" themselves."""
+    text = os.fspath(name)
+    if "\0" in text:
+        raise OutsideProject(f'{what} "{text}" is not a file name (it holds a NUL character)')
+    path = Path(base) / text
+    if not is_inside(path, root):
+        raise OutsideProject(f'{what} "{text}" {_where(path, root)}: only files inside the project folder are read')
+    return path.resolve()
+
+
+def _where(path: Path, root: Path | str) -> str:
+    """Why a path is outside: written so, or a link (somewhere on the way) that leads out."""
+    lexical = os.path.normpath(os.path.abspath(path))
+    base = os.path.realpath(root)
+    plain_root = os.path.normpath(os.path.abspath(root))
+    for candidate in (base, plain_root):
+        if lexical == candidate or lexical.startswith(candidate.rstrip(os.sep) + os.sep):
+            return "is a link to outside the project folder"
+    return "is outside the project folder"
+
+
+_HREF = re.compile(r"""(?:xlink:)?href\s*=\s*(["'])(.*?)\1""", re.S)
+
+
+def svg_references(path: Path, root: Path | str, shown: str) -> None:
+    """Refuse an SVG file whose external references (``href``/``xlink:href`` to another file, or
+    to a file inside an ``url(...)``) lead outside the project; the message names the SVG line.
+    The text is scanned before any XML library sees it, so nothing is fetched to find out."""
+    from .errors import Source, fail
+
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return  # the loader reports an unreadable file
+    for match in _HREF.finditer(text):
+        target = match.group(2).strip()
+        if not target or target.startswith("#") or target.lower().startswith("data:"):
+            continue
+        line = text.count("\n", 0, match.start()) + 1
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) and not re.match(r"^[a-z]:[\\/]", target, re.I):
+            raise fail(f'the SVG refers to "{target}": only files inside the project folder are read',
+                       Source(shown, line))
+        file = target.split("#", 1)[0]
+        try:
+            confined(root, Path(path).parent, file, "the SVG's reference")
+        except OutsideProject as exc:
+            raise fail(str(exc), Source(shown, line)) from None

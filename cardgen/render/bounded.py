@@ -1,0 +1,145 @@
+"""A Jinja sandbox whose renderings end: bounded in work, depth and the size of what they build.
+
+Jinja's sandbox caps one ``range`` at 100,000 items, but not loops inside loops, a macro that
+calls itself, a template that includes itself, or ``"x" * 10**9``. Here every rendering has a
+budget of steps (``CARDGEN_MAX_TEMPLATE_STEPS``): each loop turn, over anything, and each call
+takes one, and building a long string or list takes its length. Templates and macros may sit
+inside one another at most ``CARDGEN_MAX_TEMPLATE_DEPTH`` deep. Past either, the rendering stops
+with a :class:`TemplateLimit` (a SecurityError, so it is reported at the template line).
+"""
+from __future__ import annotations
+
+import operator
+import re
+import sys
+from typing import Any, Iterable, Iterator
+
+from jinja2 import nodes
+from jinja2.exceptions import SecurityError
+from jinja2.runtime import Macro
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
+
+COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
+_DIGITS = re.compile(r"\d+")
+
+
+class TemplateLimit(SecurityError):
+    """A rendering passed one of the limits."""
+
+
+class BoundedEnvironment(ImmutableSandboxedEnvironment):
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.filters[COUNTED] = self._counted
+        for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size)):
+            self.filters[name] = _charging(self, self.filters[name], size)
+        self.steps_left = 0
+        self.macro_depth = 0
+        self.start()
+
+    def start(self) -> None:
+        """Give the next rendering its whole budget (limits read now, so a changed variable counts)."""
+        self.max_steps = limit(TEMPLATE_STEPS)
+        self.max_depth = limit(TEMPLATE_DEPTH)
+        self.steps_left = self.max_steps
+        self.macro_depth = 0
+
+    def charge(self, steps: int) -> None:
+        self.steps_left -= steps
+        if self.steps_left < 0:
+            self.steps_left = 0
+            raise TemplateLimit(limit_message(TEMPLATE_STEPS, "the template takes too many steps "
+                                                              "(loops inside loops, or a very long value)"))
+
+    def _parse(self, source, name, filename):
+        """Every for-loop's iterable goes through the ``COUNTED`` filter: each turn is a step."""
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Filter(loop.iter, COUNTED, [], [], None, None, lineno=loop.iter.lineno)
+        return tree
+
+    def _counted(self, iterable: Iterable) -> Iterator:
+        charge = self.charge
+        for item in iterable:
+            charge(1)
+            yield item
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        __self.charge(1)
+        if not isinstance(__obj, Macro):
+            return super().call(__context, __obj, *args, **kwargs)
+        __self.macro_depth += 1
+        try:
+            if __self.macro_depth > __self.max_depth:
+                raise TemplateLimit(limit_message(TEMPLATE_DEPTH, "macros call one another too deeply "
+                                                                  "(a macro that calls itself?)"))
+            return super().call(__context, __obj, *args, **kwargs)
+        finally:
+            __self.macro_depth -= 1
+
+    def get_template(self, name, parent=None, globals=None):
+        """A template that includes or extends others: refused past the depth limit (the
+        templates being rendered are counted on the stack, so nothing has to be undone)."""
+        if _template_depth() >= self.max_depth:
+            raise TemplateLimit(limit_message(TEMPLATE_DEPTH, f'templates include or extend one another too '
+                                                              f'deeply (at "{name}": one that includes itself?)'))
+        return super().get_template(name, parent, globals)
+
+    def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
+        if op == "*":
+            for sequence, times in ((left, right), (right, left)):
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int):
+                    self.charge(len(sequence) * max(times, 0))
+            return operator.mul(left, right)
+        if op == "**":
+            if isinstance(left, int) and isinstance(right, int) and right > 0:
+                self.charge(right * max(abs(left).bit_length() - 1, 0) // 64)  # the result's size, in words
+            return operator.pow(left, right)
+        if isinstance(left, str):  # "%" formats: a width or precision is a length to build
+            self.charge(_format_size(left))
+        return operator.mod(left, right)
+
+
+def _template_depth() -> int:
+    """Templates being rendered: one ``root`` function frame of compiled template code each."""
+    depth = 0
+    frame = sys._getframe(2)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "root" and "environment" in code.co_varnames:
+            depth += 1
+        frame = frame.f_back
+    return depth
+
+
+def _charging(environment: BoundedEnvironment, original, size):
+    """A filter that first charges the length it will build."""
+    def charged(*args, **kwargs):
+        environment.charge(size(*args, **kwargs))
+        return original(*args, **kwargs)
+
+    for attribute in ("jinja_pass_arg",):
+        if hasattr(original, attribute):
+            setattr(charged, attribute, getattr(original, attribute))
+    return charged
+
+
+def _center_size(*args, **kwargs) -> int:
+    width = kwargs.get("width", args[1] if len(args) > 1 else 80)
+    return width if isinstance(width, int) else 0
+
+
+def _indent_size(*args, **kwargs) -> int:
+    s = args[0] if args else kwargs.get("s", "")
+    width = kwargs.get("width", args[1] if len(args) > 1 else 4)
+    lines = str(s).count("\n") + 1
+    return lines * width if isinstance(width, int) else lines * len(str(width))
+
+
+def _format_size(value, *args, **kwargs) -> int:
+    """The largest number in a format string: what a width or precision there can build."""
+    return max((int(d) for d in _DIGITS.findall(str(value))), default=0)

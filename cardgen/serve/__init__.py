@@ -1,0 +1,201 @@
+"""``cardgen serve``: a live preview of the project's sets in the browser.
+
+A worker thread keeps the preview (engine.py) up to date: it refreshes every set once, then
+again after each burst of saves in data/, templates/ or fonts/, pushing the new state to open
+pages at once and building the set's PDF after. The HTTP server (http.py) answers on
+127.0.0.1 unless told otherwise. Stopping (Ctrl-C, SIGTERM) lets the worker finish the file it
+is writing, so nothing is left half-written.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .. import pipeline
+from ..errors import UsageError
+from ..watch import IGNORED_SUFFIXES, WATCHED
+from .engine import Engine
+from .http import PreviewServer
+from .pdfbuild import Builder
+
+DEFAULT_PORT = 8642
+DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
+CARD_ROWS = (".csv", ".yaml", ".yml", ".xlsx")
+PDF_QUIET = 0.4  # s after the last refresh before the PDF is built
+
+
+class Saves:
+    """File-system events (the watchdog handler interface), waited for in bursts."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.last = 0.0
+        self.lock = threading.Lock()
+        self.paths: set[Path] = set()  # the files saved since the last ``taken``
+
+    def dispatch(self, event) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        paths = [p for p in (getattr(event, "dest_path", ""), event.src_path) if p]
+        paths = [str(p) for p in paths if not Path(p).name.startswith(".") and not str(p).endswith(IGNORED_SUFFIXES)]
+        if not paths:
+            return
+        with self.lock:
+            if not event.is_directory:  # a folder changes with its files: they say what changed
+                self.paths.update(Path(p) for p in paths)
+            self.last = time.monotonic()
+        self.event.set()
+
+    def taken(self) -> set[Path]:
+        with self.lock:
+            paths, self.paths = self.paths, set()
+        return paths
+
+    def wait(self, stop: threading.Event, debounce: float) -> bool:
+        """Wait for a burst of saves to end; False when ``stop`` is set first."""
+        while not stop.is_set():
+            if self.event.wait(0.1):
+                while time.monotonic() - self.last < debounce:
+                    time.sleep(debounce / 4)
+                self.event.clear()
+                return not stop.is_set()
+        return False
+
+
+class PdfQueue:
+    """Sets whose PDF is to be built, taken once the saves have been quiet for a while (a
+    designer saving again and again wants the preview, not a PDF per save)."""
+
+    def __init__(self):
+        self.pending: dict[str, None] = {}
+        self.last = 0.0
+        self.changed = threading.Condition()
+
+    def want(self, name: str) -> None:
+        with self.changed:
+            self.pending[name] = None
+            self.last = time.monotonic()
+            self.changed.notify_all()
+
+    def take(self, stop: threading.Event, quiet: float) -> str | None:
+        with self.changed:
+            while not stop.is_set():
+                wait = self.last + quiet - time.monotonic()
+                if self.pending and wait <= 0:
+                    name = next(iter(self.pending))
+                    del self.pending[name]
+                    return name
+                self.changed.wait(wait if self.pending else 0.2)
+            return None
+
+    def wake(self) -> None:
+        with self.changed:
+            self.changed.notify_all()
+
+
+def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event,
+             echo: Callable[[str], None]) -> None:
+    def cycle(saved: set[Path]) -> None:
+        for name in engine.names:
+            started = time.perf_counter()
+            if engine.refresh(name, bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)):
+                pdfs.want(name)
+            state = engine.sets[name]
+            if state.failed:
+                echo("\n".join(p["text"] for p in state.failed))
+                echo(f"{name}: showing the last good cards ({len(state.failed)} problem"
+                     f"{'s' * (len(state.failed) != 1)})")
+            else:
+                changed = f", changed: {', '.join(state.changed[:10])}" if state.changed else ""
+                echo(f"{name}: {len(state.cards)} cards in {time.perf_counter() - started:.2f} s{changed}")
+            if stop.is_set():
+                return
+
+    cycle(set())
+    while saves.wait(stop, DEBOUNCE):
+        cycle(saves.taken())
+
+
+def _card_rows(path: Path, root: Path, name: str) -> bool:
+    """Whether a saved file can hold only card rows of the set (or its rules or deck lists):
+    anything else (set.yaml, a template, a font, an image) may change every face."""
+    try:
+        relative = path.relative_to(root / "data" / name)
+    except ValueError:
+        return False
+    return relative.suffix.lower() in CARD_ROWS and relative.name != "set.yaml"
+
+
+def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event) -> None:
+    while True:
+        name = pdfs.take(stop, PDF_QUIET)
+        if name is None:
+            return
+        engine.build_pdf(name, builder)
+
+
+def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None = None, port: int = DEFAULT_PORT,
+          host: str = "127.0.0.1", open_browser: bool = False, echo: Callable[[str], None] = print,
+          stop: threading.Event | None = None) -> None:
+    """Serve the preview until ``stop`` is set, Ctrl-C or SIGTERM."""
+    from watchdog.observers import Observer  # imported here: only watching needs it
+
+    root = Path(root).resolve()
+    names = pipeline.resolve_names(names, root)
+    out = Path(out) if out is not None else root / "output"
+    stop = stop or threading.Event()
+    engine = Engine(root, names, out)
+    try:
+        server = PreviewServer((host, port), engine, stop)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port} ({error.strerror or error}); try another --port, "
+                         "or --port 0 for a free one") from None
+    bound_host, bound_port = server.server_address[:2]
+    url = f"http://{'[' + bound_host + ']' if ':' in bound_host else bound_host}:{bound_port}/"
+    saves = Saves()
+    observer = Observer()
+    for folder in WATCHED:
+        if (root / folder).is_dir():
+            observer.schedule(saves, str(root / folder), recursive=True)
+    observer.start()
+    listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
+    pdfs, builder = PdfQueue(), Builder()
+    worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo), name="cardgen-preview")
+    pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop), name="cardgen-pdf")
+    restore = _on_sigterm(stop)
+    try:
+        listener.start()
+        echo(f"cardgen serve: {url} ({', '.join(names)}; watching {', '.join(f + '/' for f in WATCHED)}; Ctrl-C stops)")
+        worker.start()
+        pdf_worker.start()
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        while not stop.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        builder.stop()  # a PDF being built is interrupted: its unfinished files are removed
+        pdfs.wake()
+        for thread in (worker, pdf_worker):
+            if thread.is_alive():
+                thread.join()  # the file being written is finished (or removed) first
+        observer.stop()
+        observer.join()
+        server.shutdown() if listener.is_alive() else None
+        server.server_close()
+        restore()
+
+
+def _on_sigterm(stop: threading.Event) -> Callable[[], None]:
+    """SIGTERM stops the server as Ctrl-C does (only the main thread may set a handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    return lambda: signal.signal(signal.SIGTERM, previous)

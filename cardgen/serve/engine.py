@@ -1,0 +1,370 @@
+"""What the live preview shows, kept up to date from the project's files: for every set its
+cards (each face's image, its data fields with their ``file:line``), its problems, its deck
+lists with their rule results, and its last PDF.
+
+A refresh reads and renders the whole set (a few hundredths of a second for 1,000 cards),
+then lays out, draws and rasterises only the faces whose content hash it has not drawn yet, so
+one changed card costs one face. Face images are named by their content hash, so they never go
+stale in the browser. A refresh that fails keeps the last good cards and says why.
+"""
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .. import pipeline, sheets
+from ..errors import CardgenError, Problem
+from ..load.setfile import load_set
+from ..model import Face
+from ..proof.raster import Rasteriser, png_bytes, render_and_encode
+from ..rendered import render_set
+from ..write.pdf import write_pdf
+from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
+from .pdfbuild import Builder
+from .store import FaceStore
+
+GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
+GRID_PIXELS = 300  # ... and at least this wide, so that a small token is as sharp as a card
+PRINT_DPI = 300  # the detail view: what the printer gets
+DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
+MAX_LISTED = 60  # output files listed per set
+
+
+def grid_dpi(card_type) -> int:
+    """The resolution of a face in the grid: GRID_DPI, or more for a face narrower than GRID_PIXELS."""
+    inches = (card_type.size.w + 2 * card_type.bleed) / 25.4
+    return max(GRID_DPI, math.ceil(GRID_PIXELS / inches / 10) * 10)
+
+
+def _shown(card: dict | None) -> tuple | None:
+    """What marks a card changed: its faces, copies and problems."""
+    return None if card is None else (card["faces"], card["count"], card["problems"])
+
+
+class RenderMemo:
+    """Renderings of the set's faces kept between refreshes, in memory (see render/faces.py,
+    RenderMemo): after a save, only the cards whose values changed are rendered. It stands
+    where the build's face cache would, and keeps no drawing: a preview's drawing may hold
+    text clipped to its box, which a build must never reuse."""
+
+    LIMIT = 100_000  # renderings kept; past it the memo starts again
+
+    def __init__(self):
+        self.prefix = ""
+        self.renderings: dict[str, Any] = {}
+
+    def recall(self, key: str) -> Any:
+        return self.renderings.get(key)
+
+    def remember(self, key: str, value: Any) -> None:
+        if len(self.renderings) >= self.LIMIT:
+            self.renderings.clear()
+        self.renderings[key] = value
+
+    def get(self, key: str) -> None:  # a face's drawing: never kept
+        return None
+
+    def put(self, key: str, parts) -> None:
+        pass
+
+
+@dataclass
+class SetState:
+    name: str
+    title: str = ""
+    version: str = ""
+    cards: list[dict] = field(default_factory=list)
+    types: list[dict] = field(default_factory=list)
+    problems: list[dict] = field(default_factory=list)
+    decks: list[dict] = field(default_factory=list)
+    failed: list[dict] = field(default_factory=list)  # the last refresh's problems when it failed
+    changed: list[str] = field(default_factory=list)  # cards changed by the last refresh
+    pdf: dict = field(default_factory=dict)
+    files: list[dict] = field(default_factory=list)  # output files of the set (PDF, manifest, exports)
+    ready: bool = False
+    updated: float = 0.0
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "title": self.title, "version": self.version, "cards": self.cards,
+                "types": self.types, "problems": self.problems, "decks": self.decks, "failed": self.failed,
+                "changed": self.changed, "pdf": self.pdf, "files": self.files, "ready": self.ready,
+                "updated": self.updated}
+
+
+class Engine:
+    """Every set's preview; ``refresh`` and ``build_pdf`` are called by one worker thread, the
+    readers (the HTTP handlers) take ``state_json`` and the images."""
+
+    def __init__(self, root: Path, names: Iterable[str], out: Path):
+        self.root = Path(root).resolve()
+        self.out = Path(out)
+        self.names = list(names)
+        self.preview = self.out / ".preview"
+        self.lock = threading.RLock()  # one drawing at a time (pdfium is not thread-safe)
+        self.changes = threading.Condition()
+        self.generation = 0
+        self.sets = {name: SetState(name) for name in self.names}
+        self.stores = {name: FaceStore(self.preview / name) for name in self.names}
+        self._faces: dict[str, dict[str, Face]] = {name: {} for name in self.names}  # hash -> a face of it
+        self._face_problems: dict[str, dict[str, list[Problem]]] = {name: {} for name in self.names}
+        self._rendered: dict[str, Any] = {}
+        self._memos = {name: RenderMemo() for name in self.names}
+        self._known_cards: dict[str, dict[str, Any]] = {name: {} for name in self.names}  # key -> (values, faces, json)
+        self._known_prefix: dict[str, str] = {name: "" for name in self.names}
+        self._json: str | None = None  # the whole state as JSON, made when first asked for
+        self._delta: tuple[int, str] | None = None  # the last change alone (see next_event)
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def state_json(self) -> tuple[int, str]:
+        """The generation and every set's whole state, as JSON."""
+        with self.changes:
+            if self._json is None:
+                self._json = json.dumps({"generation": self.generation,
+                                         "sets": [self.sets[n].as_json() for n in self.names]}, ensure_ascii=False)
+            return self.generation, self._json
+
+    def next_event(self, sent: int) -> tuple[int, str, str]:
+        """(generation, event name, JSON) for a page that has the state of generation ``sent``:
+        the last change alone ("delta": the set's cards that changed, the order of all, the
+        rest of its state) when the page is one generation behind, else the whole state."""
+        with self.changes:
+            if self._delta is not None and sent != -1 and self._delta[0] == self.generation == sent + 1:
+                return self.generation, "delta", self._delta[1]
+        generation, whole = self.state_json()
+        return generation, "state", whole
+
+    def wait(self, generation: int, timeout: float) -> bool:
+        """Wait until the state is newer than ``generation``; False on timeout."""
+        with self.changes:
+            return self.changes.wait_for(lambda: self.generation != generation, timeout)
+
+    def grid_image(self, name: str, face_hash: str) -> Path | None:
+        store, face = self.stores.get(name), self._faces.get(name, {}).get(face_hash)
+        if store is None or face is None:
+            return None
+        dpi = grid_dpi(face.card_type)
+        return store.path(face_hash, dpi) if store.has(face_hash, dpi) else None
+
+    def print_image(self, name: str, face_hash: str) -> Path | None:
+        """The face at print resolution, rasterised when first asked for."""
+        store = self.stores.get(name)
+        if store is None:
+            return None
+        if store.has(face_hash, PRINT_DPI):
+            return store.path(face_hash, PRINT_DPI)
+        with self.lock:
+            face = self._faces[name].get(face_hash)
+            rendered = self._rendered.get(name)
+            if face is None or rendered is None:
+                return None
+            try:
+                self._draw(name, rendered, [face], PRINT_DPI)
+            except CardgenError:
+                return None
+        return store.path(face_hash, PRINT_DPI) if store.has(face_hash, PRINT_DPI) else None
+
+    # ---- updating ------------------------------------------------------------------------
+
+    def _publish(self, name: str, before: dict[str, dict]) -> None:
+        """A new generation: set ``name`` changed; ``before`` is its cards by key as they were."""
+        state = self.sets[name]
+        rest = state.as_json()
+        cards = rest.pop("cards")
+        delta = {"set": name, "cards": [c for c in cards if before.get(c["key"]) != c],
+                 "order": [c["key"] for c in cards], "rest": rest}
+        with self.changes:
+            self.generation += 1
+            self._json = None  # made when asked for
+            self._delta = (self.generation, json.dumps({"generation": self.generation, **delta}, ensure_ascii=False))
+            self.changes.notify_all()
+
+    def refresh(self, name: str, rows_only: bool = False) -> bool:
+        """Read the set again; draw and rasterise its new faces; publish. Return whether the
+        cards or problems changed (so the PDF needs building). ``rows_only``: only card rows
+        were saved since the last refresh, so unchanged cards keep their faces."""
+        state = self.sets[name]
+        cards_before = {c["key"]: c for c in state.cards}
+        with self.lock:
+            try:
+                before = (state.cards, state.problems)
+                self._refresh(name, state, rows_only)
+                state.failed = []
+                changed = before != (state.cards, state.problems) or not state.pdf.get("ok")
+            except CardgenError as error:
+                state.failed = [problem_json(p) for p in error.problems]
+                state.changed = []
+                changed = False
+            except Exception as error:  # a bug, not bad input: say so and keep serving
+                state.failed = [{"severity": "error", "message": f"internal error: {error!r}", "where": "",
+                                 "card": None, "text": f"internal error: {error!r}"}]
+                state.changed = []
+                changed = False
+            state.ready = True
+            state.updated = time.time()
+        self._publish(name, cards_before)
+        return changed
+
+    def _refresh(self, name: str, state: SetState, rows_only: bool) -> None:
+        session = pipeline.Session(self.root)  # new each time: templates and fonts may have changed
+        card_set = load_set(name, self.root)
+        cards = list(card_set.cards)
+        problems = pipeline.check_problems(card_set)
+        decks = self._decks(card_set)
+        rendered = render_set(card_set, session, self._memos[name], preview=True)
+        keys = card_keys(cards)
+        # after a save of card rows only, a card whose values and lines are unchanged keeps its
+        # faces: they depend on nothing else that changed (templates, fonts, images, set.yaml)
+        known_cards = self._known_cards[name] if rows_only and self._known_prefix[name] == session.templates.digest else {}
+        kept: dict[str, Any] = {}
+        for key, card in zip(keys, cards):
+            old = known_cards.get(key)
+            if old is not None and old[0] == (card.fields, card.field_sources, card.count, card.type, card.source):
+                kept[key] = old
+        fresh: dict[int, list[tuple[str, Face]]] = {}
+        for front, back in rendered.pairs(card for key, card in zip(keys, cards) if key not in kept):
+            labelled = fresh.setdefault(id(front.card), [])
+            for face in (front, back):
+                if face is None:
+                    continue
+                label = face.side if face.copy == 1 else f"copy {face.copy} {face.side}"
+                if all(known.content_hash != face.content_hash for _, known in labelled):
+                    labelled.append((label, face))  # copies that look alike are shown once
+        faces_by_card: list[tuple[Any, str, list[tuple[str, Face]]]] = []
+        for key, card in zip(keys, cards):
+            labelled = kept[key][1] if key in kept else fresh.get(id(card))
+            if labelled is not None:  # None: its template failed (a problem below)
+                faces_by_card.append((card, key, labelled))
+        template_problems = rendered.renderer.problems()
+        if any(p.is_error for p in template_problems):
+            raise CardgenError(template_problems)
+        faces: dict[str, Face] = {}
+        for _, _, labelled in faces_by_card:
+            for _, face in labelled:
+                faces.setdefault(face.content_hash, face)
+        known = self._face_problems[name]
+        store = self.stores[name]
+        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
+        found = self._draw(name, rendered, new) if new else {}
+        face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
+        self._face_problems[name] = face_problems
+        self._faces[name] = faces
+        self._rendered[name] = rendered
+        store.keep(faces)
+        all_problems = list(problems) + template_problems
+        for face_list in face_problems.values():
+            all_problems.extend(p for p in face_list if p not in all_problems)
+        previous = {card["key"]: card for card in state.cards}
+        state.title, state.version = card_set.title, card_set.version
+        state.problems = [problem_json(p) for p in all_problems]
+        state.cards = self._cards(faces_by_card, all_problems, kept)
+        self._known_prefix[name] = session.templates.digest
+        self._known_cards[name] = {
+            key: ((card.fields, card.field_sources, card.count, card.type, card.source), labelled, shown)
+            for (card, key, labelled), shown in zip(faces_by_card, state.cards)}
+        state.types = types_json(card_set, state.cards)
+        state.decks = decks
+        state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
+
+    def _draw(self, name: str, rendered, faces: list[Face], dpi: float | None = None) -> dict[str, list[Problem]]:
+        """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``
+        (None: each at its grid resolution); return each face's overflow problems (text drawn
+        clipped)."""
+        card_set = rendered.resources.card_set
+        layout = pipeline.sheet_options(card_set, pipeline.BuildOptions(layout="per-card"))
+        pages: dict[str, tuple[int, float]] = {}
+        drawn: dict[str, list[Problem]] = {}
+        overflows = rendered.resources.overflows
+
+        def on_page(page, placements) -> None:
+            for placement in placements:
+                face = placement.face
+                pages.setdefault(face.content_hash, (page.number - 1, dpi or grid_dpi(face.card_type)))
+                drawn[placement.face.content_hash] = list(overflows)
+                overflows.clear()
+
+        # each face once, and its overflow problems told apart by drawing it on a page of its own
+        with tempfile.TemporaryDirectory(prefix="cardgen-serve-") as temporary:
+            pdf = Path(temporary) / "faces.pdf"
+            write_pdf(pdf, sheets.impose_groups([[(face, None) for face in faces]], layout), rendered.drawing,
+                      card_set.title, sheets.draw_marks, rendered.resources.fonts.face(None).pdf_name,
+                      on_page=on_page)
+            store = self.stores[name]
+            jobs = [(face_hash, page, face_dpi) for face_hash, (page, face_dpi) in pages.items()]
+
+            def render(job):
+                raster.dpi = job[2]
+                return raster.page(job[1])
+
+            with Rasteriser(pdf, GRID_DPI) as raster:
+                for (face_hash, _, face_dpi), data in render_and_encode(
+                        jobs, render, lambda job, image: png_bytes(image, job[2])):
+                    store.write(face_hash, face_dpi, data)
+        return drawn
+
+    def _decks(self, card_set) -> list[dict]:
+        from .. import validate
+
+        folder = card_set.directory / DECKS
+        decks = []
+        for path in sorted(folder.glob("*.y*ml")) if folder.is_dir() else []:
+            cards = 0
+            try:
+                deck = validate.load_deck(card_set, path)
+                cards = sum(entry.copies for entry in deck.main + deck.bench)
+                problems = validate.check_deck(card_set, deck)
+            except CardgenError as error:
+                problems = list(error.problems)
+            decks.append({"name": path.stem, "file": path.relative_to(self.root).as_posix(),
+                          "problems": [problem_json(p) for p in problems], "cards": cards,
+                          "ok": not any(p.is_error for p in problems)})
+        return decks
+
+    @staticmethod
+    def _cards(faces_by_card, problems: list[Problem], kept: dict[str, Any]) -> list[dict]:
+        hits = problem_hits(problems)
+        shown = []
+        for card, key, labelled in faces_by_card:
+            if key in kept:  # unchanged: only its problems are new
+                shown.append({**kept[key][2], "problems": hits.get(card.name, [])})
+            else:
+                shown.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
+                                                   for label, face in labelled], hits.get(card.name, [])))
+        return shown
+
+    def build_pdf(self, name: str, builder: Builder) -> None:
+        """Build the set's PDF into the output folder, as ``cardgen build`` does; publish."""
+        result = builder.build(self.root, name, self.out)
+        if result is None:  # stopped
+            return
+        state = self.sets[name]
+        pdf = self.out / f"{name}.pdf"
+        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None, "finished": time.time()}
+        state.files = self._files(name)
+        self._publish(name, {c["key"]: c for c in state.cards})
+
+    def _files(self, name: str) -> list[dict]:
+        """The set's files in the output folder: its PDF and manifest, and its exports."""
+        found = []
+        if not self.out.is_dir():
+            return found
+        for path in sorted(self.out.rglob("*")):
+            relative = path.relative_to(self.out)
+            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
+                continue
+            if relative.parts[0] == "proofs" and len(relative.parts) > 2 and relative.parts[1] == name:
+                if relative.name != "index.html":
+                    continue
+            elif not any(part == name or part.startswith((f"{name}.", f"{name}-", f"{name}_"))
+                         for part in relative.parts):
+                continue
+            found.append({"path": relative.as_posix(), "size": path.stat().st_size})
+            if len(found) >= MAX_LISTED:
+                break
+        return found

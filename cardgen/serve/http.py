@@ -1,0 +1,163 @@
+"""The preview's HTTP server: the page, its state as JSON, server-sent events when it changes,
+face images, and the project's output files. Nothing else: no folder is listed, and no URL
+reaches outside the preview and output folders, however it is spelled.
+
+    /                           the page (static/index.html)
+    /static/<file>              its script and style, shipped in the package
+    /api/state                  every set's state (engine.py)
+    /api/events                 server-sent events: "state" (the whole state), then "delta" (what
+                                changed) each time it changes
+    /faces/<set>/<hash>.png     a face as shown in the grid
+    /print/<set>/<hash>.png     a face at print resolution (rasterised when first asked for)
+    /output/<path>              a file of the output folder (PDFs, manifests, exports)
+"""
+from __future__ import annotations
+
+import mimetypes
+import re
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ..page import PAGE, SCRIPT, STYLE
+from .engine import Engine
+
+STATIC = PAGE
+ASSETS = (SCRIPT, STYLE)  # the only files of the package served
+FACE = re.compile(r"/(faces|print)/([^/]+)/([0-9a-f]{16,128})\.png")
+KEEPALIVE = 15.0  # seconds between comments on a quiet event stream
+TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".html": "text/html; charset=utf-8", ".json": "application/json; charset=utf-8",
+         ".pdf": "application/pdf", ".png": "image/png", ".txt": "text/plain; charset=utf-8"}
+
+
+def safe_file(base: Path, url_path: str) -> Path | None:
+    """The file ``url_path`` names inside ``base``, or None: no empty, dot or hidden segment
+    (``..``, ``%2e%2e``, ``.cache``), no backslash or NUL, nothing encoded twice, and the real
+    path (symlinks followed) inside ``base``. Folders are not files: nothing is listed."""
+    decoded = unquote(url_path, errors="strict") if "%" in url_path else url_path
+    if "%" in decoded or "\\" in decoded or "\0" in decoded:
+        return None
+    parts = decoded.split("/")
+    if not parts or any(not part or part.startswith(".") for part in parts):
+        return None
+    try:
+        real_base = base.resolve(strict=True)
+        candidate = base.joinpath(*parts).resolve(strict=True)
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if not candidate.is_relative_to(real_base) or not candidate.is_file():
+        return None
+    return candidate
+
+
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True  # a browser's open event stream must not keep the process alive
+
+    def __init__(self, address, engine: Engine, stop: threading.Event):
+        self.engine, self.stop = engine, stop
+        super().__init__(address, Handler)
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: PreviewServer
+    protocol_version = "HTTP/1.1"
+    server_version = "cardgen"
+    sys_version = ""
+
+    def log_message(self, format, *args) -> None:  # quiet: the terminal is for the project's problems
+        pass
+
+    def do_HEAD(self) -> None:
+        self.do_GET(body=False)
+
+    def do_GET(self, body: bool = True) -> None:
+        if not self._host_allowed():
+            return self._error(HTTPStatus.FORBIDDEN)
+        path = urlsplit(self.path).path
+        engine = self.server.engine
+        if path in ("/", "/index.html"):
+            return self._file(STATIC / "index.html", body, "no-store")
+        if path.startswith("/static/"):
+            name = path[len("/static/"):]
+            return self._file(STATIC / name, body, "no-cache") if name in ASSETS else self._error(HTTPStatus.NOT_FOUND)
+        if path == "/api/state":
+            return self._bytes(engine.state_json()[1].encode("utf-8"), TYPES[".json"], body, "no-store")
+        if path == "/api/events":
+            return self._events() if body else self._error(HTTPStatus.METHOD_NOT_ALLOWED)
+        match = FACE.fullmatch(path)
+        if match:
+            kind, name, face_hash = match.groups()
+            found = (engine.grid_image if kind == "faces" else engine.print_image)(unquote(name), face_hash)
+            return (self._file(found, body, "public, max-age=31536000, immutable") if found
+                    else self._error(HTTPStatus.NOT_FOUND))
+        if path.startswith("/output/"):
+            found = safe_file(engine.out, path[len("/output/"):]) if engine.out.is_dir() else None
+            return self._file(found, body, "no-cache") if found else self._error(HTTPStatus.NOT_FOUND)
+        return self._error(HTTPStatus.NOT_FOUND)
+
+    def do_POST(self) -> None:
+        self._error(HTTPStatus.METHOD_NOT_ALLOWED)
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST
+
+    def _host_allowed(self) -> bool:
+        """A page of another site, reached through a DNS name that points here, is refused."""
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        bound = self.server.server_address[0]
+        return host in ("127.0.0.1", "localhost", "::1", bound)
+
+    def _error(self, status: HTTPStatus) -> None:
+        data = f"{status.value} {status.phrase}\n".encode()
+        self.send_response(status)
+        self._common("text/plain; charset=utf-8", len(data), "no-store")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _common(self, content_type: str, length: int, cache: str) -> None:
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(length))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy",
+                         "default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'")
+
+    def _bytes(self, data: bytes, content_type: str, body: bool, cache: str) -> None:
+        self.send_response(HTTPStatus.OK)
+        self._common(content_type, len(data), cache)
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _file(self, path: Path | None, body: bool, cache: str) -> None:
+        if path is None:
+            return self._error(HTTPStatus.NOT_FOUND)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return self._error(HTTPStatus.NOT_FOUND)
+        content_type = TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        self._bytes(data, content_type, body, cache)
+
+    def _events(self) -> None:
+        engine, stop = self.server.engine, self.server.stop
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        generation = -1
+        try:
+            while not stop.is_set():
+                if generation != -1 and not engine.wait(generation, KEEPALIVE):
+                    self.wfile.write(b": still here\n\n")
+                    self.wfile.flush()
+                    continue
+                generation, event, data = engine.next_event(generation)
+                self.wfile.write(f"event: {event}\ndata: ".encode() + data.encode("utf-8") + b"\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            return

@@ -1,0 +1,54 @@
+"""The live preview's face images, one folder a set: ``<content hash>-<dpi>.png``.
+
+Named by content, an image never changes once written, so the browser may keep it for good
+and a restart rasterises only faces it has never seen. Files are written whole (a temporary
+file renamed into place), so a stopped server leaves no half-written image.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Iterable
+
+IMAGE = re.compile(r"[0-9a-f]{16,128}-\d{2,4}\.png")
+
+
+class FaceStore:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self._held: set[str] | None = None
+
+    def _names(self) -> set[str]:
+        if self._held is None:
+            self._held = {p.name for p in self.folder.iterdir()} if self.folder.is_dir() else set()
+        return self._held
+
+    @staticmethod
+    def name(face_hash: str, dpi: float) -> str:
+        return f"{face_hash}-{int(dpi)}.png"
+
+    def path(self, face_hash: str, dpi: float) -> Path:
+        return self.folder / self.name(face_hash, dpi)
+
+    def has(self, face_hash: str, dpi: float) -> bool:
+        return self.name(face_hash, dpi) in self._names()
+
+    def write(self, face_hash: str, dpi: float, data: bytes) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self.path(face_hash, dpi)
+        temporary = target.with_name(f".{target.name}.tmp")
+        try:
+            temporary.write_bytes(data)
+            os.replace(temporary, target)
+        finally:
+            temporary.unlink(missing_ok=True)
+        self._names().add(target.name)
+
+    def keep(self, hashes: Iterable[str]) -> None:
+        """Remove the images of faces no card shows any more."""
+        wanted = set(hashes)
+        for name in list(self._names()):
+            if IMAGE.fullmatch(name) and name.rsplit("-", 1)[0] not in wanted:
+                (self.folder / name).unlink(missing_ok=True)
+                self._names().discard(name)

@@ -1,0 +1,75 @@
+"""Temporary files that say whose they are, so that a build killed half-way leaves nothing
+for good: the next build (or ``cardgen clean``) removes what a dead build left.
+
+A temporary beside ``target`` is named ``.<target name>.cardgen-<pid>-<random>.tmp``: the
+process id of the build writing it. One whose process no longer runs is stale. Nothing else
+is ever removed: not a file of another name, not a temporary of a build still running (a
+process id that has been given to another process keeps its file, which is the safe side).
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from pathlib import Path
+
+_NAME = re.compile(r"\..+\.cardgen-(\d+)-[0-9a-f]{8}\.tmp")
+
+
+def temporary_path(target: Path) -> Path:
+    """A fresh temporary name beside ``target`` (the file is not made)."""
+    target = Path(target)
+    return target.with_name(f".{target.name}.cardgen-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+def is_temporary(path: Path) -> bool:
+    return _NAME.fullmatch(Path(path).name) is not None
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process: alive
+    return True
+
+
+def stale_temporaries(folder: Path) -> list[Path]:
+    """The temporaries in ``folder`` (not below it) whose build is no longer running, sorted."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # no folder yet, or not readable: nothing of ours in it
+        return []
+    stale = []
+    for entry in entries:
+        match = _NAME.fullmatch(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        if not _running(int(match.group(1))):
+            stale.append(Path(entry.path))
+    return sorted(stale)
+
+
+def remove_stale(*folders: Path, below: bool = False) -> list[Path]:
+    """Remove the stale temporaries of ``folders`` (``below``: and of the folders inside them,
+    links not followed); return those removed."""
+    removed = []
+    every = []
+    for folder in folders:
+        every.append(folder)
+        if below:
+            every.extend(Path(top) / name for top, names, _files in os.walk(folder) for name in names)
+    for folder in every:
+        for path in stale_temporaries(folder):
+            try:
+                path.unlink()
+            except FileNotFoundError:  # another build removed it first
+                continue
+            except OSError:
+                continue  # not ours to force
+            removed.append(path)
+    return removed

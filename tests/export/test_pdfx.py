@@ -1,0 +1,139 @@
+"""`cardgen export --shop drivethru`: PDF/X-1a:2003 files, each requirement read back from the file."""
+from __future__ import annotations
+
+import re
+
+import pikepdf
+import pytest
+from pypdf import PdfReader
+
+from cardgen.export import export
+
+EIGHTH = 72 / 8
+DEVICE_SPACES = {"/DeviceCMYK", "/DeviceGray"}
+
+
+@pytest.fixture
+def exported(project):
+    token = project / "templates/demo/token.xml.j2"  # a layout with opacity, to be flattened
+    token.write_text(token.read_text().replace(
+        "</card>", '<rect x="2" y="2" w="16" h="2" fill="#ffffff" opacity="0.3"/>\n</card>'))
+    lines = export("demo", project, shop="drivethru")
+    return project, lines
+
+
+def files(project):
+    return sorted((project / "output/drivethru/demo").glob("*.pdf"))
+
+
+def streams(pdf: pikepdf.Pdf):
+    """Every content stream: pages and the forms they place."""
+    seen = set()
+
+    def walk(resources):
+        for _, xobject in (resources.get("/XObject") or {}).items():
+            if xobject.get("/Subtype") == pikepdf.Name.Form and xobject.objgen not in seen:
+                seen.add(xobject.objgen)
+                yield xobject
+                yield from walk(xobject.get("/Resources") or {})
+
+    for page in pdf.pages:
+        yield from (page.obj.Contents if isinstance(page.obj.Contents, pikepdf.Array) else [page.obj.Contents])
+        yield from walk(page.obj.get("/Resources") or {})
+
+
+def test_one_file_per_product_and_the_left_out_faces_in_a_warning(exported):
+    project, lines = exported
+    path = project / "output/drivethru/demo/poker-plain.pdf"
+    assert files(project) == [path]
+    assert lines == [
+        'data/demo/set.yaml:11: warning: DriveThruCards makes no 20 x 20 mm circle cards: 3 faces of type '
+        '"token" left out of the export',
+        f"DriveThruCards: {path} (10 pages, PDF/X-1a:2003, each front followed by its back)"]
+
+
+def test_pages_are_trim_plus_an_eighth_inch_each_front_followed_by_its_back(exported):
+    project, _ = exported
+    reader = PdfReader(files(project)[0])
+    texts = [page.extract_text() for page in reader.pages]
+    assert len(texts) == 10
+    assert [("Demo Deck" in text) for text in texts] == [False, True] * 5  # the back shows the set title
+    assert "Quick Draw" in texts[0] and "Quick Draw" in texts[2] and "Escape Artist" in texts[4]
+    for page in reader.pages:
+        media = [float(v) for v in page.mediabox]
+        assert [float(v) for v in page.bleedbox] == pytest.approx(media, abs=1e-3)
+        assert [float(v) for v in page.trimbox] == pytest.approx(
+            [EIGHTH, EIGHTH, media[2] - EIGHTH, media[3] - EIGHTH], abs=1e-3)
+        assert media[2] - 2 * EIGHTH == pytest.approx(180) and media[3] - 2 * EIGHTH == pytest.approx(252)
+
+
+def test_pdfx_1a_requirements_one_by_one(exported):
+    project, _ = exported
+    with pikepdf.open(files(project)[0]) as pdf:
+        # PDF 1.3 or 1.4, no encryption
+        assert pdf.pdf_version == "1.4" and not pdf.is_encrypted
+        # Info: GTS_PDFXVersion (and Conformance), Title, dates, Trapped True or False
+        info = pdf.docinfo
+        assert str(info.GTS_PDFXVersion) == "PDF/X-1a:2003"
+        assert str(info.GTS_PDFXConformance) == "PDF/X-1a:2003"
+        assert str(info.Title) == "Demo Deck v0.3" and str(info.Author) == "Demo Deck"
+        assert re.fullmatch(r"D:[0-9]{14}[+]00'00'", str(info.CreationDate))
+        assert str(info.ModDate) == str(info.CreationDate)
+        assert info.Trapped == pikepdf.Name("/False")
+        # a document ID in the trailer
+        assert len(pdf.trailer.ID) == 2 and len(bytes(pdf.trailer.ID[0])) == 16
+        # exactly one GTS_PDFX OutputIntent naming a registered condition
+        intents = pdf.Root.OutputIntents
+        assert len(intents) == 1
+        intent = intents[0]
+        assert intent.S == pikepdf.Name.GTS_PDFX and intent.Type == pikepdf.Name.OutputIntent
+        assert str(intent.OutputConditionIdentifier) == "CGATS TR 001"
+        assert str(intent.RegistryName) == "http://www.color.org"
+        assert "/DestOutputProfile" not in intent  # a registered condition needs none
+        # TrimBox and BleedBox on every page, inside the MediaBox
+        for page in pdf.pages:
+            assert "/TrimBox" in page.obj and "/BleedBox" in page.obj
+            assert "/Group" not in page.obj and "/Annots" not in page.obj
+        # DeviceCMYK and DeviceGray only: no RGB operators, no other colour space
+        for stream in streams(pdf):
+            text = stream.read_bytes().decode("latin-1")
+            text = re.sub(r"\((?:\\.|[^\\)])*\)", "", text)  # strings are text, not operators
+            assert not re.search(r"(?<![\w/])(rg|RG|cs|CS|sc|scn|SC|SCN|sh)(?![\w])", text)
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and "/ColorSpace" in obj and obj.get("/Type") != pikepdf.Name.Page:
+                space = obj.ColorSpace
+                if isinstance(space, pikepdf.Name):
+                    assert str(space) in DEVICE_SPACES
+        # no transparency: no soft masks, no opacity, no blend modes, no transparency groups
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary):
+                assert "/SMask" not in obj or obj.SMask == pikepdf.Name.None_
+                assert float(obj.get("/ca", 1)) == 1 and float(obj.get("/CA", 1)) == 1
+                assert obj.get("/BM", pikepdf.Name.Normal) in (pikepdf.Name.Normal, pikepdf.Name.Compatible)
+                if obj.get("/S") == pikepdf.Name.Transparency:
+                    raise AssertionError("transparency group")
+        # every font embedded
+        for page in pdf.pages:
+            for _, font in (page.obj.Resources.get("/Font") or {}).items():
+                descriptor = font.FontDescriptor
+                assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), font.BaseFont
+
+
+def test_an_unregistered_condition_embeds_its_profile(project):
+    profile = project / "data/demo/press.icc"
+    profile.write_bytes(b"not really a profile, only carried")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "output-intent: {identifier: My Press, profile: press.icc}\n")
+    export("demo", project, shop="drivethru")
+    with pikepdf.open(files(project)[0]) as pdf:
+        (intent,) = pdf.Root.OutputIntents
+        assert str(intent.OutputConditionIdentifier) == "My Press"
+        assert "/RegistryName" not in intent
+        assert intent.DestOutputProfile.read_bytes() == profile.read_bytes()
+
+
+def test_rebuilds_are_byte_identical(exported):
+    project, _ = exported
+    first = files(project)[0].read_bytes()
+    export("demo", project, shop="drivethru")
+    assert files(project)[0].read_bytes() == first

@@ -1,0 +1,117 @@
+"""Real browser tests: Debian's chromium driven by Playwright, and `cardgen serve` run as the
+user runs it (its own process, its own port), on a copy of tests/fixtures/preview.
+
+conftest.py shares ``chromium`` (one browser a session) and ``page``; a test module imports
+``served`` itself.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from projects import make_project
+
+# what Chromium needs to run headless in a container, and nothing that reaches the internet
+ARGUMENTS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run", "--disable-sync"]
+ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/")
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    executable = chromium_path()
+    if executable is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: .ci/run installs it (apt-get install chromium)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=ARGUMENTS)
+        yield browser
+        browser.close()
+
+
+class Console:
+    """What the page said on its console and its uncaught errors."""
+
+    def __init__(self, page):
+        self.messages: list[str] = []
+        page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: self.messages.append(f"pageerror: {e}"))
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1300, "height": 900})
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    tab.console = Console(tab)
+    yield tab
+    context.close()
+
+
+class Server:
+    """``cardgen serve`` in a process of its own; ``stop`` sends SIGTERM, as a service manager does."""
+
+    def __init__(self, root: Path, *sets: str):
+        self.root = root
+        self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), "serve", *sets,
+                                         "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        first = self.process.stdout.readline()
+        self.lines.append(first)
+        match = ADDRESS.search(first)
+        if match is None:
+            self.process.kill()
+            raise AssertionError(f"no address in {first!r}: {self.process.stdout.read()}")
+        self.url = match.group(0)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url + path.lstrip("/"), timeout=10) as response:
+            return response.read()
+
+    def wait_for_pdf(self, timeout: float = 30) -> None:
+        """Until every set's PDF build has finished (ok or not)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all('"pdf": {}' not in part for part in [self.get("api/state").decode()]):
+                return
+            time.sleep(0.1)
+        raise AssertionError("the PDF was not built")
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=20)
+        self.reader.join(timeout=5)
+        return code
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A served copy of tests/fixtures/preview (set "demo")."""
+    root = make_project(tmp_path, "preview")
+    server = Server(root)
+    yield server
+    server.stop()

@@ -1,0 +1,85 @@
+"""The preview's engine: text that does not fit is drawn in the preview and reported, while a
+build still fails on it; a preview never leaves a clipped drawing for a build to reuse."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardgen import pipeline
+from cardgen.errors import CardgenError
+from cardgen.serve.engine import Engine
+from projects import make_project
+
+LONG = " ".join(["Overflowing words fill the box."] * 60)
+BUILD_MESSAGE = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at the '
+                 'minimum size 5 pt (53.5 x 52 mm)')
+# the build names the card's value first, the template line second (issue 13)
+BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
+                 '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
+
+
+@pytest.fixture
+def overflowing(tmp_path):
+    root = make_project(tmp_path, "preview")
+    cards = root / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "Draw **two** cards, then discard *one*. :spade: beats :heart:.", LONG), encoding="utf-8")
+    return root
+
+
+def state_of(engine: Engine) -> dict:
+    return json.loads(engine.state_json()[1])["sets"][0]
+
+
+def test_the_preview_draws_text_that_does_not_fit_and_names_the_problem(overflowing):
+    engine = Engine(overflowing, ["demo"], overflowing / "output")
+    engine.refresh("demo")
+    state = state_of(engine)
+    assert state["failed"] == []
+    errors = [p for p in state["problems"] if p["severity"] == "error"]
+    assert len(errors) == 1
+    assert errors[0]["text"].startswith(BUILD_MESSAGE + "; ")
+    assert errors[0]["where"] == "templates/demo/action.xml.j2:5" and errors[0]["card"] == "Quick Draw"
+    quick = next(c for c in state["cards"] if c["name"] == "Quick Draw")
+    assert [state["problems"][i]["severity"] for i in quick["problems"]] == ["warning", "error"]
+    assert all(engine.grid_image("demo", face["hash"]) for face in quick["faces"])  # drawn anyway
+
+
+def test_a_build_after_the_preview_still_fails_with_the_builds_message(overflowing):
+    engine = Engine(overflowing, ["demo"], overflowing / "output")
+    engine.refresh("demo")
+    for _ in range(2):  # the second build reads the cache the first one left
+        with pytest.raises(CardgenError) as failed:
+            pipeline.build(["demo"], overflowing)
+        assert [str(p) for p in failed.value.problems] == [BUILD_FAILURE]
+    assert not (overflowing / "output/demo.pdf").exists()
+
+
+def test_the_problem_stays_while_the_face_is_unchanged(overflowing):
+    engine = Engine(overflowing, ["demo"], overflowing / "output")
+    engine.refresh("demo")
+    first = state_of(engine)["problems"]
+    (overflowing / "data/demo/more.csv").write_text(
+        (overflowing / "data/demo/more.csv").read_text(encoding="utf-8").replace("Attack <12>", "Attack <13>"),
+        encoding="utf-8")
+    engine.refresh("demo")  # Quick Draw is not drawn again: its problem is remembered
+    state = state_of(engine)
+    assert state["problems"] == first
+    assert state["changed"] == ["Attack <13> & more"]
+
+
+def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
+    root = make_project(tmp_path, "preview")
+    quick = Engine(root, ["demo"], root / "output")
+    quick.refresh("demo")
+    cards = root / "data/demo/cards.yaml"
+    # a row changed, and a row inserted above others (their lines move)
+    cards.write_text("- name: Newcomer\n  type: action\n  text: Fresh.\n" + cards.read_text(encoding="utf-8").replace(
+        "Move up to three spaces.", "Move up to four spaces."), encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    full = Engine(root, ["demo"], root / "output")
+    full.refresh("demo")
+    assert state_of(quick)["cards"] == state_of(full)["cards"]
+    assert state_of(quick)["problems"] == state_of(full)["problems"]
+    assert state_of(quick)["changed"] == ["Newcomer", "Escape Artist"]

@@ -1,0 +1,274 @@
+"""Bad input made for real (files, folders, permissions, a full disk): one clear message each,
+the right exit code, and the earlier output byte for byte as it was."""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import cardgen
+import cardgen.load.cards
+from cardgen import CardgenError
+
+EMPTY_SET = "data/demo/set.yaml:23: the set has no card to print (its card files hold no cards, or every count is 0)"
+
+
+@pytest.fixture
+def built(project, cli, monkeypatch):
+    """The demo project built once (run from the project folder), and its output's bytes."""
+    monkeypatch.chdir(project)
+    assert cli(project, "build", "demo").exit_code == 0
+    return project, _bytes(project)
+
+
+def _bytes(project: Path) -> dict[str, bytes]:
+    return {name: (project / "output" / name).read_bytes() for name in ("demo.pdf", "demo.json")}
+
+
+def _intact(project: Path, before: dict[str, bytes]) -> None:
+    assert _bytes(project) == before
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]  # no debris
+
+
+# --- 2: nothing to print ----------------------------------------------------------------------
+
+def test_a_set_whose_card_files_are_empty_is_an_error_and_keeps_the_output(built, cli):
+    project, before = built
+    (project / "data/demo/cards.yaml").write_text("# no cards yet\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [EMPTY_SET, "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        EMPTY_SET, "data/demo/cards.yaml: warning: the card file holds no cards",
+        "data/demo/more.csv: warning: the card file holds no cards", "cardgen: 1 error, 2 warnings"]
+
+
+def test_a_set_whose_counts_are_all_zero_is_an_error(built, cli):
+    project, before = built
+    (project / "data/demo/cards.yaml").write_text("- {name: Gone, type: action, count: 0, text: x}\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\nAlso gone,0,y\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [EMPTY_SET, "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_one_empty_card_file_is_a_warning_naming_it(built, cli):
+    project, _ = built
+    (project / "data/demo/cards.yaml").write_text("")
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == ["data/demo/cards.yaml: warning: the card file holds no cards"]
+    assert result.stdout == "ok: no errors, 1 warning\n"
+
+
+def test_a_deck_that_names_no_card_is_an_error(built, cli):
+    project, before = built
+    (project / "decks").mkdir()
+    (project / "decks/empty.yaml").write_text("# to do\nmain:\n")
+    result = cli(project, "build", "demo", "--deck", "decks/empty.yaml")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["decks/empty.yaml:2: the deck names no card to print",
+                                          "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+# --- 1: partial builds write their own files ---------------------------------------------------
+
+def test_a_deck_build_writes_its_own_files(built, cli):
+    project, before = built
+    (project / "decks").mkdir()
+    (project / "decks/two.yaml").write_text("main:\n  Marker: 2\n")
+    result = cli(project, "build", "demo", "--deck", "decks/two.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert _bytes(project) == before
+    import json
+    manifest = json.loads((project / "output/demo.deck-two.json").read_text())
+    assert [(f["card"], f["copy"]) for f in manifest["faces"]] == [("Marker", 1), ("Marker", 2)]
+    assert (project / "output/demo.deck-two.pdf").read_bytes().startswith(b"%PDF")
+
+
+# --- 4: the operating system says no ----------------------------------------------------------
+
+def _immutable(folder: Path):
+    """Make ``folder`` unwritable for this process: chmod for a user, chattr +i for root."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return lambda: folder.chmod(0o755)
+    if not shutil.which("chattr") or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("root, and this file system cannot make a folder immutable")
+    return lambda: subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_an_unwritable_output_folder(built, cli):
+    project, before = built
+    undo = _immutable(project / "output")
+    try:
+        (project / "data/demo/cards.yaml").write_text((project / "data/demo/cards.yaml").read_text() + "\n")
+        result = cli(project, "build", "demo")
+    finally:
+        undo()
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.pdf: permission denied\n"
+    _intact(project, before)
+
+
+def test_out_naming_a_file(built, cli):
+    project, before = built
+    result = cli(project, "build", "demo", "--out", "output/demo.pdf")
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.pdf/demo.pdf: output/demo.pdf is a file, not a folder\n"
+    _intact(project, before)
+
+
+def test_a_full_disk_in_process(built, cli, monkeypatch):
+    project, before = built
+    import cardgen.write.pdf as pdf_writer
+
+    real_open = open
+
+    class Full:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+    monkeypatch.setattr(pdf_writer, "open", lambda *a, **k: Full(real_open(*a, **k)), raising=False)
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.pdf: no space left on device\n"
+    _intact(project, before)
+
+
+def test_a_full_disk_for_real(project, cli, tmp_path, monkeypatch):
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a small file system needs root")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("this machine cannot mount a tmpfs")
+    try:
+        (disk / "demo.pdf").write_bytes(b"%PDF earlier")
+        result = cli(project, "build", "demo", "--no-cache", "--out", str(disk))
+        assert result.exit_code == 1
+        assert result.stderr == f"cardgen: cannot write {disk}/demo.pdf: no space left on device\n"
+        assert (disk / "demo.pdf").read_bytes() == b"%PDF earlier"
+        assert [p.name for p in disk.iterdir()] == ["demo.pdf"]
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_card_file_deleted_mid_build(built, monkeypatch):
+    project, before = built
+    monkeypatch.setattr(cardgen.load.cards, "KEPT_CARDS", 1)  # a large set: read again as it is built
+    calls = []
+
+    def delete_on_first_page(name, done, total):
+        if not calls:
+            (project / "data/demo/more.csv").unlink()
+        calls.append(done)
+
+    with pytest.raises(CardgenError) as error:
+        cardgen.build(["demo"], project, progress=delete_on_first_page)
+    assert [str(p) for p in error.value.problems] == [
+        "data/demo/more.csv: cannot read the file: no such file or directory"]
+    _intact(project, before)
+
+
+# --- 5: one cause, one message ----------------------------------------------------------------
+
+def test_a_broken_font_is_one_line_with_the_cards_it_hits(built, cli):
+    project, before = built
+    font = project / "fonts/DejaVuSans-Bold.ttf"
+    font.write_bytes(font.read_bytes()[:5000])
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'fonts/DejaVuSans-Bold.ttf: card "Quick Draw": cannot read font: the file is damaged or not a TrueType '
+        "font (and 4 more cards)", "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_errors_come_before_warnings(built, cli):
+    project, _ = built
+    (project / "data/demo/cards.yaml").write_text("")
+    text = (project / "templates/demo/action.xml.j2").read_text()
+    (project / "templates/demo/action.xml.j2").write_text(text.replace("{{ text }}", "{{ txet }}"))
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "templates/demo/action.xml.j2:5: card \"Attack <12> & more\": undefined name: 'txet' is undefined "
+        "(and 1 more card)",
+        "data/demo/cards.yaml: warning: the card file holds no cards", "cardgen: 1 error, 1 warning"]
+
+
+# --- 7: parser and usage errors ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, line", [
+    ("- {name: A, type: action\n- name: B\n  type: action\n",
+     'data/demo/cards.yaml:1: invalid YAML: the "{" opened at column 3 is never closed (line 2 was reached '
+     'without a "}")'),
+    ('- name: "A\n  type: action\n',
+     'data/demo/cards.yaml:1: invalid YAML: the quote " at column 9 is never closed (the file ends inside it): '
+     'add the closing "'),
+    ("- name: A: B\n  type: action\n",
+     'data/demo/cards.yaml:1: invalid YAML: a ":" at column 10 where no new key can start: put quotes round a '
+     "value that holds \": \", or check this line's indentation"),
+    ("- name: A\n\ttype: action\n", "data/demo/cards.yaml:2: invalid YAML: a tab character: YAML indents with spaces only"),
+    ("- name: A\n  type: action\n - name: B\n",
+     "data/demo/cards.yaml:3: invalid YAML: this line's indentation does not fit the lines before it (the list or "
+     "mapping it belongs to began on line 1)"),
+    ("- name: A\n  name: B\n", 'data/demo/cards.yaml:2: invalid YAML: the key "name" is given twice in one mapping'),
+])
+def test_yaml_errors_in_plain_words(built, cli, text, line):
+    project, before = built
+    (project / "data/demo/cards.yaml").write_text(text)
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [line, "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_a_set_folder_without_set_yaml_says_so(built, cli):
+    project, _ = built
+    (project / "data/drafts").mkdir()
+    result = cli(project, "build", "drafts")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "data/drafts: set.yaml is missing: a set folder holds set.yaml, which names its card types and files",
+        "cardgen: 1 error, 0 warnings"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["build", "demo", "--deck", "nope.yaml"], "Error: Invalid value for '--deck': File 'nope.yaml' does not exist."),
+    (["check", "demo", "--deck", "nope.yaml"], "Error: Invalid value for '--deck': File 'nope.yaml' does not exist."),
+    (["build", "demo", "--changed-since", "nope.json"],
+     "Error: Invalid value for '--changed-since': File 'nope.json' does not exist."),
+    (["build", "nope"], 'Error: unknown set "nope" (sets: demo)'),
+    (["build", "../demo"], 'Error: unknown set "../demo" (sets: demo)'),
+    (["build", "--nope"], "Error: No such option '--nope'"),
+])
+def test_usage_errors_exit_2(built, cli, args, message):
+    project, before = built
+    result = cli(project, *args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1].startswith(message)
+    _intact(project, before)
