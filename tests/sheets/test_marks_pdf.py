@@ -240,3 +240,20 @@ def test_art_reaches_half_the_gap_to_a_neighbour_the_bleed_at_open_edges_and_no_
         "Charlie": pytest.approx((3, 3, 3, 1), abs=0.15),
         "Delta": pytest.approx((1, 1, 1, 1), abs=0.15),
         "Echo": pytest.approx((1, 1, 1, 1), abs=0.15)}
+
+
+def test_the_fold_line_runs_margin_to_margin_with_its_label_just_above_it(tmp_path):
+    with pdfplumber.open(build(tiny_project(tmp_path), layout="gutter-fold")) as pdf:
+        page = pdf.pages[0]
+        page_w, page_h = page.width * MM, page.height * MM
+        folds = [line for line in page.lines if line.get("dash") and line["dash"][0]]
+        label = [c for c in page.chars if c["text"] in "fold" and abs(c["matrix"][5] * MM - page_h / 2) < 3]
+    assert len(folds) == 1  # a horizontal fold across the middle of the page
+    fold = folds[0]
+    assert (fold["x0"] * MM, fold["x1"] * MM) == pytest.approx((4.0, page_w - 4.0), abs=TOL)
+    assert (page.height - fold["top"]) * MM == pytest.approx(page_h / 2, abs=TOL)
+    # "fold" upright, its baseline 0.6 mm above the line, starting at the 4 mm margin.
+    assert "".join(c["text"] for c in label) == "fold"
+    first = label[0]
+    assert first["upright"] and (first["matrix"][4] * MM, first["matrix"][5] * MM) == pytest.approx(
+        (4.0, page_h / 2 + 0.6), abs=TOL)
