@@ -90,6 +90,8 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: {tally(problems)}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
+    except MemoryError:  # the limits keep the defaults far from this; a raised limit may not
+        raise Failure("cardgen: out of memory (a limit raised too high? see README, Limits)") from None
     except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
@@ -106,6 +108,7 @@ def run_reporting_errors(ctx: click.Context, action):
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
               help="The project folder holding data/, templates/ and fonts/.")
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
+@click.version_option(package_name="cardgen", prog_name="cardgen", message="%(prog)s %(version)s")
 @click.pass_context
 def main(ctx: click.Context, root: Path, debug: bool) -> None:
     """Printable cards from data: build, check and list card sets."""
@@ -118,6 +121,14 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
+    # options that would be silently ignored are errors: they do not apply to this layout
+    pages = "--per-card pages (one face a page, no sheet)" if per_card else "--gutter-fold pages (no back pages)"
+    not_applying = [name for name, given, applies in (
+        ("--sheet", sheet is not None, not per_card), ("--margin", margin is not None, not per_card),
+        ("--mix-backs", mix_backs, not per_card),
+        ("--back-offset", tuple(back_offset) != (0.0, 0.0), layout == "sheets")) if given and not applies]
+    if not_applying:
+        raise click.UsageError(f"{not_applying[0]} does not apply to {pages}")
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
@@ -127,8 +138,9 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--paper", type=PAPERS, default="letter", show_default=True,
-              help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
+@click.option("--paper", type=PAPERS, default=None,
+              help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in (default: the set's "
+                   "sheet: paper:, else letter).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
@@ -187,11 +199,13 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 @click.argument("sets", nargs=-1)
 @click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Check this deck list against the set's rules.")
+@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
+              help="Turn on a named reading that the set's rules file offers (repeatable).")
 @click.pass_context
-def check(ctx, sets, deck):
+def check(ctx, sets, deck, rules_options):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     root = ctx.obj["root"]
-    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck)))
+    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck, rules_options)))
     for problem in problems:
         click.echo(str(problem), err=True)
     if any(p.is_error for p in problems):

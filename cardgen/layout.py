@@ -19,7 +19,7 @@ from .model import CardSet, Icon
 from .paths import confined
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
-from .text.fonts import FontBook
+from .text.fonts import FontBook, MissingFace
 from .text.hyphenate import SOFT_HYPHEN, Hyphenator
 from .text.rich import UnknownIcon, parse
 from .units import PT_PER_MM
@@ -44,6 +44,7 @@ class Resources:
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
+        self._found: dict[str, Path | ValueError] = {}  # image src -> its file, or why there is none
         # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
         self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
 
@@ -53,7 +54,20 @@ class Resources:
 
     def find_image(self, src: str) -> Path:
         """The file an ``<image src>`` names: in the set's folder, else in templates/; never
-        outside the project (OutsideProject, a ValueError)."""
+        outside the project (OutsideProject, a ValueError). Looked up once per build: every card
+        of a layout names the same few images, and each look-up resolves links on the way."""
+        found = self._found.get(src)
+        if found is None:
+            try:
+                found = self._find_image(src)
+            except ValueError as problem:
+                found = problem
+            self._found[src] = found
+        if isinstance(found, ValueError):
+            raise type(found)(*found.args)
+        return found
+
+    def _find_image(self, src: str) -> Path:
         root = self.card_set.root
         for folder in (self.card_set.directory, root / "templates"):
             candidate = confined(root, folder, src, "image")
@@ -88,7 +102,8 @@ class Resources:
         try:
             face = self.fonts.face(icon.font)
         except KeyError:
-            raise ValueError(f'icon "{icon.name}": font family "{icon.font}" is not in fonts/fonts.yaml') from None
+            raise ValueError(f'icon "{icon.name}": font family "{icon.font}" is not in the project\'s fonts/ '
+                             "or cardgen's") from None
         missing = face.missing(icon.glyph)
         if missing is not None:
             raise ValueError(f'icon "{icon.name}": the font {face.path.name} has no character '
@@ -245,8 +260,8 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                              f"zone ({safe:g} mm inside the {size.w:g} x {size.h:g} mm trim)")
     fonts = resources.fonts
     if a["font"] is not None and a["font"] not in fonts.families:
-        raise ValueError(f'{box}: font family "{a["font"]}" is not in fonts/fonts.yaml '
-                         f'(known: {", ".join(fonts.families)})')
+        raise ValueError(f'{box}: font family "{a["font"]}" is not in the project\'s fonts/ or cardgen\'s '
+                         f'(known: {", ".join(sorted(fonts.families))}; `cardgen fonts` lists them)')
     try:
         paragraphs = parse(element.content or "", rich=a["markup"] == "rich", icons=resources.card_set.icons)
     except UnknownIcon as exc:
@@ -272,4 +287,6 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                            lambda text: char in text) from None
     except DoesNotFit as exc:
         raise _TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
+    except MissingFace as exc:
+        raise ValueError(f"{box}: {exc}") from None
     return PreparedText(laid, icon_parts, resources.paint_icon)

@@ -29,6 +29,7 @@ LIMITS: dict[str, Limit] = {limit.variable: limit for limit in (
     Limit("CARDGEN_MAX_TEMPLATE_DEPTH", 40, "depth of templates and macros inside one another (include, extends, macro calls)"),
     Limit("CARDGEN_MAX_TEMPLATE_STEPS", 1_000_000, "loop turns and calls in one template rendering"),
     Limit("CARDGEN_MAX_IMAGE_PIXELS", 150_000_000, "pixels in one image (width x height)"),
+    Limit("CARDGEN_MAX_SVG_ELEMENTS", 100_000, "elements one SVG draws, <use> references expanded"),
     Limit("CARDGEN_MAX_SHEET_SLOTS", 10_000, "slots on one sheet template (nx x ny)"),
 )}
 
@@ -39,6 +40,7 @@ TEMPLATE_DEPTH = "CARDGEN_MAX_TEMPLATE_DEPTH"
 TEMPLATE_STEPS = "CARDGEN_MAX_TEMPLATE_STEPS"
 IMAGE_PIXELS = "CARDGEN_MAX_IMAGE_PIXELS"
 SHEET_SLOTS = "CARDGEN_MAX_SHEET_SLOTS"
+SVG_ELEMENTS = "CARDGEN_MAX_SVG_ELEMENTS"
 
 YAML_EXPANSION_FLOOR = 100_000  # values any YAML file may expand to: a few megabytes
 

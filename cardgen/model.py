@@ -115,6 +115,7 @@ class CardSet:
     preflight: tuple = ()  # lowered minimums for named elements, each with its reason and source
     language: str | None = None  # hyphenation language of text boxes (pyphen's names, such as en_US)
     boxes: Mapping[str, BoxSpec] = field(default_factory=_empty)  # tuck boxes (components/)
+    warnings: tuple = ()  # Problems found while loading (a card file read from its offline copy)
 
     def copies(self) -> int:
         return sum(copies_by_type(self.cards).values())

@@ -35,7 +35,7 @@ GC_THRESHOLD = 20_000  # new objects between two runs of the cycle collector dur
 class BuildOptions:
     """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
 
-    paper: str | tuple = "letter"  # letter, a4, a3, or (w, h) as lengths
+    paper: str | tuple | None = None  # letter, a4, a3, or (w, h) as lengths; None: the set's sheet.paper, else letter
     orientation: str | None = None
     layout: str = "sheets"  # sheets | per-card | gutter-fold
     duplex: str = "long"
@@ -118,29 +118,43 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
     return list(names)
 
 
-def check_problems(card_set: CardSet, deck: Path | None = None) -> list[Problem]:
+def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: Sequence[str] = ()) -> list[Problem]:
     """All rule problems of a set (and of a deck list): errors and warnings. A set or deck that
-    would print no card is an error; a card file that holds none, a warning."""
-    problems = list(getattr(card_set.cards, "warnings", ()))
+    would print no card is an error; a card file that holds none, or an online card file read
+    from its offline copy, a warning. ``rules_options`` turns on named readings that the set's
+    rules files offer."""
+    problems = list(card_set.warnings)  # found while loading (an online card file read offline)
+    problems += getattr(card_set.cards, "warnings", ())
     if deck is None:
         if not card_set.copies():
             where = getattr(card_set.cards, "source", None) or card_set.source
             problems.append(Problem("the set has no card to print (its card files hold no cards, "
                                     "or every count is 0)", where))
-        problems += validate.check_set(card_set)
+        problems += validate.check_set(card_set, rules_options)
     else:
         loaded = validate.load_deck(card_set, Path(deck))
         if not sum(entry.copies for entry in loaded.main + loaded.bench):
             problems.append(Problem("the deck names no card to print", loaded.main_source or loaded.source))
-        problems += validate.check_deck(card_set, loaded)
+        problems += validate.check_deck(card_set, loaded, rules_options)
     return problems
+
+
+def build_paper(card_set: CardSet, options: BuildOptions) -> str | tuple:
+    """The paper a build prints on: --paper, else the set's ``sheet: paper:``, else letter."""
+    paper = options.paper or dict(card_set.sheet).get("paper") or "letter"
+    if isinstance(paper, str):
+        return paper.strip().lower()
+    if isinstance(paper, dict):  # {w: 300, h: 200} in set.yaml
+        return paper.get("w"), paper.get("h")
+    return paper
 
 
 def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptions:
     settings = dict(card_set.sheet)
+    paper = build_paper(card_set, options)
     template = options.sheet or settings.get("template")
     if isinstance(template, dict):
-        template = template.get(options.paper if isinstance(options.paper, str) else "custom")
+        template = template.get(paper if isinstance(paper, str) else "custom")
     spacing = options.spacing
     if spacing is None and options.stamp:
         spacing = "bleed"  # the stamp lives in the bleed, which butted cards cut away where they meet
@@ -153,7 +167,7 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
         values["margin"] = options.margin
     elif "margin" in settings:
         values["margin"] = float(settings["margin"])
-    return sheets.SheetOptions(paper=options.paper, layout=options.layout, duplex=options.duplex,
+    return sheets.SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
                                template=template, root=card_set.directory, source=card_set.source,
                                template_everywhere=options.sheet is not None,
                                back_offset=tuple(float(v) for v in options.back_offset),
@@ -196,6 +210,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
     by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
+    if layout.layout == "sheets" and any(card_set.types[name].back for name in by_type):
+        layout = replace(layout, blank_backs=True)  # printed double-sided: every sheet a front and a back
     groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
     copies = sum(by_type.values())
     extra_pages, notes = [], {}
@@ -314,7 +330,8 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
         from .components.boxes import build_boxes  # only sets with boxes pay for the import
 
-        result = replace(result, boxes=tuple(build_boxes(card_set, session, Path(out), options.paper)))
+        boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
+        result = replace(result, boxes=tuple(boxes))
     return result
 
 
@@ -338,18 +355,31 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     return BuildResult(tuple(results), time.perf_counter() - started)
 
 
-def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None) -> list[Problem]:
-    """Load, validate and lay out sets without writing anything; return errors and warnings."""
+def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None,
+          rules_options: Sequence[str] = ()) -> list[Problem]:
+    """Load, validate and lay out sets without writing anything; return errors and warnings.
+    ``rules_options`` turns on named readings of the rules files (see validate): each set takes
+    the ones its rules offer, and an option that no checked set offers is an error."""
     root = Path(root).resolve()
     session = Session(root, cache=False)  # check writes nothing
     problems: list[Problem] = []
-    for name in resolve_names(names, root):
+    names = resolve_names(names, root)
+    offered: set[str] = set()
+    for name in names:
         try:
             card_set = load_set(name, root)
-            problems += check_problems(card_set, deck)
+            options = rules_options
+            if rules_options and len(names) > 1:
+                own = {option.name for option in validate.rules_options(card_set)}
+                offered |= own
+                options = [option for option in rules_options if option in own]
+            problems += check_problems(card_set, deck, options)
             lay_out_all(render_set(card_set, session), card_set.cards)
         except CardgenError as error:
             problems += error.problems
+    if len(names) > 1:
+        problems += [Problem(f'unknown rules option "{option}" (no set checked offers it)')
+                     for option in dict.fromkeys(rules_options) if option not in offered]
     return problems
 
 

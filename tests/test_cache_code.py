@@ -18,9 +18,11 @@ RECT_FORMAT = '    return f"{x:.3f} {y:.3f} {w:.3f} {h:.3f} re"\n'
 
 
 def copy_package(tmp_path: Path) -> Path:
-    """A copy of the cardgen package in its own folder, to be edited and put on PYTHONPATH."""
+    """A copy of the cardgen package in its own folder, to be edited and put on PYTHONPATH, with
+    the fonts it ships beside it, as in a checkout (text/fontfolders.py)."""
     code = tmp_path / "code"
     shutil.copytree(REPO / "cardgen", code / "cardgen", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "fonts", code / "fonts")
     return code
 
 

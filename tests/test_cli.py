@@ -8,7 +8,8 @@ import sys
 def test_build_prints_a_summary_and_exits_0(project, cli):
     result = cli(project, "build")
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("built 1 set, 8 cards, 3 pages in ")
+    # the action cards' sheet and its backs, the tokens' sheet and its blank back (printed duplex)
+    assert result.stdout.startswith("built 1 set, 8 cards, 4 pages in ")
     assert (project / "output/demo.pdf").is_file()
 
 

@@ -141,6 +141,13 @@ def back(root: Path, body: str) -> None:
      "the template takes too many steps (loops inside loops, or a very long value)"),
     ('<card>\n{{ "x" | center(1000000000) }}\n</card>\n', 2,
      "the template takes too many steps (loops inside loops, or a very long value)"),
+    ('<card>\n{% for i in range(99999) %}{{ range(99999) | sum }}{% endfor %}\n</card>\n', 2,
+     "the template takes too many steps (loops inside loops, or a very long value)"),
+    ('<card>\n{% set ns = namespace(s="ab") %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}\n'
+     '</card>\n', 2, "the template takes too many steps (loops inside loops, or a very long value)"),
+    ('{% macro twice(s, n) %}{% if n %}{{ twice(s + s, n - 1) }}{% endif %}{% endmacro %}\n'
+     '<card>{{ twice("ab", 39) }}</card>\n', 1,
+     "the template takes too many steps (loops inside loops, or a very long value)"),
 ])
 def test_template_work_is_bounded(built, body, line, detail):
     root, _ = built
@@ -171,7 +178,7 @@ def test_the_step_limit_can_be_raised(built):
                        + limit_text("the template takes too many steps (loops inside loops, or a very long value)",
                                     *STEPS, 2000)],
                env={"CARDGEN_MAX_TEMPLATE_STEPS": "2000"})
-    assert cardgen(root, "build", "--no-cache", "demo", env={"CARDGEN_MAX_TEMPLATE_STEPS": "5000"}).returncode == 0
+    assert cardgen(root, "build", "--no-cache", "demo", env={"CARDGEN_MAX_TEMPLATE_STEPS": "10000"}).returncode == 0
 
 
 # --- images ------------------------------------------------------------------------------------
@@ -196,6 +203,26 @@ def test_an_svg_holding_a_raster_image_is_refused_with_a_message(built):
     fails_with(built, ['data/demo/set.yaml:22: card "Escape Artist": icon "star": SVG "star.svg" holds a raster '
                        "<image>, which cardgen does not draw inside an SVG: give the picture its own <image> "
                        "element, or make the SVG all vector"])
+
+
+SVG_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+
+
+def test_an_svg_whose_use_references_multiply_is_refused_before_it_is_drawn(built):
+    root, _ = built
+    groups = '<g id="u0"><rect width="1" height="1"/></g>' + "".join(
+        f'<g id="u{n}">' + f'<use xlink:href="#u{n - 1}"/>' * 10 + "</g>" for n in range(1, 9))
+    write(root, "data/demo/icons/star.svg", f'{SVG_HEAD}<defs>{groups}</defs><use xlink:href="#u8"/></svg>\n')
+    fails_with(built, ['data/demo/set.yaml:22: card "Escape Artist": icon "star": ' + limit_text(
+        'SVG "star.svg" draws more than 100,000 elements once its <use> references are expanded',
+        "elements one SVG draws, <use> references expanded", "CARDGEN_MAX_SVG_ELEMENTS", 100000)])
+
+
+def test_an_svg_that_uses_itself_is_refused(built):
+    root, _ = built
+    write(root, "data/demo/icons/star.svg", f'{SVG_HEAD}<g id="a"><use xlink:href="#a"/></g></svg>\n')
+    fails_with(built, ['data/demo/set.yaml:22: card "Escape Artist": icon "star": '
+                       'SVG "star.svg": a <use> refers to an element it is inside of'])
 
 
 # --- debris ------------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_no_file_under_cardgen_or_tests_names_an_absolute_path():
 def test_the_scan_reads_the_fixtures_and_the_sources():
     names = {p.relative_to(ROOT).as_posix() for p in scanned_files() if read_text(p) is not None}
     assert {"cardgen/cache.py", "tests/conftest.py",
-            "tests/fixtures/death-mesa/bang-death-mesa-player-aid.txt"} <= names
+            "tests/fixtures/seeds/bang-death-mesa-player-aid.txt"} <= names
 
 
 # Written in pieces so that this file does not name the paths it checks the detector with.

@@ -19,10 +19,11 @@ class BuildConversion:
         return self._streams._rewrite(content, None)
 
     def finish(self, path: Path) -> None:
-        """Convert the images of the written file (reportlab writes them as RGB)."""
+        """Convert the images and gradients of the written file (reportlab writes them as RGB)."""
         with open(path, "rb") as handle:
-            if b"/Subtype /Image" not in handle.read():
-                return
+            data = handle.read()
+        if b"/Subtype /Image" not in data and b"/ShadingType" not in data:
+            return
         from .pdf import PdfConverter  # pikepdf: only for a file with images
 
         PdfConverter(self.converter, streams=False).convert_file(Path(path))

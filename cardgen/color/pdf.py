@@ -21,7 +21,7 @@ from PIL import Image
 from pikepdf import Name, Operator
 
 from .convert import Converter
-from .operators import _RGB_SPACES, _State, OperatorRewriter
+from .operators import _RGB_SPACES, _State, OperatorRewriter, _num
 
 _TRANSPARENCY_KEYS = ("/CA", "/ca", "/SMask", "/BM", "/AIS")
 
@@ -82,6 +82,11 @@ class PdfConverter(OperatorRewriter):
                     if key in state:
                         if key not in ("/CA", "/ca"):
                             del state[key]
+        for _, shading in (resources.get("/Shading") or {}).items():
+            self._shading(shading)
+        for _, pattern in (resources.get("/Pattern") or {}).items():
+            if "/Shading" in pattern:
+                self._shading(pattern.Shading)
         xobjects = resources.get("/XObject")
         if xobjects is None:
             return
@@ -91,6 +96,21 @@ class PdfConverter(OperatorRewriter):
                 self._image(xobject)
             elif subtype == Name.Form:
                 self._stream(xobject, xobject.get("/Resources"), pdf)
+
+    # shadings (gradients) ------------------------------------------------------------------
+    def _shading(self, shading) -> None:
+        """An RGB shading's colour space and its functions' end colours, converted: a gradient
+        between converted colours (interpolated in CMYK, which a press does too)."""
+        key = shading.objgen
+        if (key != (0, 0) and key in self._done) or not _is_rgb(shading.get("/ColorSpace")):
+            return
+        self._done.add(key)
+        shading.ColorSpace = Name.DeviceCMYK
+        for function in _functions(shading.get("/Function")):
+            for end in ("/C0", "/C1"):
+                values = [float(v) for v in function.get(end, [0, 0, 0] if end == "/C0" else [1, 1, 1])]
+                if len(values) == 3:
+                    function[end] = pikepdf.Array([_num(v) for v in self.converter.cmyk(*values)])
 
     # images ----------------------------------------------------------------------------------
     def _image(self, xobject) -> None:
@@ -122,6 +142,17 @@ class PdfConverter(OperatorRewriter):
         xobject.write(zlib.compress(data, 6), filter=Name.FlateDecode)
         xobject.ColorSpace = space_name
         xobject.BitsPerComponent = 8
+
+
+def _functions(function) -> list:
+    """The type 2 (exponential) functions of a shading, through type 3 (stitching) ones."""
+    if function is None:
+        return []
+    if isinstance(function, pikepdf.Array):
+        return [f for item in function for f in _functions(item)]
+    if int(function.get("/FunctionType", 0)) == 3:
+        return [f for item in function.Functions for f in _functions(item)]
+    return [function] if int(function.get("/FunctionType", 0)) == 2 else []
 
 
 def _is_rgb(space) -> bool:

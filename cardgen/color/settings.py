@@ -51,10 +51,12 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
                 raise fail(f'color: unknown key "{key}" (known: {", ".join(sorted(COLOR_KEYS))})', at(spec, key))
         mode = str(spec.get("mode", "cmyk")).lower()
         if mode not in MODES:
-            raise fail(f'color mode must be rgb or cmyk, got "{mode}"', at(spec, "mode"))
+            raise fail(f'color mode must be rgb or cmyk, got "{mode}"',
+                       at(None, "color") if isinstance(raw, str) else at(spec, "mode"))
         settings["mode"] = mode
         if spec.get("profile") is not None:
             settings["profile"] = _file(directory, spec["profile"], at(spec, "profile"))
+            _check_profile(settings["profile"], at(spec, "profile"))
         if spec.get("ink-limit") is not None:
             try:
                 limit = float(spec["ink-limit"])
@@ -91,3 +93,16 @@ def _file(directory: Path, name: Any, where: Source) -> Path:
     if not path.is_relative_to(directory.resolve().parent.parent) or not path.is_file():
         raise fail(f'file "{name}" not found in the set folder', where)
     return path
+
+
+def _check_profile(path: Path, where: Source) -> None:
+    """A CMYK output profile that littleCMS can read, or an error naming the line."""
+    from PIL import ImageCms
+
+    try:
+        profile = ImageCms.getOpenProfile(str(path))
+        space = profile.profile.xcolor_space.strip()
+    except (OSError, ImageCms.PyCMSError) as exc:
+        raise fail(f'"{path.name}" is not an ICC profile littleCMS can read ({exc})', where) from None
+    if space != "CMYK":
+        raise fail(f'"{path.name}" is a {space} profile: a CMYK build needs a CMYK output profile', where)

@@ -7,7 +7,7 @@ import importlib
 COMMAND_MODULES: tuple[tuple[str, str], ...] = (("proof", "proof"), ("export", "export"), ("watch", "watch"),
                                                 ("importer", "import_group"), ("clean", "clean"),
                                                 ("preflight", "preflight"), ("serve", "serve"),
-                                                ("calibrate", "calibrate"))
+                                                ("calibrate", "calibrate"), ("fonts", "fonts"), ("new", "new"))
 
 
 def commands():

@@ -104,9 +104,23 @@ def shade(canvas, gradient: Gradient, path_ops: str, box: tuple[float, float, fl
         t = math.radians(gradient.angle)
         dx, dy = math.sin(t), math.cos(t)  # PDF y up: 0 degrees runs upwards
         half = (abs(w * dx) + abs(h * dy)) / 2
-        canvas.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
-                              list(gradient.colors), list(gradient.positions), extend=True)
+        geometry = ("linear", round(cx - dx * half, 3), round(cy - dy * half, 3), round(cx + dx * half, 3),
+                    round(cy + dy * half, 3))
     else:
-        canvas.radialGradient(cx, cy, math.hypot(w, h) / 2, list(gradient.colors), list(gradient.positions),
-                              extend=True)
+        geometry = ("radial", round(cx, 3), round(cy, 3), round(math.hypot(w, h) / 2, 3))
+    # every card of a layout fills the same box the same way: one shading object a document
+    shared = canvas.__dict__.setdefault("_cardgen_shadings", {})
+    key = (geometry, gradient)
+    name = shared.get(key)
+    if name is None:
+        code = canvas._code
+        start = len(code)
+        if gradient.kind == "linear":
+            canvas.linearGradient(*geometry[1:], list(gradient.colors), list(gradient.positions), extend=True)
+        else:
+            canvas.radialGradient(*geometry[1:], list(gradient.colors), list(gradient.positions), extend=True)
+        name = shared[key] = code[start].split()[0][1:]  # reportlab wrote "/ShN sh"
+    else:
+        canvas._shadingUsed[name] = name
+        canvas._code.append(f"/{name} sh")
     canvas.restoreState()

@@ -84,6 +84,9 @@ def _load(path: Path, most: int | None, root: Path | None = None) -> LoadedImage
 def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
     from svglib.svglib import svg2rlg  # imported here: SVG support is optional per build
 
+    from .svgsize import check_svg_size
+
+    check_svg_size(path)
     if root is not None:
         svg_references(path, root, _shown(path, root))
     try:

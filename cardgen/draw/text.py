@@ -33,14 +33,18 @@ ATTRIBUTES = {
     "y": Attr(length, "top edge", required=True),
     "w": Attr(positive_length, "width", required=True),
     "h": Attr(positive_length, "height", required=True),
-    "font": Attr(text, "font family from fonts/fonts.yaml", None),
+    "font": Attr(text, "font family: cardgen's own, the project's fonts/, or a declared system font "
+                 "(`cardgen fonts` lists them)", None),
     "weight": Attr(choice("normal", "bold"), "normal or bold", "normal"),
     "style": Attr(choice("normal", "italic"), "normal or italic", "normal"),
     "size": Attr(positive_number, "largest size, pt", 10.0),
     "min-size": Attr(positive_number, "smallest size auto-fit may use, pt (default: size, no shrinking)", None),
     "leading": Attr(positive_number, "line height as a multiple of the size", 1.2),
-    "align": Attr(choice("left", "center", "right", "justify"), "horizontal alignment", "left"),
-    "valign": Attr(choice("top", "middle", "bottom"), "vertical alignment", "top"),
+    "align": Attr(choice("left", "center", "right", "justify"),
+                  "horizontal alignment: left, center, right, or justify (every line but the last of a "
+                  "paragraph, or before a newline, fills the width)", "left"),
+    "valign": Attr(choice("top", "middle", "bottom"), "vertical alignment of the text block in the box: top, "
+                   "middle or bottom", "top"),
     "color": Attr(color, "text colour", color("#000000")),
     "letter-spacing": Attr(em, 'space after every character, in em (fractions of the size) such as "0.05em"',
                            0.0),

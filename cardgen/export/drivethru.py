@@ -26,7 +26,7 @@ from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
-from .products import product_key
+from .products import plain_back_warnings, product_key
 from .shops import Shop
 
 
@@ -62,6 +62,8 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
                 f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {len(cards)} face'
                 f'{"s" * (len(cards) != 1)} of type "{type_name}" left out of the export',
                 card_set.types[type_name].source, None, "warning"))
+        sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
+        warnings.extend(plain_back_warnings(card_set, sent, shop.title))
         targets = [folder / f"{_slug(product)}-{_slug(back)}.pdf" for product, back in products]
         written = []
         converter = PdfConverter(Converter(settings), flatten=True)

@@ -57,3 +57,12 @@ def product_key(card_type: CardType, shop: str) -> tuple[str, str] | None:
     if product is None:
         return None
     return product.name, card_type.back or "plain-back"
+
+
+def plain_back_warnings(card_set, type_names, shop_title: str, source_of=lambda t: t.source) -> list:
+    """A warning for each type sent to a two-sided product without a back of its own."""
+    from ..errors import Problem
+
+    return [Problem(f'card type "{name}" has no back: {shop_title} prints both sides, so a plain paper-white back '
+                    "is sent (name a back in set.yaml)", source_of(card_set.types[name]), None, "warning")
+            for name in type_names if card_set.types[name].back is None]

@@ -20,7 +20,7 @@ from ..proof.names import card_slugs, slug
 from ..proof.raster import Rasteriser, crop_centred, png_bytes
 from ..proof.store import ProofFolder
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
-from .products import product_key
+from .products import plain_back_warnings, product_key
 from .shops import DPI, Shop
 
 MARGIN = 0.5  # mm beyond the shop's bleed that the crop cuts away (no half-covered edge pixels)
@@ -88,6 +88,8 @@ def _products(card_set, faces: list[dict], shop: Shop):
             continue
         products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
     warnings = []
+    sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
+    warnings.extend(plain_back_warnings(card_set, sent, shop.title))
     for type_name, count in left_out.items():
         card_type = card_set.types[type_name]
         size = card_type.size

@@ -29,8 +29,10 @@ class CardFiles(Sequence):
     memory than a small one."""
 
     def __init__(self, files: Sequence[tuple[Path, str | None]], root: Path, types: Mapping[str, CardType],
-                 variables: Mapping[str, Any], source: Source | None = None):
+                 variables: Mapping[str, Any], source: Source | None = None,
+                 delimiters: Mapping[Path, str] | None = None):
         self.files = tuple(files)  # (path, the type its cards take when they name none)
+        self.delimiters = dict(delimiters or {})  # a CSV file's delimiter, where set.yaml names it
         self.root, self.types, self.variables = root, types, variables
         self.source = source  # where the files are listed (set.yaml's `cards:`)
         self.warnings: tuple[Problem, ...] = ()  # card files that hold no card
@@ -80,7 +82,7 @@ class CardFiles(Sequence):
                 raise CardgenError(problems)
 
     def _read(self, path: Path, forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
-        for row in read_rows(path, self.root):
+        for row in read_rows(path, self.root, self.delimiters.get(path)):
             try:
                 yield from _cards_from_row(row, self.types, self.variables, forced_type)
             except CardgenError as error:

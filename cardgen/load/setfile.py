@@ -14,12 +14,15 @@ from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
             "backs", "icons", "cards", "rules", "sheet", "shape", "color", "output-intent", "author", "subject",
-            "date", "preflight", "language", "boxes"}
+            "date", "preflight", "language", "boxes",
+            # Provenance, for people and tests, not for the pipeline: the source text the set's
+            # words come from, and the keys whose words the editor added (README, "Sources").
+            "source", "added"}
 PREFLIGHT_KEYS = {"element", "min-size", "reason"}
 BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
-SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines"}
+SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines", "paper"}
 
 
 def set_names(root: Path) -> list[str]:
@@ -92,9 +95,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if back is not None and str(back) not in backs:
             raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
         size = card_size(plain(spec["size"]), at(spec, "size")) if "size" in spec else default_size
-        shape = str(spec.get("shape", data.get("shape", size.shape)))
-        if shape not in ("rect", "circle"):
-            raise fail(f'shape must be rect or circle, got "{shape}"', at(spec, "shape"))
+        shape = _shape(spec.get("shape", data.get("shape", size.shape)),
+                       at(spec, "shape") if "shape" in spec else at(data, "shape"))
         if shape == "circle" and abs(size.w - size.h) > 1e-9:
             raise fail("a circle needs equal width and height", at(spec, "size"))
         size = type(size)(size.w, size.h, size.name, shape)
@@ -107,6 +109,12 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     if isinstance(data.get("sheet"), dict):
         _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
         _sheet_files(data["sheet"], root, directory, at)
+        if "paper" in data["sheet"]:  # checked here, where its line is known
+            from ..sheets.sizes import paper_size
+
+            paper = plain(data["sheet"]["paper"])
+            paper_size((paper.get("w"), paper.get("h")) if isinstance(paper, dict) else paper,
+                       at(data["sheet"], "paper"))
     variables = plain(data.get("variables") or {})
     from ..color.settings import color_settings  # colour management is a module of its own
 
@@ -120,26 +128,9 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         _check_date(meta["date"], at(data, "date"))
     preflight = _preflight(data.get("preflight"), at)
 
-    files = []
-    card_files = data.get("cards") or []
-    if isinstance(card_files, (str, dict)):
-        card_files = [card_files]
-    for index, entry in enumerate(card_files):
-        forced_type = None
-        if isinstance(entry, dict):
-            forced_type = entry.get("type")
-            entry = entry.get("file")
-        if not entry:
-            raise fail("each entry of `cards` is a file name or {file:, type:}", at(data["cards"], index))
-        try:
-            card_path = confined(root, directory, str(entry), "card file")
-        except OutsideProject as exc:
-            raise fail(str(exc), at(data["cards"], index)) from None
-        if not card_path.is_file():
-            raise fail(f'card file "{entry}" not found', at(data["cards"], index))
-        files.append((card_path, forced_type))
+    files, delimiters, warnings = _card_files(data, directory, root, at)
     cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
-                      at(data, "cards") if "cards" in data else at(data))
+                      at(data, "cards") if "cards" in data else at(data), delimiters)
     cards.check()
 
     rules_entries = data.get("rules") or []
@@ -162,7 +153,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
         rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
         color=colour, meta=MappingProxyType(meta), preflight=preflight,
-        language=_language(data, at), boxes=MappingProxyType(_boxes(data, directory, file, at)))
+        language=_language(data, at), boxes=MappingProxyType(_boxes(data, directory, file, at)),
+        warnings=tuple(warnings))
 
 
 def _check_date(value: str, where: Source) -> None:
@@ -253,6 +245,79 @@ def _language(data: dict, at) -> str | None:
     except ValueError as exc:
         raise fail(f"language: {exc}", at(data, "language")) from None
     return str(language)
+
+
+def _shape(value: Any, where: Source) -> str:
+    """rect, circle, hex-pointy (or hexagon), hex-flat, or {path: "M ... Z"} (see sheets/shapes.py)."""
+    from ..sheets.shapes import ALIASES, HEXES, path_shape
+
+    if isinstance(value, dict):
+        if set(value) != {"path"}:
+            raise fail('a shape given as a mapping is {path: "M ... Z"}, an outline in SVG path syntax (mm)', where)
+        from ..draw.svgpath import parse_path
+
+        try:
+            parse_path(str(value["path"]))
+        except ValueError as exc:
+            raise fail(f"shape: {exc}", where) from None
+        return path_shape(str(value["path"]))
+    shape = ALIASES.get(str(value), str(value))
+    if shape not in ("rect", "circle", *HEXES):
+        raise fail(f'shape must be rect, circle, hex-pointy (or hexagon), hex-flat or {{path: "M ... Z"}}, '
+                   f'got "{value}"', where)
+    return shape
+CARD_FILE_KEYS = {"file", "type", "url", "delimiter", "timeout"}
+
+
+def _card_files(data: Any, directory: Path, root: Path, at) -> tuple[list, dict, list]:
+    """The card files of ``cards:`` as (path, type) pairs, the delimiters set.yaml names, and
+    warnings (an online file read from its local copy). An entry is a file name, an address
+    (http:// or https://), or a mapping of ``file``, ``url``, ``type``, ``delimiter``, ``timeout``."""
+    from .delimiters import named_delimiter
+    from .remote import TIMEOUT, copy_name, fetch_copy, is_url
+
+    files, delimiters, warnings = [], {}, []
+    card_files = data.get("cards") or []
+    if isinstance(card_files, (str, dict)):
+        card_files = [card_files]
+    for index, entry in enumerate(card_files):
+        where = at(data["cards"], index) if isinstance(data["cards"], list) else at(data, "cards")
+        spec = dict(entry) if isinstance(entry, dict) else {"url": entry} if is_url(entry) else {"file": entry}
+        if isinstance(entry, dict):
+            _unknown_keys(entry, CARD_FILE_KEYS, where.file, "card file")
+        url, name = spec.get("url"), spec.get("file")
+        if url is not None and not is_url(url):
+            raise fail(f'url: "{url}" is not an http:// or https:// address', where)
+        if not name and not url:
+            raise fail("each entry of `cards` is a file name, an address, or {file:, url:, type:, delimiter:}", where)
+        relative = str(name) if name else f"downloads/{copy_name(str(url))}"
+        try:
+            card_path = confined(root, directory, relative, "card file")
+        except OutsideProject as exc:
+            raise fail(str(exc), where) from None
+        if url is not None and not card_path.is_relative_to(directory):  # a download never lands elsewhere
+            raise fail(f'card file "{relative}" is outside the set\'s folder', where)
+        if url is not None:
+            try:
+                timeout = float(spec.get("timeout", TIMEOUT))
+            except (TypeError, ValueError):
+                timeout = -1.0
+            if not 0 < timeout <= 600:
+                raise fail(f'timeout must be a number of seconds from 0 to 600, got "{spec.get("timeout")}"', where)
+            warning = fetch_copy(str(url).strip(), card_path, relative_name(card_path, root), where, timeout)
+            if warning is not None:
+                warnings.append(warning)
+        elif not card_path.is_file():
+            raise fail(f'card file "{name}" not found', where)
+        if spec.get("delimiter") is not None:
+            delimiter = named_delimiter(spec["delimiter"])
+            if delimiter is None:
+                raise fail(f'delimiter must be one character or comma, semicolon, tab; got "{spec["delimiter"]}"',
+                           where)
+            delimiters[card_path] = delimiter
+        forced_type = spec.get("type")
+        files.append((card_path, str(forced_type) if forced_type is not None else None))
+    return files, delimiters, warnings
 
 
 def _length(container: Any, key: str, default: float, at) -> float:

@@ -1,4 +1,5 @@
-"""Card rows from YAML, CSV and XLSX files, each value with the line (or row) it came from."""
+"""Card rows from YAML, CSV (comma, semicolon or tab), TSV, XLSX and ODS files, each value with the
+line (or row) it came from."""
 from __future__ import annotations
 
 import csv
@@ -8,7 +9,10 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..errors import Source, fail, os_reason
+from .delimiters import detect_delimiter
 from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
+
+SAMPLE = 65536  # characters read to find a CSV file's delimiter
 
 
 @dataclass(frozen=True)
@@ -18,15 +22,20 @@ class Row:
     sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty
 
 
-def read_rows(path: Path, root: Path) -> Iterator[Row]:
+def read_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
+    """The rows of a card file. ``delimiter``: a CSV file's, as set.yaml names it (else found
+    from the file's first lines; a .tsv file's is the tab)."""
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         return _yaml_rows(path, root)
-    if suffix == ".csv":
-        return _csv_rows(path, root)
+    if suffix in (".csv", ".tsv", ".txt"):
+        return _csv_rows(path, root, delimiter or ("\t" if suffix == ".tsv" else None))
     if suffix == ".xlsx":
         return _xlsx_rows(path, root)
-    raise fail(f"unknown card file type {suffix!r} (use .yaml, .csv or .xlsx)", Source(relative_name(path, root)))
+    if suffix == ".ods":
+        return _ods_rows(path, root)
+    raise fail(f"unknown card file type {suffix!r} (use .yaml, .csv, .tsv, .xlsx or .ods)",
+               Source(relative_name(path, root)))
 
 
 def _yaml_rows(path: Path, root: Path) -> list[Row]:
@@ -59,15 +68,18 @@ def _header(cells: list[Any], source: Source) -> list[str]:
     return header
 
 
-def _csv_rows(path: Path, root: Path) -> Iterator[Row]:
+def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
     name = relative_name(path, root)
     header: list[str] | None = None
     last_line = 0
     reader = None
     try:
         # read as it goes (only \n and \r end a row, not U+2028): a large file is never held whole
+        if delimiter is None:
+            with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+                delimiter = detect_delimiter(handle.read(SAMPLE))  # a bad byte is reported below
         with open(path, encoding="utf-8-sig", newline="") as handle:
-            reader = csv.reader(handle)
+            reader = csv.reader(handle, delimiter=delimiter)
             for cells in reader:
                 line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
                 if header is None:
@@ -146,3 +158,23 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     finally:
         workbook.close()
         formulas.close()
+
+
+def _ods_rows(path: Path, root: Path) -> Iterator[Row]:
+    from .ods import OdsError, ods_rows
+
+    name = relative_name(path, root)
+    header: list[str] | None = None
+    try:
+        for number, values in ods_rows(path):
+            if header is None:
+                header = _header(values, Source(name, number))
+                continue
+            if len(values) > len(header):
+                raise fail(f"row has cells beyond the {len(header)} named columns", Source(name, number))
+            record = {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}
+            yield Row(record, Source(name, number), {})  # every cell is on the row's line
+    except OdsError as exc:
+        raise fail(f"cannot read the spreadsheet: {exc}", Source(name)) from None
+    except OSError as exc:  # gone or unreadable since the set was loaded
+        raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None

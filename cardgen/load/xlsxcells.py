@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
@@ -94,12 +95,19 @@ def shown(cell, formula: Any, row: int, column: int) -> Any:
         return _date(value, number_format, cell_name(row, column))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return value
+    general = _general(value)
     if number_format in ("General", "@") or not _has_digits_format(number_format):
-        if isinstance(value, float):
-            value = float(f"{value:.15g}")  # what the spreadsheet shows: 0.1 + 0.2 is 0.3
-            return int(value) if value.is_integer() else value
-        return value
-    return _number(value, number_format, cell_name(row, column))
+        return general
+    text = _number(value, number_format, cell_name(row, column))
+    return general if text == str(general) else text  # "2" with format "0" stays the number 2
+
+
+def _general(value: int | float) -> int | float:
+    """A number as the General format shows it: 0.1 + 0.2 is 0.3, 7.0 is 7."""
+    if isinstance(value, float):
+        value = float(f"{value:.15g}")
+        return int(value) if value.is_integer() else value
+    return value
 
 
 _BRACKETS = re.compile(r"\[[^\]]*\]")
@@ -149,16 +157,19 @@ def _number(value: float, number_format: str, cell: str) -> str:
         return "".join(pieces)
     percent = core.count("%")
     digits = core.replace("%", "")
+    amount = Decimal(repr(float(value)))  # decimal from here: 0.285 is 28.5% exactly
     if percent:
-        value *= 100 ** percent
+        amount *= 100 ** percent
     scale_commas = len(digits) - len(digits.rstrip(","))  # trailing commas divide by 1,000 each
     digits = digits.rstrip(",")
-    value /= 1000 ** scale_commas
+    amount /= 1000 ** scale_commas
     grouped = "," in digits
     whole, _dot, fraction = digits.replace(",", "").partition(".")
     places = len(fraction)
     minimum_fraction = fraction.count("0")
-    text = f"{value:,.{places}f}" if grouped else f"{value:.{places}f}"
+    # rounded half away from zero, as spreadsheets do (Python's own rounding goes to even)
+    rounded = amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{rounded:,f}" if grouped else f"{rounded:f}"
     if places > minimum_fraction:  # '#' places: trailing zeros dropped
         head, _, tail = text.partition(".")
         tail = tail.rstrip("0")

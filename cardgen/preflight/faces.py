@@ -168,16 +168,16 @@ class FaceMeasures:
         if image is None or image.raster is None:
             return  # vector art prints sharp at any size
         w_in, h_in = a["w"] / MM_PER_INCH, a["h"] / MM_PER_INCH
+        px_w, px_h = image.raster.width, image.raster.height  # the pixels that print (as embedded)
         if a["fit"] == "contain":
-            scale = min(w_in / image.width, h_in / image.height)  # inches a pixel
-            dpi = 1 / scale
+            dpi = 1 / min(w_in / px_w, h_in / px_h)  # a pixel's size, in inches, inverted
         else:
-            dpi = min(image.width / w_in, image.height / h_in)
+            dpi = min(px_w / w_in, px_h / h_in)
         src = a["src"]
         for limit, severity in ((self.limits.error_dpi, "error"), (self.limits.warn_dpi, "warning")):
             if dpi < limit:
                 self.findings.add("image-dpi", severity, (src,), card_name, element.source,
-                                  lambda worst: f'image "{src}" ({image.width:g} x {image.height:g} px over '
+                                  lambda worst: f'image "{src}" ({px_w:g} x {px_h:g} px over '
                                                 f'{a["w"]:g} x {a["h"]:g} mm) prints at {worst:.0f} dpi, under '
                                                 f"{limit:g} dpi", dpi)
                 break
@@ -210,27 +210,24 @@ class FaceMeasures:
                     if centred and r - EDGE <= radius < r + bleed - EDGE:
                         self._bleed_finding(element, card_name, radius - r, bleed, "round edge")
             return
-        edges = {"left": (0, -1), "top": (1, -1), "right": (2, size.w), "bottom": (3, size.h)}
+        edges = {"left": (0, 0.0), "top": (1, 0.0), "right": (2, size.w), "bottom": (3, size.h)}  # (extent index, trim)
         short: dict[int, list] = {}  # id of the element -> [element, edges, how far it reaches]
+        grounds = []  # filled shapes and images, with their extents: what can cover an edge
+        for element, _ in items:
+            tag = element.tag
+            if tag == "text" or tag == "line" or (tag != "image" and element.attrs.get("fill") is None):
+                continue
+            box = _extent(element)
+            if box is not None:
+                grounds.append((element, box))
         for edge, (i, trim) in edges.items():
             touching, reaching = None, False
-            for element, _ in items:
-                if element.tag == "text" or element.tag == "line":
-                    continue
-                if element.tag != "image" and element.attrs.get("fill") is None:
-                    continue
-                box = _extent(element)
-                if box is None:
-                    continue
-                value = box[i]
-                lo = trim if trim != -1 else 0.0
-                if i < 2:  # left/top: outward is smaller
-                    beyond = lo - value
-                else:
-                    beyond = value - lo
+            for element, box in grounds:
+                beyond = trim - box[i] if i < 2 else box[i] - trim  # outward from the trim
                 if beyond >= bleed - EDGE:
                     reaching = True
-                elif beyond >= -EDGE and touching is None:
+                    break
+                if beyond >= -EDGE and touching is None:
                     touching = (element, beyond)
             if touching is not None and not reaching:
                 entry = short.setdefault(id(touching[0]), [touching[0], [], touching[1]])

@@ -18,11 +18,15 @@ from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.visitor import NodeTransformer
 
 from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
+SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
 _DIGITS = re.compile(r"\d+")
+_PLAIN_NUMBERS = frozenset({int, float})
+_OPERATORS = {"+": operator.add, "*": operator.mul, "%": operator.mod, "**": operator.pow}
 
 
 class TemplateLimit(SecurityError):
@@ -30,23 +34,23 @@ class TemplateLimit(SecurityError):
 
 
 class BoundedEnvironment(ImmutableSandboxedEnvironment):
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.filters[COUNTED] = self._counted
+        self.filters[SIZED] = self._sized
         for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size)):
             self.filters[name] = _charging(self, self.filters[name], size)
-        self.steps_left = 0
-        self.macro_depth = 0
+        self.max_steps = limit(TEMPLATE_STEPS)  # read once: a build's environment is made for it
+        self.max_depth = limit(TEMPLATE_DEPTH)
         self.start()
 
     def start(self) -> None:
-        """Give the next rendering its whole budget (limits read now, so a changed variable counts)."""
-        self.max_steps = limit(TEMPLATE_STEPS)
-        self.max_depth = limit(TEMPLATE_DEPTH)
+        """Give the next rendering its whole budget."""
         self.steps_left = self.max_steps
         self.macro_depth = 0
+        self.templates_fetched = 0
 
     def charge(self, steps: int) -> None:
         self.steps_left -= steps
@@ -56,11 +60,15 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                                                               "(loops inside loops, or a very long value)"))
 
     def _parse(self, source, name, filename):
-        """Every for-loop's iterable goes through the ``COUNTED`` filter: each turn is a step."""
-        tree = super()._parse(source, name, filename)
-        for loop in tree.find_all(nodes.For):
-            loop.iter = nodes.Filter(loop.iter, COUNTED, [], [], None, None, lineno=loop.iter.lineno)
-        return tree
+        """Every for-loop's iterable goes through the ``COUNTED`` filter (each turn is a step),
+        and every ``~`` result through ``SIZED`` (its length is steps: doubling a string in a
+        loop or a recursive macro is stopped while it is still small)."""
+        return _Guard().visit(super()._parse(source, name, filename))
+
+    def _sized(self, value):
+        if isinstance(value, (str, list, tuple)):
+            self.charge(len(value))
+        return value
 
     def _counted(self, iterable: Iterable) -> Iterator:
         charge = self.charge
@@ -71,7 +79,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         __self.charge(1)
         if not isinstance(__obj, Macro):
-            return super().call(__context, __obj, *args, **kwargs)
+            result = super().call(__context, __obj, *args, **kwargs)
+            if isinstance(result, range):  # what goes over it (sum, join, a loop) takes its length
+                __self.charge(len(result))
+            return result
         __self.macro_depth += 1
         try:
             if __self.macro_depth > __self.max_depth:
@@ -84,12 +95,17 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
     def get_template(self, name, parent=None, globals=None):
         """A template that includes or extends others: refused past the depth limit (the
         templates being rendered are counted on the stack, so nothing has to be undone)."""
-        if _template_depth() >= self.max_depth:
+        self.templates_fetched += 1  # the stack is looked at only when a rendering fetches many
+        if self.templates_fetched > self.max_depth and _template_depth() >= self.max_depth:
             raise TemplateLimit(limit_message(TEMPLATE_DEPTH, f'templates include or extend one another too '
                                                               f'deeply (at "{name}": one that includes itself?)'))
         return super().get_template(name, parent, globals)
 
     def call_binop(self, context, op: str, left: Any, right: Any) -> Any:
+        if left.__class__ in _PLAIN_NUMBERS and right.__class__ in _PLAIN_NUMBERS and op != "**":
+            return _OPERATORS[op](left, right)  # the common case (card geometry): nothing to charge
+        if op == "+":
+            return self._sized(operator.add(left, right))
         if op == "*":
             for sequence, times in ((left, right), (right, left)):
                 if isinstance(sequence, (str, list, tuple)) and isinstance(times, int):
@@ -102,6 +118,17 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if isinstance(left, str):  # "%" formats: a width or precision is a length to build
             self.charge(_format_size(left))
         return operator.mod(left, right)
+
+
+class _Guard(NodeTransformer):
+    def visit_For(self, node: nodes.For) -> nodes.Node:
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, COUNTED, [], [], None, None, lineno=node.iter.lineno)
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        self.generic_visit(node)
+        return nodes.Filter(node, SIZED, [], [], None, None, lineno=node.lineno)
 
 
 def _template_depth() -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from .marks import MARK_EDGE_ROOM
+from .shapes import HEXES, hex_sheet, is_shaped
 from .template import SheetTemplate, TemplateSlot
 
 CIRCLE_GAP = 2.0  # mm at least between punched circles
@@ -51,7 +52,7 @@ def cells(left: float, top: float, ncols: int, nrows: int, w: float, h: float, g
 
 
 def spacing_gap(shape: str, spacing: str, bleed: float) -> float:
-    if shape == "circle":
+    if is_shaped(shape):  # cut one by one along their outline: each keeps its whole bleed
         return max(2 * bleed, CIRCLE_GAP)
     return 0.0 if spacing == "butt" else 2 * bleed
 
@@ -76,6 +77,8 @@ def face_sheet(page_w: float, page_h: float, w: float, h: float, shape: str, ble
                spacing: str, margin: float, crop_marks: bool) -> SheetTemplate:
     """The default sheet for one face size: a centred grid (may hold no slot at all)."""
     gap = spacing_gap(shape, spacing, bleed)
+    if shape in HEXES:
+        return hex_sheet(page_w, page_h, w, h, shape, bleed, gap, margin)
     edge = edge_room(shape, bleed, margin, crop_marks)
     ncols = fit(page_w - 2 * edge, w, gap)
     nrows = fit(page_h - 2 * edge, h, gap)
@@ -84,7 +87,7 @@ def face_sheet(page_w: float, page_h: float, w: float, h: float, shape: str, ble
     left = (page_w - span(ncols, w, gap)) / 2
     top = (page_h + span(nrows, h, gap)) / 2
     name = "circle-cut" if shape == "circle" else "grid"
-    marks = "outline" if shape == "circle" else "crop"
+    marks = "outline" if is_shaped(shape) else "crop"
     outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
                         bleed, margin)
     return SheetTemplate(name, page_w, page_h, cells(left, top, ncols, nrows, w, h, gap, shape, outer), marks)
@@ -111,7 +114,7 @@ def gutter_sheet(page_w: float, page_h: float, fold: str, w: float, h: float, sh
     else:
         left = (page_w - span(ncols, w, gap)) / 2
         top = page_h / 2 + inner + span(nrows, h, gap)
-    marks = "outline" if shape == "circle" else "crop"
+    marks = "outline" if is_shaped(shape) else "crop"
     outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
                         bleed, margin)
     slots = cells(left, top, ncols, nrows, w, h, gap, shape, outer)

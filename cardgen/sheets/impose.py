@@ -21,10 +21,13 @@ from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_sheet, gutter_sheet
 from .labels import CIRCLE_CUT, load_template
 from .marks import crop_marks, cut_lines, fold_marks, outlines
-from .notes import duplex_note, shifted
+from .marks import TextMark
+from .notes import NOTE_PT, duplex_note, shifted, text_size
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import SheetTemplate, TemplateSlot, mirror_slot
+from .shapes import HEXES, hex_growth
+from .tiles import best_grid, tile_pages
 
 Pair = tuple[Face, Face | None]
 FIT_TOLERANCE = 1e-6  # mm
@@ -118,6 +121,8 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
                 yield from _fill_single(book, sheet, pairs, options, bleed)
         elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
             yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
+        elif shape == "rect" and options.layout == "sheets" and not best_sheet(front.card_type, options).slots:
+            yield from _tiled(book, pairs, options)  # a board larger than the paper
         else:  # sheets, or gutter fold's faces without a back: plain sheets
             yield from _fill_duplex(book, _grid(front, options), pairs, options, bleed)
     if asked and not applied and left_out is not None:
@@ -149,8 +154,8 @@ def _problem(face: Face, message: str) -> CardgenError:
 
 def _check_face(face: Face) -> None:
     size = face.card_type.size
-    if size.shape not in ("rect", "circle"):
-        raise _problem(face, f'shape must be rect or circle, got "{size.shape}"')
+    if size.shape not in ("rect", "circle", *HEXES) and not size.shape.startswith("path:"):
+        raise _problem(face, f'shape must be rect, circle, hex-pointy, hex-flat or a path, got "{size.shape}"')
     if size.w <= 0 or size.h <= 0 or face.card_type.bleed < 0:
         raise _problem(face, f"card size {fmt(size.w)} x {fmt(size.h)} mm with {fmt(face.card_type.bleed)} "
                              "mm bleed: sizes must be greater than 0 and the bleed 0 or more")
@@ -239,6 +244,11 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     if size.shape == "circle":
         reach = min(bleed, min(cell.room) + (cell.w - size.w) / 2)
         clip = (x - reach, y - reach, x + size.w + reach, y + size.h + reach)
+    elif size.shape in HEXES:  # the hexagon grown by the bleed: the writer clips to it
+        grow = hex_growth(size.shape, size.w, size.h, min(bleed, min(cell.room)))
+        half_w, half_h = size.w * grow / 2, size.h * grow / 2
+        cx, cy = x + size.w / 2, y + size.h / 2
+        clip = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
     else:
         clip = (max(x - bleed, cell.x - left), max(y - bleed, cell.y - bottom),
                 min(x + size.w + bleed, cell.x + cell.w + right), min(y + size.h + bleed, cell.y + cell.h + top))
@@ -262,7 +272,7 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
         if options.cut_lines:
             marks += cut_lines(used, sheet.w, sheet.h, options.margin)
     elif sheet.marks == "outline":
-        marks += outlines(used)
+        marks += outlines(used, axis)
     if sheet.fold:
         marks += fold_marks(sheet.fold, sheet.w, sheet.h, options.margin)
     return marks
@@ -270,8 +280,9 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
 
 def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
                  bleed: float) -> Iterator[PagePlacements]:
-    """Front pages, each followed by a back page when any of its faces has a back; both say
-    in their margin how to turn the sheet, and the back page is shifted by ``back_offset``."""
+    """Front pages, each followed by a back page when any of its faces has a back (or by a blank
+    one, in a document printed double-sided: ``blank_backs``); both say in their margin how to
+    turn the sheet, and the back page is shifted by ``back_offset``."""
     axis = back_axis(sheet.w, sheet.h, options.duplex)
     dx, dy = options.back_offset
     flip = f"flip on {options.duplex} edge"
@@ -281,7 +292,7 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         has_backs = any(back is not None for _, back in chunk)
-        note = f"Print double-sided, {flip}" if has_backs else None
+        note = f"Print double-sided, {flip}" if has_backs or options.blank_backs else None
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed, note=note))
         fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
         yield page, fronts
@@ -293,6 +304,18 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
                              flip=options.duplex)
             yield page, tuple(Placement(back, _moved(back_slot(slot, axis, sheet.w, sheet.h, page.number), dx, dy))
                               for back, slot, _ in backed)
+        elif options.blank_backs:
+            yield _blank(book, sheet, options), ()
+
+
+def _blank(book: _Book, sheet: SheetTemplate, options: SheetOptions) -> Page:
+    """The blank back of a single-sided sheet in a document printed double-sided: without it
+    the next sheet's front would print on this one's back, and every later back on the wrong
+    sheet. It says why it is blank."""
+    text = "Back side: blank (the front has no backs)"
+    width, ascent, descent = text_size(text)
+    mark = TextMark((sheet.w - width) / 2, options.margin + descent, text, NOTE_PT, 0.0, "note")
+    return book.page(sheet.w, sheet.h, (mark,), flip=options.duplex)
 
 
 def _moved(slot: Slot, dx: float, dy: float) -> Slot:
@@ -304,12 +327,15 @@ def _moved(slot: Slot, dx: float, dy: float) -> Slot:
 
 def _fill_single(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
                  bleed: float) -> Iterator[PagePlacements]:
-    """Single-sided label sheets: each face's back is the next label."""
+    """Single-sided label sheets: each face's back is the next label (in a document printed
+    double-sided, each sheet then has a blank back page)."""
     faces = (face for pair in group for face in pair if face is not None)
     for chunk in batches(faces, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
         yield page, tuple(Placement(face, _place(face, cell, page.number)) for face, cell in zip(chunk, cells))
+        if options.blank_backs:
+            yield _blank(book, sheet, options), ()
 
 
 def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
@@ -324,6 +350,19 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
         backs = [Placement(back, back_slot(placed.slot, axis, sheet.w, sheet.h, page.number, rotation))
                  for (_, back), placed in zip(chunk, fronts) if back is not None]
         yield page, tuple(fronts + backs)
+
+
+def _tiled(book: _Book, pairs: Iterable[Pair], options: SheetOptions) -> Iterator[PagePlacements]:
+    """Faces larger than the paper, each over several pages (see tiles.py): its page map and
+    tiles, then its back's."""
+    for front, back in pairs:
+        try:
+            grid = best_grid(front, _pages(options), options.margin)
+        except ValueError as exc:
+            raise _problem(front, str(exc)) from None
+        yield from tile_pages(book, front, grid)
+        if back is not None:
+            yield from tile_pages(book, back, grid, "back")
 
 
 def _per_card(book: _Book, pairs: Iterable[Pair]) -> Iterator[PagePlacements]:

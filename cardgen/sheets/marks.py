@@ -38,7 +38,7 @@ class LineMark:
     y0: float
     x1: float
     y1: float
-    kind: str = "crop"  # crop | cut | fold
+    kind: str = "crop"  # crop | cut | fold | align (where a board's next tile is laid)
     dash: tuple[float, ...] = ()  # mm on, mm off
     halo: bool = False  # drawn over a white line: the mark lies on a face's outer bleed
 
@@ -85,7 +85,7 @@ def mark_span(room: float, margin: float, bleed: float) -> tuple[float, float, b
     near = max(MARK_TRIM_GAP, limit - MARK_MIN)
     if limit - near < MARK_EDGE_MIN - 1e-9:
         return None
-    return near, limit, near < bleed - 1e-9
+    return near, limit, near <= bleed + 1e-9  # on or touching the bleed: over a halo
 
 
 def _edges(slots: list[TemplateSlot]) -> tuple[list[float], list[float]]:
@@ -139,16 +139,23 @@ def cut_lines(slots: list[TemplateSlot], page_w: float, page_h: float, margin: f
             + [LineMark(margin, y, page_w - margin, y, "cut") for y in ys])
 
 
-def outlines(slots: list[TemplateSlot]) -> list[LineMark | CircleMark]:
-    """The cut outline of each slot (for a circle punch or scissors)."""
+def outlines(slots: list[TemplateSlot], axis: str | None = None) -> list[LineMark | CircleMark]:
+    """The cut outline of each slot (for a circle punch or scissors), following its shape; on a
+    back page (``axis``: the page was mirrored across "x" or "y") a path outline is mirrored too."""
+    from .shapes import outline_points
+
     marks: list[LineMark | CircleMark] = []
     for s in slots:
         if s.shape == "circle":
             marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2))
-        else:
-            x1, y1 = s.x + s.w, s.y + s.h
-            marks += [LineMark(s.x, s.y, x1, s.y, "cut"), LineMark(x1, s.y, x1, y1, "cut"),
-                      LineMark(x1, y1, s.x, y1, "cut"), LineMark(s.x, y1, s.x, s.y, "cut")]
+            continue
+        points = outline_points(s.shape, s.x, s.y, s.w, s.h)
+        if axis == "x" and s.shape.startswith("path:"):
+            points = [(2 * s.x + s.w - px, py) for px, py in points]
+        elif axis == "y" and s.shape.startswith("path:"):
+            points = [(px, 2 * s.y + s.h - py) for px, py in points]
+        marks += [LineMark(x0, y0, x1, y1, "cut") for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1])
+                  if (x0, y0) != (x1, y1)]
     return marks
 
 

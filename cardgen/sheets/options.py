@@ -34,8 +34,10 @@ class SheetOptions:
     on the built-in sheets. ``back_offset``: (x, y) mm every back page is shifted by, to correct a
     printer's drift between the sides (``cardgen calibrate`` measures it). ``mix_backs``: faces
     of one size share sheets whatever their back; by default each back (each deck) has its own
-    sheets, so that a sheet never mixes backs of different decks. ``source``: where these
-    settings were written (set.yaml line); errors about them name it.
+    sheets, so that a sheet never mixes backs of different decks. ``blank_backs``: the document
+    is printed double-sided (some faces have backs), so a sheet with no backs gets a blank back
+    page and every sheet stays one front page and its back. ``source``: where these settings
+    were written (set.yaml line); errors about them name it.
     """
 
     paper: str | tuple[float, float] = "letter"
@@ -51,6 +53,7 @@ class SheetOptions:
     template_everywhere: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     mix_backs: bool = False
+    blank_backs: bool = False
     source: Source | None = None
 
 

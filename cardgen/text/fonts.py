@@ -1,4 +1,5 @@
-"""The project's fonts: only files in ``fonts/`` are used, registered with reportlab, measured once.
+"""The project's fonts (the shipped ones, its own ``fonts/``, declared system ones: see
+fontfolders.py), registered with reportlab, measured once.
 
 Every face is embedded (reportlab subsets TrueType fonts on output). Widths of words are cached
 at 1 pt so that fitting text at any size is arithmetic, not re-measurement.
@@ -15,13 +16,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from ..errors import Source, fail
-from ..load.yamlfile import line_of, read_yaml, relative_name
-from ..paths import OutsideProject, confined
+from ..errors import CardgenError, Source, fail
 from ..write.atomic import staged
+from .fontfolders import STYLES, MissingFace, project_families  # noqa: F401 (STYLES, MissingFace: re-exported)
+from .otf import is_cff, truetype_copy
 from .parsed import load_ttf
 
-STYLES = ("regular", "bold", "italic", "bold-italic")
 WIDTHS_KEPT = 8192  # word widths cached per face: a few hundred kilobytes at most
 
 
@@ -147,7 +147,8 @@ def file_digest(path: Path) -> str:
 
 
 class FontBook:
-    """The families of ``fonts/fonts.yaml``: family name -> style -> :class:`FontFace`."""
+    """The families a project can use (text/fontfolders.py: the shipped fonts, the project's
+    ``fonts/`` and declared system fonts): family name -> style -> :class:`FontFace`."""
 
     # reportlab's registry is process-wide, so is this; keyed by content, because two TTFont
     # objects of one face in one PDF collide (same subset and CMap names).
@@ -160,35 +161,11 @@ class FontBook:
         self.root = Path(root)
         self.parse_cache = parse_cache
         self._known_digests = recall_digests(parse_cache) if parse_cache is not None else 0
-        folder = self.root / "fonts"
-        index = folder / "fonts.yaml"
-        try:
-            confined(self.root, folder, "fonts.yaml")
-        except OutsideProject as exc:
-            raise fail(str(exc), Source("fonts")) from None
-        data = read_yaml(index, self.root)
-        file = relative_name(index, self.root)
-        families = data.get("families") if isinstance(data, dict) else None
-        if not isinstance(families, dict) or not families:
-            raise fail("fonts.yaml must list `families`", Source(file, 1))
-        self.families: dict[str, dict[str, Path]] = {}
-        for family, styles in families.items():
-            where = Source(file, line_of(families, family))
-            if not isinstance(styles, dict) or "regular" not in styles:
-                raise fail(f'font family "{family}" needs at least a `regular` file', where)
-            paths = {}
-            for style in STYLES:
-                name = styles.get(style) or styles.get("regular")
-                try:
-                    path = confined(self.root, folder, str(name), f'font file of family "{family}"')
-                except OutsideProject as exc:
-                    raise fail(str(exc), Source(file, line_of(styles, style) if style in styles else where.line)) from None
-                path = folder / str(name)  # named as written: fonts/ itself may be a link inside the project
-                if not path.is_file():
-                    raise fail(f'font file "{name}" of family "{family}" is not in fonts/', where)
-                paths[style] = path
-            self.families[str(family)] = paths
-        self.default = str(data.get("default") or next(iter(self.families)))
+        found = project_families(self.root)
+        self.found = found.families
+        self.families: dict[str, dict[str, Path]] = {name: family.faces for name, family in found.families.items()}
+        self.indexes = found.indexes
+        self.default = found.default
         self._faces: dict[tuple[str, str], FontFace] = {}
         self._fingerprint: str | None = None
 
@@ -198,18 +175,20 @@ class FontBook:
         key = (family, style)
         face = self._faces.get(key)
         if face is None:
-            if family not in self.families:
+            if family not in self.found:
                 raise KeyError(family)
-            face = self._faces[key] = self._load(self.families[family][style])
+            face = self._faces[key] = self._load(self.found[family].path(style))
         return face
 
     @property
     def fingerprint(self) -> str:
         """One hash of fonts.yaml and every font file: part of every face's content hash."""
         if self._fingerprint is None:
-            index = self.root / "fonts" / "fonts.yaml"
             paths = sorted({p for styles in self.families.values() for p in styles.values()})
-            parts = [hashlib.sha256(index.read_bytes()).hexdigest()] + [file_digest(p) for p in paths]
+            parts = [hashlib.sha256(index.read_bytes()).hexdigest() for index in self.indexes]
+            parts += [f"{name}:{style}:{path.name}" for name, styles in sorted(self.families.items())
+                      for style, path in sorted(styles.items())]
+            parts += [file_digest(p) for p in paths]
             if self.parse_cache is not None and len(_DIGESTS) > self._known_digests:  # a font read anew
                 keep_digests(self.parse_cache, paths)
             self._fingerprint = hashlib.sha256("\n".join(parts).encode()).hexdigest()
@@ -221,23 +200,46 @@ class FontBook:
         try:
             digest = file_digest(path)
         except OSError as exc:
-            raise fail(f"cannot read font: {exc.strerror or exc}", Source(relative_name(path, self.root))) from None
+            raise fail(f"cannot read font: {exc.strerror or exc}", self._shown(path)) from None
         face = cls._registered.get(digest)
         if face is not None:
             return face
         pdf_name = _pdf_name(path, digest)
         try:
-            ttf = load_ttf(pdf_name, path, digest, self.parse_cache)
+            outlines = self._truetype_outlines(path, digest)
+            ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
         except (TTFError, OSError) as exc:
-            raise fail(f"cannot read font: {_reason(exc)}", Source(relative_name(path, self.root))) from None
+            raise fail(f"cannot read font: {_reason(exc)}", self._shown(path)) from None
+        except CardgenError:
+            raise
         except Exception:  # reportlab's reader fails in many ways on a damaged file (struct.error, ...)
-            raise fail("cannot read font: the file is damaged or not a TrueType font",
-                       Source(relative_name(path, self.root))) from None
+            raise fail("cannot read font: the file is damaged or not a TrueType font", self._shown(path)) from None
         pdfmetrics.registerFont(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
         cls._registered[digest] = cls._named[pdf_name] = face
         return face
+
+    def _truetype_outlines(self, path: Path, digest: str) -> Path:
+        """The file to embed: the font itself, or, for CFF outlines (reportlab embeds TrueType
+        outlines only), its TrueType conversion."""
+        if not is_cff(path):
+            return path
+        try:
+            return truetype_copy(path, digest, self.parse_cache)
+        except OSError:
+            raise
+        except Exception as exc:  # fontTools raises many types for a broken file
+            reason = f"it has no {exc.args[0]!r} table" if isinstance(exc, KeyError) else str(exc)
+            raise fail(f"cannot read font: its PostScript outlines cannot be converted ({reason})",
+                       self._shown(path)) from None
+
+    def _shown(self, path: Path) -> Source:
+        """A font file as messages name it: relative to the project, or its name (cardgen's own)."""
+        try:
+            return Source(path.relative_to(self.root.resolve()).as_posix())
+        except ValueError:
+            return Source(path.name)
 
     @classmethod
     def loaded(cls, pdf_name: str) -> FontFace:

@@ -3,30 +3,37 @@
 No game knowledge lives here: every count, limit and allowed value comes from the rules file
 (see README, "Rules"). A rule without ``scope`` checks the set's cards in ``check_set`` and
 the main deck in ``check_deck``; ``scope: set`` checks only the set, ``main`` / ``bench`` /
-``deck`` (both together) only deck lists.
+``deck`` (both together) only deck lists. A rule that belongs to a named reading of the source
+(``option:``) runs only when that option is on: enabled in its rules file, or asked for in
+``options``.
 """
 from __future__ import annotations
+
+from typing import Iterable
 
 from ..errors import CardgenError, Problem
 from ..model import CardSet
 from .deck import Deck, DeckEntry, deck_cards, load_deck
 from .engine import Collection, Context, Entry, run_rule
 from .fieldnames import unknown_fields
-from .rulesfile import Rule, load_rules
+from .rulesfile import Option, Rule, RulesFile, load_rules, load_rules_file
 
-__all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEntry", "load_rules", "Rule"]
+__all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEntry", "load_rules", "load_rules_file",
+           "rules_options", "Option", "Rule", "RulesFile"]
 
 
-def check_set(card_set: CardSet) -> list[Problem]:
+def check_set(card_set: CardSet, options: Iterable[str] = ()) -> list[Problem]:
     """Every rule of every rules file of the set, over all its cards (copies = ``card.count``)."""
+    options = tuple(options)
     if not card_set.rules:  # nothing to check: the cards are not read for it
+        _unknown_options(card_set, options, {})
         return []
     entries = tuple(Entry(card, card.count, card.source) for card in card_set.cards)
     context = Context({"set": Collection("set", entries, None)}, card_set.variables)
-    return _run(card_set, context, ("set",), [entry.card for entry in entries])
+    return _run(card_set, context, ("set",), [entry.card for entry in entries], options)
 
 
-def check_deck(card_set: CardSet, deck: Deck) -> list[Problem]:
+def check_deck(card_set: CardSet, deck: Deck, options: Iterable[str] = ()) -> list[Problem]:
     """The set's rules over a deck list: scope main (the default), bench, or deck (both)."""
     main = tuple(Entry(e.card, e.copies, e.source) for e in deck.main)
     bench = tuple(Entry(e.card, e.copies, e.source) for e in deck.bench)
@@ -36,32 +43,54 @@ def check_deck(card_set: CardSet, deck: Deck) -> list[Problem]:
         "bench": Collection("bench", bench, deck.bench_source or main_source),
         "deck": Collection("deck", main + bench, main_source),
     }
-    return _run(card_set, Context(collections, card_set.variables), ("main", "bench", "deck"), card_set.cards)
+    return _run(card_set, Context(collections, card_set.variables), ("main", "bench", "deck"), card_set.cards,
+                tuple(options))
 
 
-def _run(card_set: CardSet, context: Context, scopes: tuple[str, ...], cards) -> list[Problem]:
-    rules = _all_rules(card_set)
-    misnamed = unknown_fields(rules, cards)  # a typo in a rule would match nothing, and pass
+def _run(card_set: CardSet, context: Context, scopes: tuple[str, ...], cards,
+         asked: tuple[str, ...]) -> list[Problem]:
+    files = _all_files(card_set)
+    rules = [rule for rules_file in files for rule in rules_file.rules]
+    # every rule, an option's too: a typo in a rule would match nothing, and pass
+    misnamed = unknown_fields(rules, cards)
     if misnamed:
         raise CardgenError(misnamed)
+    declared = {option.name: option for rules_file in files for option in rules_file.options}
+    _unknown_options(card_set, asked, declared)
+    enabled = {name for name, option in declared.items() if option.enabled} | set(asked)
     problems: list[Problem] = []
     for rule in rules:
+        if not rule.runs_with(enabled):
+            continue
         for scope in scopes:
             if rule.applies_to(scope):
                 problems.extend(run_rule(rule, scope, context))
     return problems
 
 
-def _all_rules(card_set: CardSet) -> list[Rule]:
-    """The rules of every file, in order; every mistake of every file raised at once."""
-    rules: list[Rule] = []
+def rules_options(card_set: CardSet) -> list[Option]:
+    """The named readings the set's rules files offer, in file order."""
+    return [option for rules_file in _all_files(card_set) for option in rules_file.options]
+
+
+def _unknown_options(card_set: CardSet, asked: tuple[str, ...], declared: dict[str, Option]) -> None:
+    unknown = [name for name in asked if name not in declared]
+    if unknown:
+        offered = ", ".join(declared) or "none"
+        raise CardgenError([Problem(f'unknown rules option "{name}" (the rules of {card_set.name} offer: {offered})',
+                                    card_set.source) for name in unknown])
+
+
+def _all_files(card_set: CardSet) -> list[RulesFile]:
+    """The rules files, in order; every mistake of every file raised at once."""
+    files: list[RulesFile] = []
     mistakes: list[Problem] = []
     for path in card_set.rules:
         path = path if path.is_absolute() else card_set.directory / path
         try:
-            rules.extend(load_rules(path, card_set.root))
+            files.append(load_rules_file(path, card_set.root))
         except CardgenError as error:
             mistakes.extend(error.problems)
     if mistakes:
         raise CardgenError(mistakes)
-    return rules
+    return files

@@ -20,6 +20,13 @@ The schema (README, "Rules"): the file is ``{rules: [rule, ...]}``; every rule h
 - ``allowed-from``: ``field`` must be a value that ``from: {where, field, scope}`` cards have
   (field defaults to the rule's, scope to the rule's), or one of ``plus``; ``unknown`` as values.
 
+Every rule may name the source text it comes from: ``source`` (a quotation, or a list of them;
+not checked by cardgen, read by the set's own tests). A rules file may declare named readings
+of its source, ``options: {name: {about: text, enabled: false}}``; a rule with ``option: name``
+runs only when that option is on, one with ``option: {not: name}`` only when it is off. An
+option is on when its ``enabled`` is true or when the check is asked for it
+(``cardgen check SET --rules-option name``).
+
 Fields may be dotted paths (``item.name``); a missing or empty value, or ``unknown``, is unknown.
 ``message`` replaces the text after ``rule "<name>": `` and may use {card}, {value}, {field},
 {actual}, {expected}, {other}.
@@ -38,7 +45,9 @@ from .fields import Condition, as_text
 SCOPES = ("set", "main", "bench", "deck")
 SEVERITIES = ("error", "warning")
 UNKNOWN_TREATMENT = ("error", "warning", "ignore")
-COMMON_KEYS = ("rule", "name", "severity", "message", "scope", "where")
+COMMON_KEYS = ("rule", "name", "severity", "message", "scope", "where", "source", "option")
+FILE_KEYS = ("rules", "options")
+OPTION_KEYS = ("about", "enabled")
 BOUND_KEYS = ("equals", "min", "max")
 KIND_KEYS = {
     "count": BOUND_KEYS + ("per", "over"),
@@ -102,6 +111,13 @@ class Rule:
     from_field: str | None = None
     from_scope: str | None = None
     plus: tuple[str, ...] = ()
+    quotes: tuple[str, ...] = ()  # the source text the rule comes from (`source:`)
+    option: str | None = None  # the named reading the rule belongs to (`option:`)
+    option_negated: bool = False  # `option: {not: name}`: runs only while the option is off
+
+    def runs_with(self, enabled: frozenset[str] | set[str]) -> bool:
+        """Whether the rule runs when the options ``enabled`` are on."""
+        return self.option is None or ((self.option in enabled) != self.option_negated)
 
     def applies_to(self, scope: str) -> bool:
         """Whether the rule runs in a check of ``scope`` ("set" or a deck part)."""
@@ -110,21 +126,43 @@ class Rule:
         return (self.scope or "main") == scope
 
 
+@dataclass(frozen=True)
+class Option:
+    """A named reading of the source that a rules file offers (``options:``)."""
+
+    name: str
+    about: str
+    enabled: bool
+    source: Source
+
+
+@dataclass(frozen=True)
+class RulesFile:
+    rules: tuple[Rule, ...]
+    options: tuple[Option, ...]
+
+
 def load_rules(path: Path, root: Path | None) -> list[Rule]:
     """Read one rules file; raise CardgenError listing every mistake in it."""
+    return list(load_rules_file(path, root).rules)
+
+
+def load_rules_file(path: Path, root: Path | None) -> RulesFile:
+    """Read one rules file with its options; raise CardgenError listing every mistake in it."""
     file = relative_name(path, root)
     data = read_yaml(path, root)
     reader = _Reader(file)
     rules = reader.read_file(data)
     if reader.problems:
         raise CardgenError(reader.problems)
-    return rules
+    return RulesFile(tuple(rules), tuple(reader.options.values()))
 
 
 class _Reader:
     def __init__(self, file: str):
         self.file = file
         self.problems: list[Problem] = []
+        self.options: dict[str, Option] = {}
 
     def problem(self, container: Any, key: Any, message: str) -> None:
         self.problems.append(Problem(message, Source(self.file, line_of(container, key))))
@@ -134,8 +172,9 @@ class _Reader:
             self.problems.append(Problem('a rules file is a mapping with a "rules:" list', Source(self.file, 1)))
             return []
         for key in data:
-            if key != "rules":
-                self.problem(data, key, f'unknown key "{key}" (a rules file has only "rules:")')
+            if key not in FILE_KEYS:
+                self.problem(data, key, f'unknown key "{key}" (a rules file has "rules:" and "options:")')
+        self.read_options(data)
         items = data["rules"]
         if not isinstance(items, list):
             self.problem(data, "rules", '"rules" must be a list of rules')
@@ -146,6 +185,27 @@ class _Reader:
             if rule is not None:
                 rules.append(rule)
         return rules
+
+    def read_options(self, data: Mapping) -> None:
+        options = data.get("options")
+        if options is None:
+            return
+        if not isinstance(options, Mapping):
+            self.problem(data, "options", '"options" must map option names to {about: text, enabled: false}')
+            return
+        for name, spec in options.items():
+            if not isinstance(spec, Mapping):
+                self.problem(options, name, f'option "{name}" must be a mapping {{about: text, enabled: false}}')
+                continue
+            for key in spec:
+                if key not in OPTION_KEYS:
+                    self.problem(spec, key, f'unknown key "{key}" in option "{name}" (allowed: {", ".join(OPTION_KEYS)})')
+            about = self.required_text(spec, "about", f'option "{name}"')
+            enabled = spec.get("enabled", False)
+            if not isinstance(enabled, bool):
+                self.problem(spec, "enabled", f'"enabled" must be true or false, got "{as_text(enabled)}"')
+                enabled = False
+            self.options[str(name)] = Option(str(name), about, enabled, Source(self.file, line_of(options, name)))
 
     def read_rule(self, items: list, index: int, item: Any) -> Rule | None:
         source = Source(self.file, line_of(items, index))
@@ -173,11 +233,33 @@ class _Reader:
             scope=self.choice(item, "scope", SCOPES, None),
             where=self.where(item, "where"),
             message=self.message(item),
+            quotes=self.text_list(item, "source", required=False),
         )
+        self.read_option(item, fields)
         getattr(self, "read_" + kind.replace("-", "_"))(item, fields)
         if len(self.problems) > before:
             return None
         return Rule(**fields)
+
+    def read_option(self, item: Mapping, fields: dict) -> None:
+        if "option" not in item:
+            return
+        value = item["option"]
+        negated = isinstance(value, Mapping)
+        if negated:
+            if list(value) != ["not"]:
+                self.problem(item, "option", '"option" is an option name or {not: name}')
+                return
+            value = value["not"]
+        if not isinstance(value, str) or not value.strip():
+            self.problem(item, "option", '"option" is an option name or {not: name}')
+            return
+        if value not in self.options:
+            declared = ", ".join(self.options) or "none"
+            self.problem(item, "option", f'option "{value}" is not declared under "options:" (declared: {declared})')
+            return
+        fields["option"] = value
+        fields["option_negated"] = negated
 
     # --- the kinds -------------------------------------------------------------------------
 
@@ -240,9 +322,9 @@ class _Reader:
             return ""
         return str(value).strip()
 
-    def required_text(self, item: Mapping, key: str) -> str:
+    def required_text(self, item: Mapping, key: str, what: str | None = None) -> str:
         if key not in item:
-            self.problem(item, None, f'{item.get("rule")} rule needs "{key}"')
+            self.problem(item, None, f'{what or (str(item.get("rule")) + " rule")} needs "{key}"')
             return ""
         return self.text(item, key)
 

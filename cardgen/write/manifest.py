@@ -53,7 +53,8 @@ class ManifestWriter:
                 # shape is a word of cardgen's own (rect, circle): no escaping
                 where = places[place] = (
                     f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
-                    f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape}", "rotation": {slot.rotation}, ')
+                    f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape.split(":")[0]}", '
+                    f'"rotation": {slot.rotation}, ')
             # side and hash are words of cardgen's own (front, back, hex digits): no escaping
             out.write(f'{self.separator}{encoded[1]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
                       f'{where}"hash": "{face.content_hash}", "data": {encoded[2]}}}')

@@ -16,6 +16,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from ..draw import pdfops
+from ..sheets.shapes import HEXES, hexagon
 from .face import FaceDrawing, draw_face
 from .stream import PageStream
 from ..errors import CardgenError, Problem
@@ -193,24 +194,29 @@ def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, sta
     k = PT_PER_MM
     canvas.beginForm(name, -bleed * k, -bleed * k, (size.w + bleed) * k, (size.h + bleed) * k)
     _draw_face(canvas, card_type, drawing, stamp)
+    shadings = dict(canvas._shadingUsed)  # the form's own (gradients): endForm drops them
     if content_filter is not None:
         code = "\n".join(canvas._code).encode("latin-1")
         canvas._code[:] = [content_filter(code).decode("latin-1")]
     canvas.endForm()
-    _complete_form_resources(canvas, name)
+    _complete_form_resources(canvas, name, shadings)
 
 
-def _complete_form_resources(canvas: Canvas, name: str) -> None:
-    """reportlab leaves graphics states (opacity) out of a form's resources; put them in."""
+def _complete_form_resources(canvas: Canvas, name: str, shadings: dict | None = None) -> None:
+    """reportlab leaves graphics states (opacity) and shadings (gradients) out of a form's
+    resources; put them in."""
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    if not getattr(form, "ExtGState", None):
+    if not getattr(form, "ExtGState", None) and not shadings:
         return
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    if shadings:
+        resources.setShading(shadings)
     form.Resources = resources
 
 
@@ -242,7 +248,7 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure:
         canvas._code.append("q")
     else:
         canvas.saveState()
-    if not slot.rotation and slot.shape != "circle":  # the usual slot: its operators made once
+    if not slot.rotation and slot.shape not in _CLIPPED_TO_SHAPE:  # the usual slot: its operators made once
         key = (slot.x, slot.y, slot.w, slot.h, slot.clip, size.w, size.h)
         position = _POSITIONS.get(key)
         if position is None:
@@ -257,6 +263,7 @@ def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure:
         canvas.restoreState()
 
 
+_CLIPPED_TO_SHAPE = ("circle", *HEXES)
 _POSITIONS = Latest(512)  # a slot's clip and placement operators: every sheet repeats its slots
 
 
@@ -284,6 +291,11 @@ def _turned_or_round(canvas: Canvas, slot, size) -> None:
         path = canvas.beginPath()
         path.ellipse(x0, y0, x1 - x0, y1 - y0)
         canvas.clipPath(path, stroke=0, fill=0)
+    elif slot.clip is not None and slot.shape in HEXES:  # the hexagon grown by the bleed
+        x0, y0, x1, y1 = slot.clip
+        corners = hexagon(slot.shape, x0, y0, x1 - x0, y1 - y0)
+        canvas._code.append(" ".join([f"{corners[0][0] * k:.3f} {corners[0][1] * k:.3f} m"]
+                                     + [f"{cx * k:.3f} {cy * k:.3f} l" for cx, cy in corners[1:]] + ["h W n"]))
     elif slot.clip is not None:
         canvas._code.append(_clip(slot))
     if slot.rotation:

@@ -78,7 +78,10 @@ def test_image_conversion_matches_the_colour_conversion():
 
 
 def test_cmyk_build_leaves_no_rgb(project, cli):
-    edit(project / "templates/demo/action.xml.j2", 'weight="bold" size="13"', 'weight="bold" size="13" color="#111111"')
+    action = project / "templates/demo/action.xml.j2"
+    edit(action, 'weight="bold" size="13"', 'weight="bold" size="13" color="#111111"')
+    edit(action, "{% endblock %}", '<rect x="5" y="75" w="20" h="4" fill="linear-gradient(90, #c8102e, #27408b)"/>\n'
+                                   "{% endblock %}")
     result = cli(project, "build", "demo", "--color", "cmyk", "--no-cache")
     assert result.exit_code == 0, result.output
     text = contents(project / "output/demo.pdf")
@@ -90,6 +93,9 @@ def test_cmyk_build_leaves_no_rgb(project, cli):
     assert " ".join(f"{v:.4g}" for v in navy) + " k" in text
     for match in re.finditer(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) [kK]\b", text):
         assert sum(float(v) for v in match.groups()) <= 3.0 + 1e-6
+    with pikepdf.open(project / "output/demo.pdf") as pdf:  # the gradient's shading too
+        spaces = [obj.ColorSpace for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and "/ShadingType" in obj]
+        assert spaces and set(spaces) == {pikepdf.Name.DeviceCMYK}
 
 
 def test_set_yaml_color_mode_and_bad_values(project):
@@ -102,3 +108,19 @@ def test_set_yaml_color_mode_and_bad_values(project):
         cardgen.load_set("demo", project)
     assert str(error.value) == ('data/demo/set.yaml:5: ink-limit is a total ink percentage from 100 to 400, '
                                 'got "999"')
+
+
+def test_a_profile_must_be_a_cmyk_icc_profile(project):
+    from PIL import ImageCms
+
+    (project / "data/demo/srgb.icc").write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    set_yaml = project / "data/demo/set.yaml"
+    original = set_yaml.read_text()
+    for profile, message in (
+            ("srgb.icc", '"srgb.icc" is a RGB profile: a CMYK build needs a CMYK output profile'),
+            ("icons/star.svg", '"star.svg" is not an ICC profile littleCMS can read (cannot open profile file)'),
+            ("nope.icc", 'file "nope.icc" not found in the set folder')):
+        set_yaml.write_text(original + f"color: {{mode: cmyk, profile: {profile}}}\n")
+        with pytest.raises(cardgen.CardgenError) as error:
+            cardgen.load_set("demo", project)
+        assert str(error.value) == f"data/demo/set.yaml:26: {message}"

@@ -18,6 +18,9 @@ def exported(project):
     token = project / "templates/demo/token.xml.j2"  # a layout with opacity, to be flattened
     token.write_text(token.read_text().replace(
         "</card>", '<rect x="2" y="2" w="16" h="2" fill="#ffffff" opacity="0.3"/>\n</card>'))
+    action = project / "templates/demo/action.xml.j2"  # and a gradient, an RGB shading
+    action.write_text(action.read_text().replace(
+        "{% endblock %}", '<rect x="5" y="75" w="20" h="4" fill="linear-gradient(90, #c8102e, #27408b)"/>\n{% endblock %}'))
     lines = export("demo", project, shop="drivethru")
     return project, lines
 
@@ -98,12 +101,14 @@ def test_pdfx_1a_requirements_one_by_one(exported):
         for stream in streams(pdf):
             text = stream.read_bytes().decode("latin-1")
             text = re.sub(r"\((?:\\.|[^\\)])*\)", "", text)  # strings are text, not operators
-            assert not re.search(r"(?<![\w/])(rg|RG|cs|CS|sc|scn|SC|SCN|sh)(?![\w])", text)
+            assert not re.search(r"(?<![\w/])(rg|RG|cs|CS|sc|scn|SC|SCN)(?![\w])", text)
+        shadings = 0
         for obj in pdf.objects:
             if isinstance(obj, pikepdf.Dictionary) and "/ColorSpace" in obj and obj.get("/Type") != pikepdf.Name.Page:
                 space = obj.ColorSpace
-                if isinstance(space, pikepdf.Name):
-                    assert str(space) in DEVICE_SPACES
+                assert isinstance(space, pikepdf.Name) and str(space) in DEVICE_SPACES
+                shadings += "/ShadingType" in obj
+        assert shadings  # the gradient: a shading in DeviceCMYK
         # no transparency: no soft masks, no opacity, no blend modes, no transparency groups
         for obj in pdf.objects:
             if isinstance(obj, pikepdf.Dictionary):
@@ -137,3 +142,25 @@ def test_rebuilds_are_byte_identical(exported):
     first = files(project)[0].read_bytes()
     export("demo", project, shop="drivethru")
     assert files(project)[0].read_bytes() == first
+
+
+def test_images_become_cmyk_without_soft_masks(project):
+    from PIL import Image
+
+    picture = Image.new("RGBA", (120, 80), (200, 30, 40, 255))
+    picture.paste((0, 0, 0, 0), (0, 0, 60, 80))  # the left half transparent
+    picture.save(project / "data/demo/art.png")
+    action = project / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text().replace(
+        "{% endblock %}", '<image x="10" y="40" w="30" h="20" src="art.png"/>\n{% endblock %}'))
+    export("demo", project, shop="drivethru")
+    with pikepdf.open(files(project)[0]) as pdf:
+        images = [obj for obj in pdf.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == pikepdf.Name.Image]
+        assert images
+        for image in images:
+            assert image.ColorSpace == pikepdf.Name.DeviceCMYK and "/SMask" not in image
+            pixels = pikepdf.PdfImage(image).as_pil_image()
+            assert pixels.mode == "CMYK"
+            assert pixels.getpixel((0, 40)) == (0, 0, 0, 0)  # the transparent half: paper white
+            c, m, y, k = pixels.getpixel((100, 40))  # red: no cyan, magenta and yellow inks
+            assert c == 0 and m > 200 and y > 180

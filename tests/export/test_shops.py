@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from pypdf import PdfReader
 
 from cardgen.export import export
 
@@ -65,7 +64,9 @@ def test_the_upload_list_counts_copies_of_each_face(project):
 def test_a_type_without_a_back_gets_a_plain_back(project):
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text().replace("    back: plain\n", "", 1))
-    export("demo", project, shop="tgc")
+    lines = export("demo", project, shop="tgc")
+    assert ('data/demo/set.yaml:8: warning: card type "action" has no back: The Game Crafter prints both sides, so '
+            "a plain paper-white back is sent (name a back in set.yaml)") in lines
     with Image.open(project / "output/tgc/demo/poker-plain-back/back.png") as image:
         assert image.size == (825, 1125) and image.getcolors() == [(825 * 1125, (255, 255, 255))]
 

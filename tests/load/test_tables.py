@@ -240,3 +240,12 @@ def test_xlsx_format_cardgen_cannot_show_names_the_cell(project):
         load_set("demo", project)
     assert error_lines(excinfo) == ['data/demo/sheet.xlsx:Sheet!E2: the number format "# ?/?" is not one cardgen '
                                     "can show (format the column as text)"]
+
+
+def test_xlsx_numbers_whose_format_shows_them_as_they_are_stay_numbers(project):
+    workbook, sheet = _typed_sheet()
+    sheet["E2"].number_format = "0"  # 2.5 shows as "3": text; 3 shows as "3": the number
+    sheet["E3"].number_format = "0"
+    _sheet_set(project, workbook)
+    cards = {c.name: c.fields["cost"] for c in load_set("demo", project).cards if c.name in "AB"}
+    assert cards == {"A": "3", "B": 3}

@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = "death-mesa"
-SEED = ROOT / "tests" / "fixtures" / SET / "bang-death-mesa-player-aid.txt"
+SEED = ROOT / "tests" / "fixtures" / "seeds" / "bang-death-mesa-player-aid.txt"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
 MM_PER_PT = 25.4 / 72
 
@@ -255,14 +255,19 @@ def test_check_warns_about_unknown_suits_and_ranks_and_passes():
     assert output.count("warning:") == 2 * (26 - len(GIVEN))
 
 
-def test_duplicated_suit_and_rank_fails_the_check(tmp_path):
+def test_duplicated_suit_and_rank_fails_the_check_with_the_unique_indexes_option(tmp_path):
+    """The aid never says that two DMD cards cannot share an index: only the named reading
+    `unique-indexes` of the rules file checks it."""
     root = copy_project(tmp_path)
     cards = root / "data" / SET / "cards.yaml"
     original = cards.read_text(encoding="utf-8")
     old = '- name: "Curse"\n  suit: diamonds\n  rank: "8"\n'
     assert old in original
     cards.write_text(original.replace(old, '- name: "Curse"\n  suit: spades\n  rank: "K"\n'), encoding="utf-8")
-    result = run_cardgen("check", SET, cwd=root)
+    plain = run_cardgen("check", SET, cwd=root)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert "one card per suit and rank" not in plain.stdout + plain.stderr
+    result = run_cardgen("check", SET, "--rules-option", "unique-indexes", cwd=root)
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
     expected = (f'data/{SET}/cards.yaml:{card_line(cards, "Spook!")}: card "Spook!": rule "one card per suit and '

@@ -1,6 +1,6 @@
 """The two Prisoners sets: `prisoners` (rules 1.1, with Prisons) and `prisoners-warp` (the
 earlier Star Disc edition). Counts come from the manifest and the PDF cardgen writes; texts are
-compared with the seeds (copied into tests/fixtures/cosmic, freeware with its notice kept).
+compared with the seeds (copied into tests/fixtures/seeds, freeware with its notice kept).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import cardgen
 from pdftext import face_texts, page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures" / "cosmic"
+FIXTURES = ROOT / "tests" / "fixtures" / "seeds"
 SEEDS = {"prisoners": FIXTURES / "cosmic-encounter-prisoners-v1.1.txt",
          "prisoners-warp": FIXTURES / "cosmic-encounter-prisoners-warp-v1.0.txt"}
 RULINGS = ["General Amnesty", "Jailbreak", "Prisoner Swap", "Take Prisoners", "Victory or Death",
@@ -41,6 +41,22 @@ def seed_text(name: str) -> str:
 
 def load_yaml(path: Path):
     return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+
+
+def rule_line(edition: str, name: str) -> int:
+    """The line of the rule named ``name`` in the edition's rules file (its "- rule:" line)."""
+    lines = (ROOT / "data" / edition / "rules.yaml").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() in (f"name: {name}", f'name: "{name}"'))
+    return next(i for i in range(at, -1, -1) if lines[i].lstrip().startswith("- rule:")) + 1
+
+
+def powers_warning(edition: str) -> list[str]:
+    """The one warning of `cardgen check prisoners`: no power cards ship (none in the Warp set)."""
+    if edition != "prisoners":
+        return []
+    return [f'data/prisoners/rules.yaml:{rule_line("prisoners", "Prisoner Powers")}: warning: rule "Prisoner Powers": '
+            'the set has 0 power cards: the Prisoner Powers are in the separate file "pr-powers" (ce-conv format), '
+            "which does not ship; import it with `cardgen import ce-conv pr-powers --set prisoners`"]
 
 
 @pytest.fixture(scope="module")
@@ -162,16 +178,16 @@ def _printed_texts(edition: str) -> list[str]:
     for row in load_yaml(folder / "destiny.yaml"):
         texts.append(row["text"])
     for row in load_yaml(folder / ("prisons.yaml" if edition == "prisoners" else "discs.yaml")):
-        texts += [row["reminder"]] + ([row["note"]] if "note" in row else [])
+        texts += [row["reminder"]] + ([row["note"].replace("**", "")] if "note" in row else [])
     for row in load_yaml(folder / "reference.yaml"):
         for paragraph in re.split(r"\n\s*\n|\n• |\n(?=\d )", row["text"]):
-            paragraph = re.sub(r"\*\*[A-Z ]+:\*\* |\*\*As general rules for interpretation:\*\*", "", paragraph)
+            paragraph = paragraph.replace("**", "")  # bold headings are the seed's own
             texts.append(paragraph.replace("\n• ", " ").lstrip("• "))
     with (folder / "clarifications.csv").open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f):
             texts.append(f'{row["power"]} [{row["tag"]}] -- {row["text"]}')
     variables = load_yaml(folder / "set.yaml")["variables"]
-    texts += [variables["ruling_note"], variables["ruling_play"], variables["notice"]]
+    texts += [variables["ruling_note"], variables["ruling_play"], variables["notice"], variables["clarification_key"]]
     return [norm(t) for t in texts if norm(t)]
 
 
@@ -206,11 +222,30 @@ def test_every_clarification_of_the_seed_is_printed(built, edition):
     assert "Tokens taken from Warp by Super Zombie are imprisoned in a capture challenge if the side" in text
     if edition == "prisoners-warp":  # the seed's last clarification breaks off: printed as it is
         assert "if the side loses" not in text
+        assert "breaks off" not in built[edition]["text"]  # and no editor's note says so on a card
+
+
+def test_the_warp_reference_has_none_of_the_v11_headings(built):
+    """The Warp rules have no SETUP, DEALS ... headings: its pages set none in their text, and the
+    page titles the layout needs are the editor's, marked `added` in the data."""
+    text = texts_of(built["prisoners-warp"], "reference")
+    for heading in ("SETUP:", "CAPTURE CHALLENGE:", "PRISONER EXCHANGE:", "DEALS:", "TREATMENT OF PRISONERS",
+                    "RESCUING PRISONERS", "PRISONER RULINGS:", "PRISONS:"):
+        assert heading not in text, heading
+    v11 = texts_of(built["prisoners"], "reference")
+    for heading in ("SETUP:", "CAPTURE CHALLENGE:", "PRISONER EXCHANGE:", "DEALS:", "TREATMENT OF PRISONERS:",
+                    "RESCUING PRISONERS:", "PRISONER RULINGS --", "There's a total of eighteen powers"):
+        assert heading in v11, heading
+    pages = load_yaml(ROOT / "data/prisoners-warp/reference.yaml")
+    assert [(page["name"], page.get("added")) for page in pages] == [
+        ("The WARP Prisoners", None), ("Capture Challenge", ["name"]), ("Prisoner Exchange", ["name"]),
+        ("Exchange Proposals", ["name"]), ("Deals and Prisoners", ["name"]), ("Prisoner Rulings", ["name"]),
+        ("USE OF EXISTING POWERS AND FLARES WITH PRISONERS", None)]
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_shipped_sets_pass_their_check(edition):
-    assert cardgen.check([edition], root=ROOT) == []
+    assert [str(p) for p in cardgen.check([edition], root=ROOT)] == powers_warning(edition)
 
 
 def _copy(edition: str, tmp_path: Path) -> Path:
@@ -239,16 +274,16 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-@pytest.mark.parametrize("edition,line", [("prisoners", 9), ("prisoners-warp", 9)])
-def test_a_removed_ruling_fails_the_check(tmp_path, edition, line):
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_removed_ruling_fails_the_check(tmp_path, edition):
     root = _copy(edition, tmp_path)
     rulings = root / "data" / edition / "rulings.yaml"
     _edit(rulings, "- name: Jailbreak\n  short: Jailbreak\n  count: 2", "- name: Jailbreak\n  short: Jailbreak\n  count: 1")
     total = sum(COUNTS[edition])
     assert _messages(root, edition) == [
-        f'data/{edition}/rules.yaml:{line}: rule "Jailbreak copies": 1 card where type is ruling and name is Jailbreak, expected exactly 2',
-        f'data/{edition}/rules.yaml:37: rule "Prisoner Rulings": {total - 1} cards where type is ruling, expected exactly {total}',
-    ]
+        f'data/{edition}/rules.yaml:{rule_line(edition, "Jailbreak copies")}: rule "Jailbreak copies": 1 card where type is ruling and name is Jailbreak, expected exactly 2',
+        f'data/{edition}/rules.yaml:{rule_line(edition, "Prisoner Rulings")}: rule "Prisoner Rulings": {total - 1} cards where type is ruling, expected exactly {total}',
+    ] + powers_warning(edition)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -262,7 +297,7 @@ def test_an_extra_ruling_fails_the_check(tmp_path, edition):
     assert _messages(root, edition) == [
         f'data/{edition}/rulings.yaml:{deaths}: card "Prison Deaths": rule "Prison Deaths copies": 2 cards where type is ruling and name is Prison Deaths, expected exactly 1',
         f'data/{edition}/rulings.yaml:{deaths}: card "Prison Deaths": rule "Prisoner Rulings": {total + 1} cards where type is ruling, expected exactly {total}',
-    ]
+    ] + powers_warning(edition)
 
 
 def test_an_unknown_ruling_fails_with_its_line(tmp_path):
@@ -273,7 +308,7 @@ def test_an_unknown_ruling_fails_with_its_line(tmp_path):
         f'data/prisoners/rulings.yaml:{start}: card "Mass Pardon": rule "Prisoner Rulings": 13 cards where type is ruling, expected exactly 12',
         f'data/prisoners/rulings.yaml:{start}: card "Mass Pardon": rule "Prisoner Ruling names": name "Mass Pardon" is not one of {", ".join(RULINGS)}',
         f'data/prisoners/rulings.yaml:{start + 1}: card "Mass Pardon": rule "Prisoner Ruling short names": short "Pardon" is not one of {", ".join(SHORT)}',
-    ]
+    ] + powers_warning("prisoners")
 
 
 def test_capture_cards_per_colour_and_wild_are_checked(tmp_path):
@@ -285,16 +320,16 @@ def test_capture_cards_per_colour_and_wild_are_checked(tmp_path):
     assert messages[0] == (f'data/prisoners/destiny.yaml:{start + 4}: card "Capture Challenge (Red)": rule "Capture Challenge '
                            'cards per colour": 2 cards where type is capture and item.name is Red, expected exactly 1')
     assert len([m for m in messages if "Capture Challenge cards per colour" in m]) == 6
-    assert messages[-1] == (f'data/prisoners/destiny.yaml:{start}: card "Wild Capture Challenge": rule "Wild Capture Challenge '
-                            'cards": 2 cards where type is capture and wild is true, expected at most 1')
+    assert messages[-2:] == [(f'data/prisoners/destiny.yaml:{start}: card "Wild Capture Challenge": rule "Wild Capture Challenge '
+                            'cards": 2 cards where type is capture and wild is true, expected at most 1')] + powers_warning("prisoners")
 
 
 def test_a_missing_clarification_fails_the_check(tmp_path):
     root = _copy("prisoners-warp", tmp_path)
     table = root / "data" / "prisoners-warp" / "clarifications.csv"
-    _edit(table, "Flare: LOSER [M],LOSER,M,Flare,\"When Wild Loser is used, each main player imprisons all tokens lost by the other side.\",\n", "")
+    _edit(table, "Flare: LOSER [M],LOSER,M,Flare,\"When Wild Loser is used, each main player imprisons all tokens lost by the other side.\",name\n", "")
     assert _messages(root, "prisoners-warp") == [
-        'data/prisoners-warp/rules.yaml:65: rule "clarifications": no card where type is clarification has name "Flare: LOSER [M]"',
+        f'data/prisoners-warp/rules.yaml:{rule_line("prisoners-warp", "clarifications")}: rule "clarifications": no card where type is clarification has name "Flare: LOSER [M]"',
     ]
 
 
@@ -324,7 +359,7 @@ def test_check_command_prints_every_failure_and_fails(tmp_path):
     assert done.returncode == 1
     lines = [l for l in done.stderr.splitlines() if l.startswith("data/")]
     assert lines == [
-        'data/prisoners/rules.yaml:17: rule "Take Prisoners copies": 1 card where type is ruling and name is Take Prisoners, expected exactly 2',
-        'data/prisoners/rules.yaml:33: rule "Prison Deaths copies": 0 cards where type is ruling and name is Prison Deaths, expected exactly 1',
-        'data/prisoners/rules.yaml:37: rule "Prisoner Rulings": 10 cards where type is ruling, expected exactly 12',
-    ]
+        f'data/prisoners/rules.yaml:{rule_line("prisoners", "Take Prisoners copies")}: rule "Take Prisoners copies": 1 card where type is ruling and name is Take Prisoners, expected exactly 2',
+        f'data/prisoners/rules.yaml:{rule_line("prisoners", "Prison Deaths copies")}: rule "Prison Deaths copies": 0 cards where type is ruling and name is Prison Deaths, expected exactly 1',
+        f'data/prisoners/rules.yaml:{rule_line("prisoners", "Prisoner Rulings")}: rule "Prisoner Rulings": 10 cards where type is ruling, expected exactly 12',
+    ] + powers_warning("prisoners")

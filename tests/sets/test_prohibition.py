@@ -26,7 +26,7 @@ from cardgen.validate import check_deck, load_deck
 from pdftext import face_texts, page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = ROOT / "tests" / "fixtures" / "prohibition" / "prohibition-alpha-rules.txt"
+SEED = ROOT / "tests" / "fixtures" / "seeds" / "prohibition-alpha-rules.txt"
 FIXTURES = ROOT / "tests" / "fixtures" / "validate"
 POOL = "prohibition-pool"
 
@@ -35,14 +35,16 @@ RULE_2 = "2: at most 3 copies of any other card"
 RULE_3 = "3: exactly 3 Buildings"
 RULE_4 = "4: exactly 43 cards including Buildings"
 RULE_5 = "5: at least 5 different Leaders"
-RULE_6_BENCH = "6: a bench of at most 15 cards besides Buildings"
+RULE_6_BENCH = "6: a bench of at most 15 cards"
+RULE_6_BENCH_EXTRA = "6: a bench of at most 15 cards besides Buildings"
 RULE_6_ONE = "6: bench and deck together: at most 1 copy of each Leader, Major Event and Advanced Tech"
 RULE_6_THREE = "6: bench and deck together: at most 3 copies of any other card"
 RULE_6A = "6a: every Building on the bench unique"
 RULE_7 = "7: only factions of the deck's Buildings, General or Mercenaries"
 RULE_7_BENCH = "7: bench cards only from factions of the player's Buildings, General or Mercenaries"
 
-# Each deck and the one line `cardgen check` prints for it (file:line, card, rule, what is wrong).
+# Each deck (with the rules options the check turns on) and the one line `cardgen check` prints
+# for it (file:line, card, rule, what is wrong).
 BROKEN_DECKS = {
     "rule1-two-leaders.yaml":
         f'decks/rule1-two-leaders.yaml:6: card "Leader One": rule "{RULE_1}": 2 copies, expected at most 1',
@@ -58,8 +60,13 @@ BROKEN_DECKS = {
         f'decks/rule5-four-leaders.yaml:2: rule "{RULE_5}": '
         "4 different names among cards where type is Leader, expected at least 5",
     "rule6-bench-16.yaml":
-        f'decks/rule6-bench-16.yaml:32: card "Event Three": rule "{RULE_6_BENCH}": '
+        f'decks/rule6-bench-16.yaml:32: card "Event Three": rule "{RULE_6_BENCH}": 17 cards, expected at most 15',
+    "rule6-bench-16.yaml --rules-option bench-buildings-extra":
+        f'decks/rule6-bench-16.yaml:32: card "Event Three": rule "{RULE_6_BENCH_EXTRA}": '
         "16 cards where type is not Building, expected at most 15",
+    "rule6-bench-15-and-a-building.yaml":
+        f'decks/rule6-bench-15-and-a-building.yaml:33: card "Event Three": rule "{RULE_6_BENCH}": '
+        "16 cards, expected at most 15",
     "rule6-leader-across.yaml":
         f'decks/rule6-leader-across.yaml:31: card "Leader One": rule "{RULE_6_ONE}": '
         "2 copies in main and bench together (1 in main, 1 in bench), expected at most 1",
@@ -72,7 +79,7 @@ BROKEN_DECKS = {
     "rule7-faction.yaml":
         f'decks/rule7-faction.yaml:18: card "Lone Fixer": rule "{RULE_7}": faction "Lone Outfit" is not '
         "the faction of a card where type is Building, nor one of General, Mercenaries",
-    "rule7-bench-faction.yaml":
+    "rule7-bench-faction.yaml --rules-option bench-factions":
         f'decks/rule7-bench-faction.yaml:31: card "Lone Fixer": rule "{RULE_7_BENCH}": faction "Lone Outfit" '
         "is not the faction of a card where type is Building in main or bench, nor one of General, Mercenaries",
 }
@@ -153,8 +160,11 @@ def test_shipped_texts_come_from_the_seed():
 def test_check_of_the_shipped_set_warns_about_the_unknown_faction():
     result = run(ROOT, "check", "prohibition")
     assert result.exit_code == 0
+    lines = (ROOT / "data" / "prohibition" / "cards.yaml").read_text(encoding="utf-8").splitlines()
+    ledger = lines.index("- name: Falsified Ledger")
+    faction = next(i for i in range(ledger, len(lines)) if lines[i].startswith("  faction:")) + 1
     assert error_lines(result) == [
-        'data/prohibition/cards.yaml:26: warning: card "Falsified Ledger": rule "every faction has a Building": '
+        f'data/prohibition/cards.yaml:{faction}: warning: card "Falsified Ledger": rule "every faction has a Building": '
         "faction is unknown"]
     assert result.stdout.strip() == "ok: no errors, 1 warning"
 
@@ -209,10 +219,29 @@ def test_the_valid_deck_passes(pool):
 
 @pytest.mark.parametrize("deck", sorted(BROKEN_DECKS))
 def test_each_broken_rule_gets_exactly_its_message(pool, deck):
-    result = run(pool, "check", POOL, "--deck", str(pool / "decks" / deck))
+    file, *options = deck.split()
+    result = run(pool, "check", POOL, "--deck", str(pool / "decks" / file), *options)
     assert result.exit_code == 1
     assert error_lines(result) == [BROKEN_DECKS[deck]]
     assert "cardgen: 1 error, 0 warnings" in result.stderr
+
+
+@pytest.mark.parametrize("deck,option", [("rule6-bench-15-and-a-building.yaml", "bench-buildings-extra"),
+                                          ("rule7-bench-faction.yaml", None)])
+def test_the_plain_and_the_optional_reading_of_the_bench_rules(pool, deck, option):
+    """A bench of 15 cards and a Building passes only when 6a lifts the cap for Buildings; a bench
+    card of a faction without a Building passes unless rule 7 is applied to the bench."""
+    options = ["--rules-option", option] if option else []
+    result = run(pool, "check", POOL, "--deck", str(pool / "decks" / deck), *options)
+    assert (result.exit_code, error_lines(result), result.stdout.strip()) == (0, [], "ok: no errors, 0 warnings")
+
+
+def test_an_unknown_rules_option_is_refused(pool):
+    result = run(pool, "check", POOL, "--rules-option", "bench-sideways")
+    assert result.exit_code == 1
+    assert error_lines(result) == [
+        'data/prohibition-pool/set.yaml:1: unknown rules option "bench-sideways" '
+        "(the rules of prohibition-pool offer: bench-buildings-extra, bench-factions)"]
 
 
 def test_every_rule_of_the_rules_file_is_broken_by_some_deck():

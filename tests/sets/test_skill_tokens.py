@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parents[2]
 SET = "skill-tokens"
 FIXTURES = ROOT / "tests" / "fixtures" / SET
-SEED = FIXTURES / "cosmic-encounter-skill-tokens.txt"
+SEED = ROOT / "tests" / "fixtures" / "seeds" / "cosmic-encounter-skill-tokens.txt"
 MM_PER_PT = 25.4 / 72
 INCH = 25.4
 
@@ -139,6 +139,32 @@ def test_rules_aid_text_is_word_for_word_from_the_seed():
     for needed in ("Escorts are called", "3-Leader minimum", "A Leader is considered active",
                    "If the number of Shields is greater than the number of Weapons"):
         assert needed in text
+
+
+def test_reference_pages_hold_the_whole_rules_text_in_its_order():
+    """Every rule sentence of the seed, from "ADDITIONAL EQUIPMENT;" to its last paragraph, once
+    and in order, over the reference pages (bold markers aside); the aid is their summary."""
+    seed = SEED.read_text(encoding="utf-8")
+    rules = " ".join(seed[seed.index("ADDITIONAL EQUIPMENT;"):seed.index("Bryan Bowe")].split())
+    pages = YAML(typ="safe").load((ROOT / "data" / SET / "reference.yaml").read_text(encoding="utf-8"))
+    assert [page["page"] for page in pages] == ["1 of 4", "2 of 4", "3 of 4", "4 of 4"]
+    assert " ".join(" ".join(page["text"].replace("**", "").split()) for page in pages) == rules
+    aid = YAML(typ="safe").load((ROOT / "data" / SET / "aid.yaml").read_text(encoding="utf-8"))
+    assert aid[0]["excerpt"] == ["text"] and aid[0]["added"] == ["summary"]
+
+
+def test_reference_pages_and_the_summary_line_are_printed(built):
+    manifest, pages = built
+    references = [f for f in manifest["faces"] if f["type"] == "reference" and f["side"] == "front"]
+    assert [f["card"] for f in references] == [f"Skill Tokens rules {n}" for n in range(1, 5)]
+    assert all((f["w_mm"], f["h_mm"]) == (124, 190) for f in references)
+    words = " ".join(w["text"] for page in pages for w in page["words"])
+    for n in range(1, 5):
+        assert f"RULES · {n} OF 4" in words
+    assert "Summary · the full rules are on the reference pages" in words
+    for sentence in ("Only one such comparison is made per challenge;", "he cannot pick a Leader",
+                     "cannot be counted as Shields or Weapons."):
+        assert sentence in words
 
 
 # --- the PDF -----------------------------------------------------------------------------
@@ -275,8 +301,8 @@ def test_check_names_the_row_whose_count_is_not_a_number(tmp_path):
     root = copy_project(tmp_path)
     labels_file = root / "data" / SET / "labels.yaml"
     text = labels_file.read_text(encoding="utf-8")
-    assert "skill: Shield, each: colors, count: 5}" in text
-    labels_file.write_text(text.replace("skill: Shield, each: colors, count: 5}",
+    assert "skill: Shield, each: colors, count: 5, added: [name]}" in text
+    labels_file.write_text(text.replace("skill: Shield, each: colors, count: 5, added: [name]}",
                                         "skill: Shield, each: colors, count: five}"), encoding="utf-8")
     result = run_cardgen("check", SET, cwd=root)
     assert result.returncode == 1

@@ -169,3 +169,25 @@ def test_round_faces_fold_too_with_cut_outlines_on_both_halves():
         mirrored_x = (page.w - front.slot.x - 30, front.slot.y)
         mirrored_y = (front.slot.x, page.h - front.slot.y - 30)
         assert (back.x, back.y) in (pytest.approx(mirrored_x, abs=1e-9), pytest.approx(mirrored_y, abs=1e-9))
+
+
+def test_a_document_printed_double_sided_gives_sheets_without_backs_a_blank_back():
+    kind, plain = card_type(name="b"), card_type(70, 120, name="n", back=None)
+    mixed = pairs(2, plain, backs=False, prefix="n") + pairs(3, kind, prefix="b")
+    imposition = impose(mixed, SheetOptions(paper="letter", blank_backs=True))
+    pages = by_page(imposition)
+    # n1 n2 (no backs) | blank | b1 b2 b3 | their backs: every sheet a front page and a back page.
+    assert len(imposition.pages) == 4
+    assert [p.face.card.name for p in pages[1]] == ["n1", "n2"] and 2 not in pages
+    blank = imposition.pages[1]
+    assert blank.flip == "long" and [m.text for m in blank.marks] == ["Back side: blank (the front has no backs)"]
+    assert blank.marks[0].y >= 4.0
+    assert [m.text for m in imposition.pages[0].marks if isinstance(m, TextMark)] == [
+        "Print double-sided, flip on long edge"]
+    assert [(p.face.card.name, p.face.side) for p in pages[4]] == [("b1", "back"), ("b2", "back"), ("b3", "back")]
+    # Single-sided label sheets too.
+    tokens = card_type(12, 12, shape="circle", name="tok", back=None)
+    imposition = impose(pairs(3, tokens, backs=False), SheetOptions(template="Endisch 6500012x", blank_backs=True))
+    assert len(imposition.pages) == 2 and not by_page(imposition).get(2)
+    # Without it (a document with no backs at all), no blank pages.
+    assert len(impose(mixed[:2], SheetOptions(paper="letter")).pages) == 1

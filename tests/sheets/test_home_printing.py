@@ -97,6 +97,18 @@ def test_faces_per_page_of_every_preset_marks_and_notes(project, paper):
                     # one card size a sheet
                     assert {size_of(b) for b in fronts} == {preset}
                     assert ("portrait" if pw <= ph else "landscape") == capacity(preset, paper)[2]
+            # Printed double-sided, every sheet is a front page and its back page: a sheet with
+            # no backs (the reference sheet) gets a blank one, which says so.
+            text = note(page)
+            if number % 2 == 0:
+                assert fronts and not backs, number
+                assert text == "Print double-sided, flip on long edge"
+            elif backs:
+                assert not fronts and text == "Back side: flip on long edge"
+            else:
+                assert all(c["size"] < 7 for c in page.chars) and text == "Back side: blank (the front has no backs)"
+                assert not lines(page, BLACK) and not page.rects, number
+                continue
             # Crop marks: at least 4 mm from the paper's edge, never within 0.5 mm of a trim;
             # on art (a face's bleed) only over a white halo.
             marks, halos = lines(page, BLACK), lines(page, WHITE)
@@ -108,16 +120,7 @@ def test_faces_per_page_of_every_preset_marks_and_notes(project, paper):
                     assert not touches(mark, box, 0.5 - TOL), (number, mark, box)
                     if touches(mark, box, 3.0 - TOL):
                         assert any(close(mark, halo) for halo in halos), (number, mark)
-            # The duplex note: in the margin band, on no face, on front pages with backs and on back pages.
-            text = note(page)
-            has_back_page = number + 1 < len(pdf.pages) and outlines(pdf.pages[number + 1], PLAIN) + \
-                outlines(pdf.pages[number + 1], OTHER) and fronts
-            if backs:
-                assert "Back side: flip on long edge" in text
-            elif has_back_page:
-                assert "Print double-sided, flip on long edge" in text
-            else:
-                assert "flip on" not in text  # the reference sheet has no back
+            # The note: in the margin band, on no face.
             for char in page.chars:
                 if char["size"] < 7:  # the note (faces print their names at 12 pt)
                     box = mm_box(char, page.height)
@@ -125,6 +128,7 @@ def test_faces_per_page_of_every_preset_marks_and_notes(project, paper):
                     assert box[3] <= ph - MARGIN + TOL
                     for face in faces:
                         assert not touches(box, face, 0.0), (number, char["text"])
+        assert len(pdf.pages) % 2 == 0
         assert most == {preset: capacity(preset, paper)[0] * capacity(preset, paper)[1] for preset in CARD_SIZES}
         assert most["poker"] == most["bridge"] == 9
 
@@ -202,3 +206,19 @@ def test_margin_option(project):
         assert len(outlines(page, FRONT)) == 8
         for x0, y0, x1, y1 in lines(page, BLACK):
             assert min(x0, y0) >= 10 - TOL and x1 <= 279.4 - 10 + TOL and y1 <= 215.9 - 10 + TOL
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--per-card", "--sheet", "OL32"], "--sheet does not apply to --per-card pages (one face a page, no sheet)"),
+    (["--per-card", "--margin", "3"], "--margin does not apply to --per-card pages (one face a page, no sheet)"),
+    (["--per-card", "--mix-backs"], "--mix-backs does not apply to --per-card pages (one face a page, no sheet)"),
+    (["--gutter-fold", "--back-offset", "1,0"], "--back-offset does not apply to --gutter-fold pages (no back pages)"),
+    (["--back-offset", "1"], "Invalid value for '--back-offset': \"1\" is not two lengths in mm such as 0.5,-1"),
+    (["--margin", "-1"], "Invalid value for '--margin': -1.0 is not in the range x>=0."),
+])
+def test_options_that_do_not_apply_are_usage_errors(project, args, message):
+    out = project / "out" / "usage"
+    result = CliRunner().invoke(main, ["--root", str(project), "build", "presets", *args, "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == f"Error: {message}"
+    assert not out.exists()

@@ -191,7 +191,9 @@ def test_per_card_pages_carry_trim_and_bleed_boxes_and_embedded_fonts(project):
 
 def test_ol32_label_centres_from_the_pdf(project):
     with pdfplumber.open(build(project, "ol32", sheet="OL32")) as pdf:
-        page = pdf.pages[-1]
+        # the card sheet and its backs, the label sheet, and its blank back (the PDF is duplex)
+        assert len(pdf.pages) == 4 and not pdf.pages[3].rects and not pdf.pages[3].curves
+        page = pdf.pages[2]
         assert (page.width * MM, page.height * MM) == pytest.approx((215.9, 279.4), abs=TOL)
         circles = [mm_box(c, page.height) for c in page.curves if c["stroke"] and color(c) == FRONT]
         assert len(circles) == 12
@@ -208,7 +210,7 @@ def test_ol32_label_centres_from_the_pdf(project):
 
 def test_a_sets_own_yaml_sheet_template(project):
     with pdfplumber.open(build(project, "sprue", sheet="sheets/tokens.yaml")) as pdf:
-        page = pdf.pages[-1]
+        page = pdf.pages[-2]  # the last page is the token sheet's blank back (the PDF is duplex)
         assert (page.width * MM, page.height * MM) == pytest.approx((210, 297), abs=TOL)
         faces = sorted((mm_box(c, page.height) for c in page.curves if c["stroke"] and color(c) == FRONT),
                        key=lambda b: (-round(b[3], 1), b[0]))

@@ -74,10 +74,10 @@ def test_bad_options_name_where_they_were_set(options, message):
 
 
 def test_a_card_too_large_for_the_paper():
-    with pytest.raises(CardgenError) as error:
-        impose(pairs(1, card_type(200, 300, line=9)), SheetOptions(paper="letter"))
-    assert str(error.value) == ('data/t/set.yaml:9: card "c1": a 200 x 300 mm card with 3 mm bleed does not fit '
-                                "on letter paper (215.9 x 279.4 mm) with a 4 mm margin and room for crop marks")
+    # on sheets it is tiled like a poster (tests/sheets/test_tiles.py): a page map, then its tiles
+    tiled = impose(pairs(1, card_type(200, 300, line=9), backs=False), SheetOptions(paper="letter"))
+    assert [p.slot.page for p in tiled.placements] == [2, 3]  # 206 x 306 mm: two tiles of Letter
+    assert len(tiled.pages) == 3
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type(140, 140)), SheetOptions(paper="a4", layout="gutter-fold"))
     assert str(error.value) == ('data/t/set.yaml:7: card "c1": a 140 x 140 mm card with 3 mm bleed does not fit '

@@ -41,7 +41,7 @@ def test_unknown_key_names_its_line(tmp_path):
             maximum: 1
             max: 1
     """) == ['data/t/rules.yaml:4: unknown key "maximum" for a copies rule '
-             "(allowed: rule, name, severity, message, scope, where, equals, min, max, across)"]
+             "(allowed: rule, name, severity, message, scope, where, source, option, equals, min, max, across)"]
 
 
 def test_missing_bound(tmp_path):
@@ -127,7 +127,7 @@ def test_file_shape(tmp_path):
     assert mistakes(tmp_path, "- rule: count\n  max: 1\n") == [
         'data/t/rules.yaml:1: a rules file is a mapping with a "rules:" list']
     assert mistakes(tmp_path, "rules:\n  rule: count\nversion: 2\n") == [
-        'data/t/rules.yaml:3: unknown key "version" (a rules file has only "rules:")',
+        'data/t/rules.yaml:3: unknown key "version" (a rules file has "rules:" and "options:")',
         'data/t/rules.yaml:1: "rules" must be a list of rules',
     ]
     assert mistakes(tmp_path, "rules:\n  - count\n") == ['data/t/rules.yaml:2: a rule must be a mapping with a "rule:" kind']

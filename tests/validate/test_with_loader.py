@@ -78,4 +78,4 @@ def test_a_malformed_rules_file_fails_the_check_with_its_line(project):
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
         'data/colors/rules.yaml:11: unknown key "equal" for a count rule '
-        "(allowed: rule, name, severity, message, scope, where, equals, min, max, per, over)")
+        "(allowed: rule, name, severity, message, scope, where, source, option, equals, min, max, per, over)")

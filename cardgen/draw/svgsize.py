@@ -1,0 +1,63 @@
+"""How many elements an SVG draws once every ``<use>`` is expanded, read before svglib draws it:
+``<use>`` of ``<use>`` of ... multiplies like YAML aliases (svglib's own cap of 10,000
+expansions still copies trees that grow at each level, for seconds on end)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..limits import SVG_ELEMENTS, limit, limit_message
+
+_XLINK = "{http://www.w3.org/1999/xlink}href"
+
+
+class _Circular(Exception):
+    pass
+
+
+def check_svg_size(path: Path) -> None:
+    """Raise ValueError when the SVG at ``path`` expands past the limit, or refers to itself."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
+    try:
+        root = etree.parse(str(path), parser).getroot()
+    except (etree.XMLSyntaxError, OSError):
+        return  # svglib reports an unreadable file in its own words
+    if root is None:
+        return
+    by_id = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str) and element.get("id")}
+    # keyed by the elements themselves: holding them keeps lxml's proxy objects (and so their
+    # identities) alive, which id() of a freed proxy would not
+    sizes: dict = {}
+    in_progress: set = set()
+    most = limit(SVG_ELEMENTS)
+
+    def size(element) -> int:
+        key = element
+        if key in sizes:
+            return sizes[key]
+        if key in in_progress:
+            raise _Circular()
+        in_progress.add(key)
+        total = 1
+        for child in element:
+            if isinstance(child.tag, str):
+                total += size(child)
+        if isinstance(element.tag, str) and element.tag.rpartition("}")[2] == "use":
+            href = element.get(_XLINK) or element.get("href") or ""
+            target = by_id.get(href[1:]) if href.startswith("#") else None
+            if target is not None:
+                total += size(target)
+        in_progress.discard(key)
+        sizes[key] = total = min(total, most + 1)  # past the limit, how far past does not matter
+        return total
+
+    try:
+        total = size(root)
+    except _Circular:
+        raise ValueError(f'SVG "{path.name}": a <use> refers to an element it is inside of') from None
+    except RecursionError:
+        raise ValueError(f'SVG "{path.name}": its elements are nested too deeply') from None
+    if total > most:
+        raise ValueError(limit_message(SVG_ELEMENTS, f'SVG "{path.name}" draws more than {most:,} elements '
+                                                     f"once its <use> references are expanded"))

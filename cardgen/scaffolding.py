@@ -1,0 +1,77 @@
+"""``cardgen new``: lay out a new project from the files in ``cardgen/scaffold/``.
+
+The scaffold is an ordinary project whose names carry placeholders (``__SET__`` in paths and
+text, ``__TITLE__``, ``__SIZE__``, ``__PAPER__`` in text); a new project is a copy with them
+filled in. It builds as it is, so every part a designer changes first is there to change: a CSV
+and a YAML card file, a layout with a frame, a title, a picture and rules text with an icon, a
+back, a rules file and a deck list.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import CardgenError, Problem, Source, UsageError, os_reason
+from .sheets.sizes import CARD_SIZES, PAPER_SIZES
+from .write.atomic import staged
+
+SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
+PAPERS = ("letter", "a4")
+RENAMED = {"gitignore": ".gitignore"}  # dotfiles are kept under plain names in the package
+
+
+@dataclass(frozen=True)
+class NewProject:
+    root: Path
+    set_name: str
+    files: tuple[Path, ...]  # relative to root
+
+
+def set_name_for(folder: Path) -> str:
+    """The set's name from the project folder's: lower case, words joined by hyphens."""
+    name = re.sub(r"[^a-z0-9]+", "-", folder.resolve().name.lower()).strip("-")
+    return name or "game"
+
+
+def new_project(path: Path, size: str = "poker", paper: str = "letter", title: str | None = None) -> NewProject:
+    """Write a new project at ``path`` (a folder that does not exist yet, or is empty)."""
+    path = Path(path)
+    if size not in CARD_SIZES:
+        raise UsageError(f'unknown card size "{size}" (presets: {", ".join(CARD_SIZES)})')
+    if paper not in PAPERS or paper not in PAPER_SIZES:
+        raise UsageError(f'unknown paper "{paper}" (choose {" or ".join(PAPERS)})')
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise UsageError(f"{path} already exists and is not an empty folder: choose a new one")
+    set_name = set_name_for(path)
+    title = title or " ".join(word.capitalize() for word in set_name.split("-"))
+    values = {"__SET__": set_name, "__TITLE__": title.replace('"', "'"), "__SIZE__": size, "__PAPER__": paper}
+    sources = sorted(p for p in SCAFFOLD.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    written: list[Path] = []
+    existed = path.exists()
+    try:
+        _write(sources, path, set_name, values, written)
+    except OSError as exc:
+        for relative in reversed(written):  # no half project left behind
+            (path / relative).unlink(missing_ok=True)
+        if not existed:
+            shutil.rmtree(path, ignore_errors=True)
+        raise CardgenError(Problem(f"cannot write the new project: {os_reason(exc)}", Source(str(path)))) from None
+    return NewProject(path, set_name, tuple(written))
+
+
+def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str], written: list[Path]) -> None:
+    for source in sources:
+        relative = source.relative_to(SCAFFOLD).as_posix().replace("__SET__", set_name)
+        relative = "/".join(RENAMED.get(part, part) for part in relative.split("/"))
+        data = source.read_bytes()
+        if source.suffix.lower() in (".yaml", ".csv", ".j2", ".md", "") or source.name == "gitignore":
+            text = data.decode("utf-8")
+            for placeholder, value in values.items():
+                text = text.replace(placeholder, value)
+            data = text.encode("utf-8")
+        target = path / relative
+        with staged(target) as (temporary,):
+            temporary.write_bytes(data)
+        written.append(Path(relative))

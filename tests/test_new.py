@@ -1,0 +1,166 @@
+"""``cardgen new``: a new project, anywhere, that `cardgen build` and `cardgen check` take as it
+is (run as a user would, inside the folder), for every card size and paper."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+import cardgen
+from cardgen.cli import main
+from cardgen.sheets.sizes import CARD_SIZES
+
+PROJECT_FILES = [
+    "README.md", "data/mygame/actions.csv", "data/mygame/characters.yaml", "data/mygame/decks/starter.yaml",
+    "data/mygame/images/castle.svg", "data/mygame/images/coin.svg", "data/mygame/images/forest.svg",
+    "data/mygame/images/mountain.svg", "data/mygame/images/sea.svg", "data/mygame/rules.yaml",
+    "data/mygame/set.yaml", ".gitignore", "templates/mygame/back.xml.j2", "templates/mygame/card.xml.j2"]
+
+
+def cardgen_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """The ``cardgen`` command, run inside ``folder`` as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=folder, capture_output=True, text=True)
+
+
+def test_a_new_project_builds_and_checks_at_once(tmp_path):
+    made = cardgen_in(tmp_path, "new", "mygame")
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.splitlines()[0] == 'made mygame/ with the set "mygame" (poker cards, letter paper):'
+    assert [line.strip() for line in made.stdout.splitlines()[1:-1]] == PROJECT_FILES
+    project = tmp_path / "mygame"
+    assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()) == sorted(PROJECT_FILES)
+
+    built = cardgen_in(project, "build")
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.startswith("built 1 set, 10 cards, 4 pages in ")
+    checked = cardgen_in(project, "check")
+    assert (checked.returncode, checked.stdout) == (0, "ok: no errors, 0 warnings\n")
+    deck = cardgen_in(project, "check", "mygame", "--deck", "data/mygame/decks/starter.yaml")
+    assert (deck.returncode, deck.stdout) == (0, "ok: no errors, 0 warnings\n")
+
+    pdf = project / "output/mygame.pdf"
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[0]
+        assert (round(page.width, 1), round(page.height, 1)) == (612.0, 792.0)  # letter, portrait: 9-up
+        words = page.extract_text()
+        assert "Gather" in words and "Gain 2" in words and "ACTION" in words
+        assert len(page.images) + len(page.objects.get("rect", [])) > 0
+        assert "Mira the Scout" in words  # eight actions and the first character fill the 3 x 3 sheet
+        back = document.pages[1].extract_text()
+        assert back.count("Mygame") == 9
+        assert "Old Tomas" in document.pages[2].extract_text()
+        assert document.pages[3].extract_text().count("Mygame") == 1
+    # the inline :coin: icon and the pictures are drawn: each Gather face places the forest
+    # picture and a coin as form XObjects
+    reader = PdfReader(pdf)
+    xobjects = reader.pages[0]["/Resources"].get_object()["/XObject"]
+    assert len(xobjects) >= 3
+
+
+def test_every_size_and_paper_builds(tmp_path):
+    runner = CliRunner()
+    for index, size in enumerate(CARD_SIZES):
+        for paper in [("letter", "a4")[index % 2]]:  # each size once, the papers in turn
+            folder = tmp_path / f"{size}-{paper}"
+            result = runner.invoke(main, ["new", str(folder), "--size", size, "--paper", paper])
+            assert result.exit_code == 0, result.output
+            name = folder.name
+            built = cardgen.build([name], folder, folder / "output", cardgen.BuildOptions(cache=False)).sets[0]
+            assert built.cards == 10
+            box = PdfReader(built.pdf).pages[0].mediabox
+            assert sorted((round(float(box.width)), round(float(box.height)))) == (
+                [612, 792] if paper == "letter" else [595, 842]), (size, paper)
+            faces = cardgen.load_set(name, folder).types["action"].size
+            assert (faces.w, faces.h) == (CARD_SIZES[size].w, CARD_SIZES[size].h)
+
+
+def test_the_title_and_the_set_name_come_from_the_folder(tmp_path):
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "My Big Game!"), "--title", 'The "Big" Game'])
+    assert result.exit_code == 0, result.output
+    card_set = cardgen.load_set("my-big-game", tmp_path / "My Big Game!")
+    assert card_set.title == "The 'Big' Game"
+
+
+def test_a_folder_that_is_not_empty_is_refused(tmp_path):
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken/notes.txt").write_text("mine")
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "taken")])
+    assert result.exit_code == 2
+    assert f"Error: {tmp_path / 'taken'} already exists and is not an empty folder: choose a new one" in result.output
+    assert [p.name for p in (tmp_path / "taken").iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "huge"], "Invalid value for '--size': 'huge' is not one of"),
+    (["--paper", "a3"], "Invalid value for '--paper': 'a3' is not one of 'letter', 'a4'."),
+])
+def test_bad_options_are_usage_errors(tmp_path, args, message):
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "x"), *args])
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_version():
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"cardgen {cardgen.__version__}\n"
+    import tomllib
+
+    from projects import REPO
+
+    assert cardgen.__version__ == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_the_sets_paper_is_the_default_and_the_option_wins(tmp_path):
+    assert CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--paper", "a4"]).exit_code == 0
+    root = tmp_path / "game"
+
+    def page_size(**options) -> list[int]:
+        result = cardgen.build(["game"], root, root / "out", cardgen.BuildOptions(cache=False, **options)).sets[0]
+        box = PdfReader(result.pdf).pages[0].mediabox
+        return sorted((round(float(box.width)), round(float(box.height))))
+
+    assert page_size() == [595, 842]
+    assert page_size(paper="letter") == [612, 792]
+    set_yaml = root / "data/game/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("paper: a4", "paper: {w: 300, h: 200}"))
+    assert page_size() == [567, 850]
+    set_yaml.write_text(set_yaml.read_text().replace("paper: {w: 300, h: 200}", "paper: b5"))
+    line = next(n for n, text in enumerate(set_yaml.read_text().splitlines(), 1) if "paper: b5" in text)
+    with pytest.raises(cardgen.CardgenError) as excinfo:
+        page_size()
+    assert [str(p) for p in excinfo.value.problems] == [
+        f'data/game/set.yaml:{line}: unknown paper "b5" (choose letter, a4, a3 or give (w, h) in mm)']
+
+
+def test_a_project_that_cannot_be_written_is_named_and_nothing_is_left(tmp_path, monkeypatch):
+    import errno
+    from contextlib import contextmanager
+
+    import cardgen.scaffolding as scaffolding
+
+    real, calls = scaffolding.staged, []
+
+    @contextmanager
+    def disk_fills_up(target):
+        calls.append(target)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        with real(target) as temporaries:
+            yield temporaries
+
+    monkeypatch.setattr(scaffolding, "staged", disk_fills_up)
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "game")])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [f"{tmp_path / 'game'}: cannot write the new project: no space left on device",
+                                          "cardgen: 1 error, 0 warnings"]
+    assert not (tmp_path / "game").exists()
+    (tmp_path / "empty").mkdir()  # a folder that was there stays, empty
+    calls.clear()
+    assert CliRunner().invoke(main, ["new", str(tmp_path / "empty")]).exit_code == 1
+    assert [p for p in (tmp_path / "empty").rglob("*") if p.is_file()] == []

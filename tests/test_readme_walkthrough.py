@@ -1,0 +1,141 @@
+"""The README's walkthrough, run as written: its shell blocks are run in order by bash in an
+empty folder, and each file block (```yaml file=PATH) is written where it says, at that point.
+Then the 40 printed cards are read back from the PDF. The README's ce-conv example is the
+format the importer reads."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from cardgen.importers.ceconv import parse_ceconv
+from projects import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+BLOCK = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\n", re.S | re.M)
+
+
+def section(title: str) -> str:
+    match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^##? |\Z)", README, re.S | re.M)
+    assert match, f"README has no section {title!r}"
+    return match.group(1)
+
+
+def walkthrough_script() -> str:
+    """The walkthrough as one bash script: shell blocks as they are, file blocks as heredocs."""
+    steps = ["set -euo pipefail"]
+    for language, info, body in BLOCK.findall(section("Walkthrough: a 40-card game, printed")):
+        target = re.search(r"\bfile=(\S+)", info)
+        if target:
+            assert "CARDGEN_README_EOF" not in body
+            steps.append(f"cat > {target.group(1)} <<'CARDGEN_README_EOF'\n{body}CARDGEN_README_EOF")
+        elif language == "sh":
+            steps.append(body)
+    return "\n".join(steps) + "\n"
+
+
+@pytest.fixture(scope="module")
+def walked(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("walkthrough")
+    cardgen = shutil.which("cardgen", path=str(Path(sys.executable).parent))
+    assert cardgen, "the cardgen command is installed beside this Python"
+    env = {**os.environ, "PATH": f"{Path(cardgen).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "-c", walkthrough_script()], cwd=folder, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return folder / "harbor", done
+
+
+def test_the_walkthrough_runs_as_written(walked):
+    project, done = walked
+    lines = done.stdout.splitlines()
+    assert lines[0] == 'made harbor/ with the set "harbor" (poker cards, a4 paper):'
+    assert lines[-4:-2] == ["ok: no errors, 0 warnings", "ok: no errors, 0 warnings"]
+    assert lines[-2].startswith("built 1 set, 40 cards, 10 pages in ")
+    assert lines[-1].startswith("built 1 set, 14 cards, 4 pages in ")
+
+
+def test_forty_cards_of_three_types_and_two_sizes_are_printed_on_a4(walked):
+    project, _ = walked
+    manifest = json.loads((project / "output/harbor.json").read_text())
+    fronts = [face for face in manifest["faces"] if face["side"] == "front"]
+    assert len(fronts) == 40
+    types = {}
+    for face in fronts:
+        types[face["type"]] = types.get(face["type"], 0) + 1
+    assert types == {"action": 28, "captain": 4, "port": 8}
+    reader = PdfReader(project / "output/harbor.pdf")
+    assert len(reader.pages) == 10
+    for page in reader.pages:
+        assert sorted((round(float(page.mediabox.width)), round(float(page.mediabox.height)))) == [595, 842]
+    with pdfplumber.open(project / "output/harbor.pdf") as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    for name in ("Load Cargo", "Captain Ada", "Captain Dov", "Northwick", "Farpoint", "Storm"):
+        assert name in text
+    sizes = {face["type"]: (face["w_mm"], face["h_mm"]) for face in fronts}
+    assert sizes == {"action": (63.5, 88.9), "captain": (63.5, 88.9), "port": (44.0, 68.0)}
+    # each size on its own sheets: no page holds a port and a poker card
+    pages = {}
+    for face in fronts:
+        pages.setdefault(face["page"], set()).add(face["type"] == "port")
+    assert all(len(kinds) == 1 for kinds in pages.values())
+    art = {face["card"]: face["data"]["art"] for face in fronts if face["type"] == "captain"}
+    assert art == {"Captain Ada": "sea.svg", "Captain Bram": "mountain.svg", "Captain Cora": "forest.svg",
+                   "Captain Dov": "castle.svg"}
+
+
+def test_the_deck_list_prints_alone(walked):
+    project, _ = walked
+    manifest = json.loads((project / "output/harbor.deck-first-game.json").read_text())
+    fronts = [face for face in manifest["faces"] if face["side"] == "front"]
+    assert len(fronts) == 14
+    assert sum(1 for face in fronts if face["type"] == "captain") == 1
+
+
+def test_the_copy_limit_message_is_the_one_the_readme_shows(walked):
+    project, _ = walked
+    path = project / "data/harbor/actions.csv"
+    original = path.read_text()
+    path.write_text(original.replace("Storm,4,", "Storm,5,"))
+    try:
+        done = subprocess.run([sys.executable, "-m", "cardgen", "check"], cwd=project, capture_output=True, text=True)
+    finally:
+        path.write_text(original)
+    shown = re.search(r"```text\n(.*?)```", section("Walkthrough: a 40-card game, printed"), re.S).group(1)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[:-1] == shown.splitlines()
+
+
+def test_the_readme_ce_conv_example_is_read_by_the_importer(tmp_path):
+    example = re.search(r"```text\n(.*?)```", section("The ce-conv format"), re.S).group(1)
+    path = tmp_path / "powers.txt"
+    path.write_text(example)
+    (power,) = parse_ceconv(path)
+    assert (power["name"], power["short"], power["use"], power["origin_name"], power["restrictions"]) == (
+        "WARDEN", "GUARDS THE PRISON", "optional", "Prisoners", "P2")
+    assert power["text"].endswith("A blank line inside a text starts a new paragraph.")
+    assert "\n\n" in power["text"]
+    assert (power["super"], power["wild1"]) == ("You may guard two Prisons.", None)
+
+
+def test_the_first_steps_run_as_written(tmp_path):
+    own = section("Your own game")
+    first = BLOCK.search(own)
+    assert first.group(1) == "sh"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + first.group(3)], cwd=tmp_path, capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1].startswith("built 1 set, 10 cards, 4 pages in ")
+    manifest = json.loads((tmp_path / "mygame/output/mygame.json").read_text())
+    kinds = [face["type"] for face in manifest["faces"] if face["side"] == "front"]
+    assert (kinds.count("action"), kinds.count("character")) == (8, 2)  # as the README says
+    for file in re.findall(r"^\| `([^`]+)` \|", own, re.M):
+        assert (tmp_path / "mygame" / file).exists(), file
