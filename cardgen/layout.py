@@ -153,13 +153,7 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
             prepared = _prepare(element, resources, card_type, transforms[-1])
             items.append((element, prepared))
             if element.tag == "text" and prepared.laid.overflow:
-                a = element.attrs
-                box = f'text box "{a["name"]}"' if a["name"] else "text box"
-                laid = prepared.laid
-                below = sum(1 for line in laid.lines if line.baseline > a["h"] * PT_PER_MM)
-                resources.overflows.append(Problem(
-                    f"{box}: {laid.overflow} ({a['w']:g} x {a['h']:g} mm); {below} of {len(laid.lines)} lines "
-                    f"fall below the box (the preview clips them)", element.source, card_name))
+                resources.overflows.append(_overflow(element, prepared.laid, card, card_name))
         except _TextProblem as exc:
             problems.append(_blame(exc, element, card, card_name))
         except ValueError as exc:
@@ -174,6 +168,17 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
     if problems:
         raise CardgenError(problems)
     return LaidFace(tuple(items))
+
+
+def _overflow(element: Element, laid, card, card_name: str) -> Problem:
+    """The live preview's problem for text it drew clipped: the build's, and how much is over."""
+    a = element.attrs
+    box = f'text box "{a["name"]}"' if a["name"] else "text box"
+    problem = _blame(_TextProblem(box, f"{laid.overflow} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True),
+                     element, card, card_name)
+    below = sum(1 for line in laid.lines if line.baseline > a["h"] * PT_PER_MM)
+    return Problem(f"{problem.message}; {below} of {len(laid.lines)} lines fall below the box (the preview clips them)",
+                   problem.source, problem.card, problem.severity)
 
 
 def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem:

@@ -127,4 +127,6 @@ STROKE = Attr(color, "outline colour (`none` for no outline)", None)
 STROKE_WIDTH = Attr(positive_length, "outline width", 0.25)
 OPACITY = Attr(fraction, "opacity from 0 (invisible) to 1", 1.0)
 DASH = Attr(dash, 'dash pattern of the outline, lengths on and off such as "1 0.5"', None)
+# The paint of every closed shape.
+PAINT = {"fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "dash": DASH, "opacity": OPACITY}
 ROTATE = Attr(number, "rotation in degrees, clockwise, about the element's centre", 0.0)

@@ -1,9 +1,9 @@
 """``<circle>``: a circle given by its centre and radius."""
 from __future__ import annotations
 
-from .attributes import DASH, FILL, OPACITY, STROKE, STROKE_WIDTH, Attr, length, positive_length
+from .attributes import Attr, PAINT, length, positive_length
 from . import shape
-from .ellipse import draw_oval, oval
+from .ellipse import oval
 
 TAG = "circle"
 DOC = "A circle around (`cx`, `cy`) with radius `r`."
@@ -11,13 +11,11 @@ ATTRIBUTES = {
     "cx": Attr(length, "centre, from the left", required=True),
     "cy": Attr(length, "centre, from the top", required=True),
     "r": Attr(positive_length, "radius", required=True),
-    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "dash": DASH, "opacity": OPACITY,
+    **PAINT,
 }
 
 
-def direct(attrs) -> bool:
-    """Whether the shape is drawn with PDF operators alone (see draw/__init__.py)."""
-    return shape.direct(attrs)
+direct = shape.direct
 
 
 def outline(attrs, geometry) -> tuple[str, tuple]:
@@ -25,5 +23,4 @@ def outline(attrs, geometry) -> tuple[str, tuple]:
 
 
 def draw(canvas, element, geometry, prepared=None) -> None:
-    a = element.attrs
-    draw_oval(canvas, geometry, a["cx"], a["cy"], a["r"], a["r"], a)
+    shape.draw_outlined(outline, canvas, element, geometry)

@@ -1,20 +1,18 @@
 """``<polygon>``: a closed shape through a list of points."""
 from __future__ import annotations
 
-from .attributes import DASH, FILL, OPACITY, STROKE, STROKE_WIDTH, Attr, points
+from .attributes import Attr, PAINT, points
 from . import shape
 
 TAG = "polygon"
 DOC = 'A closed shape through `points` ("x,y x,y x,y ...").'
 ATTRIBUTES = {
     "points": Attr(points, 'corner points, "x,y" pairs separated by spaces', required=True),
-    "fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "dash": DASH, "opacity": OPACITY,
+    **PAINT,
 }
 
 
-def direct(attrs) -> bool:
-    """Whether the polygon is drawn with PDF operators alone (see draw/__init__.py)."""
-    return shape.direct(attrs)
+direct = shape.direct
 
 
 def outline(attrs, geometry) -> tuple[str, tuple]:
@@ -27,8 +25,4 @@ def outline(attrs, geometry) -> tuple[str, tuple]:
 
 
 def draw(canvas, element, geometry, prepared=None) -> None:
-    a = element.attrs
-    if a["fill"] is None and a["stroke"] is None:
-        return
-    path, box = outline(a, geometry)
-    shape.paint_path(canvas, geometry, a, path, box)
+    shape.draw_outlined(outline, canvas, element, geometry)

@@ -10,7 +10,17 @@ from .gradient import Gradient, shade
 
 
 def direct(attrs) -> bool:
+    """Whether the shape is drawn with PDF operators alone (see draw/__init__.py)."""
     return attrs.get("opacity", 1.0) >= 1 and not isinstance(attrs.get("fill"), Gradient)
+
+
+def draw_outlined(outline, canvas, element, geometry) -> None:
+    """Draw a shape given its ``outline(attrs, geometry) -> (path operators, bounds)``."""
+    a = element.attrs
+    if a["fill"] is None and a["stroke"] is None:
+        return
+    path, box = outline(a, geometry)
+    paint_path(canvas, geometry, a, path, box)
 
 
 def paint_path(canvas, geometry, attrs, path_ops: str, box_pt, prefix: str = "") -> None:

@@ -66,13 +66,13 @@
       box("g-bleed", 0), box("g-trim", type.bleed), box("g-safe", type.bleed + type.safe));
   }
 
-  function faceFigure(set, card, face, print) {
+  function faceFigure(set, card, face, print, eager) {
     const type = typeOf(set, card.type);
     const w = type.w + 2 * type.bleed, h = type.h + 2 * type.bleed;
     return el("figure", { class: `face side-${face.side}` },
       el("div", { class: "shot", style: { aspectRatio: `${w} / ${h}` } },
         el("img", { src: faceSrc(set, face, print), alt: `${card.name}, ${face.label}`,
-          loading: print ? "eager" : "lazy", decoding: "async" }),
+          loading: print || eager ? "eager" : "lazy", decoding: "async" }),
         guides(type)),
       el("figcaption", { text: face.label }));
   }
@@ -82,7 +82,7 @@
     return { error: found.has("error"), warning: found.has("warning") };
   }
 
-  function tile(set, card) {
+  function tile(set, card, eager) {
     const marks = severities(set, card);
     const changed = set.changed.includes(card.key);
     const badges = [];
@@ -95,7 +95,7 @@
       onclick: () => openCard(card.key),
       onkeydown: (e) => { if (e.key === "Enter") openCard(card.key); },
     },
-      el("div", { class: "faces" }, card.faces.map((f) => faceFigure(set, card, f, false))),
+      el("div", { class: "faces" }, card.faces.map((f) => faceFigure(set, card, f, false, eager))),
       el("div", { class: "meta" },
         el("span", { class: "name", text: card.name }),
         el("span", { class: "qty", text: `×${card.count}` }),
@@ -213,7 +213,7 @@
         const sig = `${card.sig}|${set.changed.includes(card.key)}|${card.problems.map((i) => set.problems[i] && set.problems[i].severity)}`;
         if (!known || known.sig !== sig) {
           const replaced = known && known.element;
-          known = { sig, element: tile(set, card) };
+          known = { sig, element: tile(set, card, Boolean(replaced)) }; // an update loads at once
           tiles.set(id, known);
           if (!fresh && replaced) replaced.replaceWith(known.element);
         }
@@ -234,7 +234,8 @@
     const status = $("status");
     const total = set.cards.length;
     status.replaceChildren(document.createTextNode(
-      !set.ready && live ? "Building the preview…" : shown === total ? `${plural(total, "card")}` : `${shown} of ${plural(total, "card")} shown`));
+      !set.ready && live && !total ? "Building the preview…" : shown === total ? `${plural(total, "card")}` : `${shown} of ${plural(total, "card")} shown`));
+    if (set.progress) status.append(el("span", { class: "badge progress", text: `${set.progress}…` }));
     if (cardFilter) status.append(" ", el("button", { type: "button", class: "chip", text: "show all", onclick: () => { cardFilter = null; renderGrid(set); } }));
     if (set.changed.length) status.append(el("span", { class: "badge changed", text: `${set.changed.length} changed` }));
   }
@@ -316,6 +317,12 @@
     $("detail").addEventListener("close", () => { openKey = null; });
     document.addEventListener("keydown", (e) => {
       if (e.key === "/" && document.activeElement !== $("search")) { e.preventDefault(); $("search").focus(); }
+      if ($("detail").open && openKey && (e.key === "ArrowRight" || e.key === "ArrowLeft")) {
+        // the next or previous card on screen
+        const shown = [...document.querySelectorAll("#groups article.card")].map((c) => c.dataset.key);
+        const next = shown[shown.indexOf(openKey) + (e.key === "ArrowRight" ? 1 : -1)];
+        if (next !== undefined) openCard(next);
+      }
     });
     if (live) connect(); else render();
   });

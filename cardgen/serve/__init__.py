@@ -24,7 +24,7 @@ from .pdfbuild import Builder
 DEFAULT_PORT = 8642
 DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
 CARD_ROWS = (".csv", ".yaml", ".yml", ".xlsx")
-PDF_QUIET = 0.4  # s after the last refresh before the PDF is built
+PDF_QUIET = 0.5  # s after the last refresh before the PDF is built (the page's images load first)
 
 
 class Saves:
@@ -101,7 +101,8 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
     def cycle(saved: set[Path]) -> None:
         for name in engine.names:
             started = time.perf_counter()
-            if engine.refresh(name, bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)):
+            rows_only = bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)
+            if engine.refresh(name, rows_only, stop):
                 pdfs.want(name)
             state = engine.sets[name]
             if state.failed:

@@ -10,36 +10,26 @@ stale in the browser. A refresh that fails keeps the last good cards and says wh
 from __future__ import annotations
 
 import json
-import math
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import pipeline, sheets
+from .. import pipeline
 from ..errors import CardgenError, Problem
 from ..load.setfile import load_set
 from ..model import Face
-from ..proof.raster import Rasteriser, png_bytes, render_and_encode
 from ..rendered import render_set
-from ..write.pdf import write_pdf
 from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
 from .pdfbuild import Builder
+from .faces import RenderMemo, draw_faces, grid_dpi
 from .store import FaceStore
 
-GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
-GRID_PIXELS = 300  # ... and at least this wide, so that a small token is as sharp as a card
 PRINT_DPI = 300  # the detail view: what the printer gets
+BATCH = 48  # faces drawn between two updates of the page, when many changed (a template was saved)
 DECKS = "decks"  # data/<set>/decks/*.yaml: deck lists checked against the set's rules
 MAX_LISTED = 60  # output files listed per set
-
-
-def grid_dpi(card_type) -> int:
-    """The resolution of a face in the grid: GRID_DPI, or more for a face narrower than GRID_PIXELS."""
-    inches = (card_type.size.w + 2 * card_type.bleed) / 25.4
-    return max(GRID_DPI, math.ceil(GRID_PIXELS / inches / 10) * 10)
 
 
 def _shown(card: dict | None) -> tuple | None:
@@ -47,31 +37,8 @@ def _shown(card: dict | None) -> tuple | None:
     return None if card is None else (card["faces"], card["count"], card["problems"])
 
 
-class RenderMemo:
-    """Renderings of the set's faces kept between refreshes, in memory (see render/faces.py,
-    RenderMemo): after a save, only the cards whose values changed are rendered. It stands
-    where the build's face cache would, and keeps no drawing: a preview's drawing may hold
-    text clipped to its box, which a build must never reuse."""
-
-    LIMIT = 100_000  # renderings kept; past it the memo starts again
-
-    def __init__(self):
-        self.prefix = ""
-        self.renderings: dict[str, Any] = {}
-
-    def recall(self, key: str) -> Any:
-        return self.renderings.get(key)
-
-    def remember(self, key: str, value: Any) -> None:
-        if len(self.renderings) >= self.LIMIT:
-            self.renderings.clear()
-        self.renderings[key] = value
-
-    def get(self, key: str) -> None:  # a face's drawing: never kept
-        return None
-
-    def put(self, key: str, parts) -> None:
-        pass
+class Stopped(Exception):
+    """The server is stopping: a long refresh ends between two batches of faces."""
 
 
 @dataclass
@@ -89,12 +56,12 @@ class SetState:
     files: list[dict] = field(default_factory=list)  # output files of the set (PDF, manifest, exports)
     ready: bool = False
     updated: float = 0.0
-
+    progress: str = ""  # while many faces are drawn: how many are done
     def as_json(self) -> dict:
         return {"name": self.name, "title": self.title, "version": self.version, "cards": self.cards,
                 "types": self.types, "problems": self.problems, "decks": self.decks, "failed": self.failed,
                 "changed": self.changed, "pdf": self.pdf, "files": self.files, "ready": self.ready,
-                "updated": self.updated}
+                "updated": self.updated, "progress": self.progress}
 
 
 class Engine:
@@ -165,7 +132,7 @@ class Engine:
             if face is None or rendered is None:
                 return None
             try:
-                self._draw(name, rendered, [face], PRINT_DPI)
+                draw_faces(store, rendered, [face], PRINT_DPI)
             except CardgenError:
                 return None
         return store.path(face_hash, PRINT_DPI) if store.has(face_hash, PRINT_DPI) else None
@@ -185,18 +152,21 @@ class Engine:
             self._delta = (self.generation, json.dumps({"generation": self.generation, **delta}, ensure_ascii=False))
             self.changes.notify_all()
 
-    def refresh(self, name: str, rows_only: bool = False) -> bool:
+    def refresh(self, name: str, rows_only: bool = False, stop: threading.Event | None = None) -> bool:
         """Read the set again; draw and rasterise its new faces; publish. Return whether the
         cards or problems changed (so the PDF needs building). ``rows_only``: only card rows
-        were saved since the last refresh, so unchanged cards keep their faces."""
+        were saved since the last refresh, so unchanged cards keep their faces. ``stop`` set
+        ends a long refresh between two batches of faces (Stopped)."""
         state = self.sets[name]
         cards_before = {c["key"]: c for c in state.cards}
         with self.lock:
             try:
                 before = (state.cards, state.problems)
-                self._refresh(name, state, rows_only)
+                self._refresh(name, state, rows_only, stop)
                 state.failed = []
                 changed = before != (state.cards, state.problems) or not state.pdf.get("ok")
+            except Stopped:
+                return False
             except CardgenError as error:
                 state.failed = [problem_json(p) for p in error.problems]
                 state.changed = []
@@ -207,11 +177,13 @@ class Engine:
                 state.changed = []
                 changed = False
             state.ready = True
+            state.progress = ""
             state.updated = time.time()
         self._publish(name, cards_before)
         return changed
 
-    def _refresh(self, name: str, state: SetState, rows_only: bool) -> None:
+    def _refresh(self, name: str, state: SetState, rows_only: bool, stop: threading.Event | None) -> None:
+        previous = {card["key"]: card for card in state.cards}
         session = pipeline.Session(self.root)  # new each time: templates and fonts may have changed
         card_set = load_set(name, self.root)
         cards = list(card_set.cards)
@@ -251,7 +223,15 @@ class Engine:
         known = self._face_problems[name]
         store = self.stores[name]
         new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
-        found = self._draw(name, rendered, new) if new else {}
+        found: dict[str, list[Problem]] = {}
+        self._faces[name] = {**self._faces[name], **faces}  # the images of old and new cards, while both show
+        for start in range(0, len(new), BATCH):
+            if stop is not None and stop.is_set():
+                raise Stopped
+            found.update(draw_faces(store, rendered, new[start:start + BATCH]))
+            if start + BATCH < len(new):
+                state.progress = f"drawing faces: {start + BATCH} of {len(new)}"
+                self._publish_drawn(name, state, faces_by_card, previous)
         face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
         self._face_problems[name] = face_problems
         self._faces[name] = faces
@@ -260,7 +240,6 @@ class Engine:
         all_problems = list(problems) + template_problems
         for face_list in face_problems.values():
             all_problems.extend(p for p in face_list if p not in all_problems)
-        previous = {card["key"]: card for card in state.cards}
         state.title, state.version = card_set.title, card_set.version
         state.problems = [problem_json(p) for p in all_problems]
         state.cards = self._cards(faces_by_card, all_problems, kept)
@@ -272,41 +251,20 @@ class Engine:
         state.decks = decks
         state.changed = [c["key"] for c in state.cards if previous and _shown(previous.get(c["key"])) != _shown(c)]
 
-    def _draw(self, name: str, rendered, faces: list[Face], dpi: float | None = None) -> dict[str, list[Problem]]:
-        """Draw ``faces`` a page each into a temporary PDF and store their images at ``dpi``
-        (None: each at its grid resolution); return each face's overflow problems (text drawn
-        clipped)."""
-        card_set = rendered.resources.card_set
-        layout = pipeline.sheet_options(card_set, pipeline.BuildOptions(layout="per-card"))
-        pages: dict[str, tuple[int, float]] = {}
-        drawn: dict[str, list[Problem]] = {}
-        overflows = rendered.resources.overflows
-
-        def on_page(page, placements) -> None:
-            for placement in placements:
-                face = placement.face
-                pages.setdefault(face.content_hash, (page.number - 1, dpi or grid_dpi(face.card_type)))
-                drawn[placement.face.content_hash] = list(overflows)
-                overflows.clear()
-
-        # each face once, and its overflow problems told apart by drawing it on a page of its own
-        with tempfile.TemporaryDirectory(prefix="cardgen-serve-") as temporary:
-            pdf = Path(temporary) / "faces.pdf"
-            write_pdf(pdf, sheets.impose_groups([[(face, None) for face in faces]], layout), rendered.drawing,
-                      card_set.title, sheets.draw_marks, rendered.resources.fonts.face(None).pdf_name,
-                      on_page=on_page)
-            store = self.stores[name]
-            jobs = [(face_hash, page, face_dpi) for face_hash, (page, face_dpi) in pages.items()]
-
-            def render(job):
-                raster.dpi = job[2]
-                return raster.page(job[1])
-
-            with Rasteriser(pdf, GRID_DPI) as raster:
-                for (face_hash, _, face_dpi), data in render_and_encode(
-                        jobs, render, lambda job, image: png_bytes(image, job[2])):
-                    store.write(face_hash, face_dpi, data)
-        return drawn
+    def _publish_drawn(self, name: str, state: SetState, faces_by_card, previous: dict[str, dict]) -> None:
+        """While many faces are drawn: the cards whose faces are all drawn, the others as they
+        were (a card never names an image that is not there yet)."""
+        store = self.stores[name]
+        shown = self.sets[name].cards
+        cards = []
+        for card, key, labelled in faces_by_card:
+            if all(store.has(face.content_hash, grid_dpi(face.card_type)) for _, face in labelled):
+                cards.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
+                                                   for label, face in labelled], []))
+            elif key in previous:
+                cards.append(previous[key])
+        state.cards = cards
+        self._publish(name, {c["key"]: c for c in shown})
 
     def _decks(self, card_set) -> list[dict]:
         from .. import validate

@@ -13,8 +13,10 @@ reaches outside the preview and output folders, however it is spelled.
 """
 from __future__ import annotations
 
+import ipaddress
 import mimetypes
 import re
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -37,7 +39,10 @@ def safe_file(base: Path, url_path: str) -> Path | None:
     """The file ``url_path`` names inside ``base``, or None: no empty, dot or hidden segment
     (``..``, ``%2e%2e``, ``.cache``), no backslash or NUL, nothing encoded twice, and the real
     path (symlinks followed) inside ``base``. Folders are not files: nothing is listed."""
-    decoded = unquote(url_path, errors="strict") if "%" in url_path else url_path
+    try:
+        decoded = unquote(url_path, errors="strict") if "%" in url_path else url_path
+    except UnicodeDecodeError:
+        return None
     if "%" in decoded or "\\" in decoded or "\0" in decoded:
         return None
     parts = decoded.split("/")
@@ -59,6 +64,12 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, address, engine: Engine, stop: threading.Event):
         self.engine, self.stop = engine, stop
         super().__init__(address, Handler)
+
+    def handle_error(self, request, client_address) -> None:
+        """One line, not a traceback: a browser that goes away mid-answer is not news."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            print(f"cardgen serve: a request failed: {error!r}", file=sys.stderr)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -104,9 +115,12 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST
 
     def _host_allowed(self) -> bool:
-        """A page of another site, reached through a DNS name that points here, is refused."""
-        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        """On the loopback address, a page of another site reaching here through a DNS name of
+        its own (DNS rebinding) is refused. Told to listen on the network, any name goes."""
         bound = self.server.server_address[0]
+        if not ipaddress.ip_address(bound).is_loopback:
+            return True
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
         return host in ("127.0.0.1", "localhost", "::1", bound)
 
     def _error(self, status: HTTPStatus) -> None:

@@ -3,6 +3,7 @@ build still fails on it; a preview never leaves a clipped drawing for a build to
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -12,8 +13,6 @@ from cardgen.serve.engine import Engine
 from projects import make_project
 
 LONG = " ".join(["Overflowing words fill the box."] * 60)
-BUILD_MESSAGE = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at the '
-                 'minimum size 5 pt (53.5 x 52 mm)')
 # the build names the card's value first, the template line second (issue 13)
 BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
                  '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
@@ -39,8 +38,8 @@ def test_the_preview_draws_text_that_does_not_fit_and_names_the_problem(overflow
     assert state["failed"] == []
     errors = [p for p in state["problems"] if p["severity"] == "error"]
     assert len(errors) == 1
-    assert errors[0]["text"].startswith(BUILD_MESSAGE + "; ")
-    assert errors[0]["where"] == "templates/demo/action.xml.j2:5" and errors[0]["card"] == "Quick Draw"
+    assert errors[0]["text"].startswith(BUILD_FAILURE + "; ")  # the build's message, and how much is over
+    assert errors[0]["where"] == "data/demo/cards.yaml:4" and errors[0]["card"] == "Quick Draw"
     quick = next(c for c in state["cards"] if c["name"] == "Quick Draw")
     assert [state["problems"][i]["severity"] for i in quick["problems"]] == ["warning", "error"]
     assert all(engine.grid_image("demo", face["hash"]) for face in quick["faces"])  # drawn anyway
@@ -83,3 +82,36 @@ def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
     assert state_of(quick)["cards"] == state_of(full)["cards"]
     assert state_of(quick)["problems"] == state_of(full)["problems"]
     assert state_of(quick)["changed"] == ["Newcomer", "Escape Artist"]
+
+
+def test_many_new_faces_come_in_batches_and_never_name_a_missing_image(tmp_path, monkeypatch):
+    from cardgen.serve import engine as engine_module
+
+    monkeypatch.setattr(engine_module, "BATCH", 2)
+    root = make_project(tmp_path, "preview")
+    engine = Engine(root, ["demo"], root / "output")
+    seen = []
+    publish = engine._publish
+
+    def checked(name, before):
+        state = engine.sets[name]
+        for card in state.cards:
+            for face in card["faces"]:
+                assert engine.grid_image(name, face["hash"]).is_file()  # what the server answers
+        seen.append((len(state.cards), state.progress))
+        publish(name, before)
+
+    monkeypatch.setattr(engine, "_publish", checked)
+    engine.refresh("demo")
+    # 2 faces a batch: cards appear as their faces are drawn
+    assert seen[-1] == (5, "")
+    assert [progress for _, progress in seen[:-1]] == [f"drawing faces: {n} of {seen[0][1].split(' of ')[1]}"
+                                                      for n in range(2, 2 * len(seen) - 1, 2)]
+    assert [count for count, _ in seen] == sorted(count for count, _ in seen)
+    stop = threading.Event()
+    stop.set()
+    (root / "templates/demo/back.xml.j2").write_text(
+        (root / "templates/demo/back.xml.j2").read_text(encoding="utf-8").replace("#27408b", "#8b2740"), encoding="utf-8")
+    before = state_of(engine)
+    assert engine.refresh("demo", stop=stop) is False  # stopping: ends between batches, publishes nothing
+    assert state_of(engine) == before

@@ -78,6 +78,8 @@ def test_it_listens_on_127_0_0_1_and_serves_the_page_and_its_files(served):
     "/faces/nope/" + "0" * 64 + ".png",
     "/data/demo/cards.yaml",
     "//etc/passwd",
+    "/output/%ff%fe.pdf",  # not UTF-8
+    "/output/demo.pdf%00.png",
 ])
 def test_nothing_outside_the_preview_and_output_files_is_served(served, path):
     wait_ready(served)
@@ -99,6 +101,12 @@ def test_other_methods_and_other_hosts_are_refused(served):
     assert request(served, "/", method="DELETE")[0] == 405
     assert request(served, "/", host="attacker.example")[0] == 403  # DNS rebinding
     assert request(served, "/", host="localhost:1")[0] == 200
+
+
+def test_no_request_above_made_the_server_print_a_traceback(served):
+    wait_ready(served)
+    said = "".join(served.lines)
+    assert "Traceback" not in said and "request failed" not in said, said
 
 
 def processes_naming(text: str) -> list[str]:

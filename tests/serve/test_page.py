@@ -11,8 +11,6 @@ from PIL import Image
 from livepage import served  # noqa: F401 (fixture; chromium and page come from conftest.py)
 
 QUICK = '[data-key="Quick Draw"]'
-BODY_OVERFLOW = ('templates/demo/action.xml.j2:5: card "Quick Draw": text box "body": the text does not fit at '
-                 'the minimum size 5 pt (53.5 x 52 mm)')
 # the build names the card's value first, the template line second (issue 13)
 BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
                  '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
@@ -117,6 +115,10 @@ def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, served):
     # the trim line lies the bleed (3 mm of 69.5) inside the image's edge
     shot, box = dialog.locator(".shot").first.bounding_box(), trim.bounding_box()
     assert abs((box["x"] - shot["x"]) - shot["width"] * 3 / 69.5) < 1.0
+    page.keyboard.press("ArrowRight")  # the next card on screen
+    assert page.inner_text("#detail-name") == "Escape Artist"
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#detail-name") == "Quick Draw"
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
     assert page.locator("#groups .guides").first.is_visible()  # the toggle holds for the grid too
@@ -168,10 +170,10 @@ def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fail
                long_text)
     page.wait_for_selector(f"{QUICK}.has-error")
     problem = page.locator("#problems li.problem.error")
-    assert problem.locator(".where").inner_text() == "templates/demo/action.xml.j2:5"
+    assert problem.locator(".where").inner_text() == "data/demo/cards.yaml:4"
     message = problem.locator(".msg").inner_text()
     # the build's message, and in the preview how much is over
-    build_message = BODY_OVERFLOW.split(": ", 1)[1]
+    build_message = BUILD_FAILURE.split(": ", 1)[1]  # the build's own message, and the preview's part
     assert message.startswith(build_message + "; ")
     below, lines = map(int, re.fullmatch(r"; (\d+) of (\d+) lines fall below the box \(the preview clips them\)",
                                          message[len(build_message):]).groups())
