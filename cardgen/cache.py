@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+from contextlib import suppress
 import struct
 from functools import cache
 from importlib import metadata
@@ -198,7 +199,7 @@ class FaceCache:
             self._out.write(payload)
         except OSError:  # the cache only saves time: the build goes on without it
             self._unwritable = True
-            self.discard()
+            self._drop_output()  # the last build's file stays open: its entries are still read
 
     def save(self, keep_unused: bool = False) -> None:
         """Put this build's file in place of the last one. ``keep_unused``: a build of part of
@@ -209,17 +210,22 @@ class FaceCache:
         self.last.close()
         if self._out is None:
             return
-        self._out.close()
-        self._out = None
         try:
+            self._out.close()
+            self._out = None
             os.replace(self._temporary, self.path)
-        except OSError:
+        except OSError:  # a full disk or a locked folder: the next build lays the faces out again
+            self._drop_output()
+
+    def _drop_output(self) -> None:
+        out, self._out = self._out, None
+        with suppress(OSError):
+            if out is not None:
+                out.close()
             self._temporary.unlink(missing_ok=True)
 
     def discard(self) -> None:
         """Drop this build's file (the build failed): the last one stays."""
         self.last.close()
         if self._out is not None:
-            self._out.close()
-            self._out = None
-            self._temporary.unlink(missing_ok=True)
+            self._drop_output()

@@ -87,7 +87,10 @@ def run_reporting_errors(ctx: click.Context, action):
         problems = collapse(error.problems)
         for problem in problems:
             click.echo(str(problem), err=True)
-        raise Failure(f"cardgen: {tally(problems)}") from None
+        unlisted = getattr(error, "unlisted_warnings", {})
+        for name, count in unlisted.items():  # a build lists its errors; `cardgen check` lists warnings
+            click.echo(f"{name}: {count} warning{'s' * (count != 1)} (`cardgen check {name}` lists them)", err=True)
+        raise Failure(f"cardgen: {tally(problems, sum(unlisted.values()))}") from None
     except UsageError as error:
         raise click.UsageError(str(error), ctx) from None
     except MemoryError:  # the limits keep the defaults far from this; a raised limit may not
@@ -129,11 +132,26 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
         ("--back-offset", tuple(back_offset) != (0.0, 0.0), layout == "sheets")) if given and not applies]
     if not_applying:
         raise click.UsageError(f"{not_applying[0]} does not apply to {pages}")
+    sheet = _typed_sheet_file(sheet)
     return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
                                  spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                                  proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
                                  cache=cache, color=color, margin=margin, back_offset=back_offset,
                                  mix_backs=mix_backs)
+
+
+def _typed_sheet_file(sheet: str | None) -> str | None:
+    """``--sheet FILE`` is a path the user typed: from the working folder when it is there (a
+    set.yaml's sheet file is found from the set's folder instead)."""
+    from .sheets.labels import is_path
+
+    if not sheet or not is_path(sheet):
+        return sheet
+    file, hash_, part = sheet.partition("#")
+    typed = Path(file)
+    if not typed.is_absolute() and typed.is_file():
+        return str(typed.resolve()) + hash_ + part
+    return sheet
 
 
 @main.command()

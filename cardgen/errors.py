@@ -77,10 +77,10 @@ def collapse(problems) -> list[Problem]:
     return [p for p in merged if p.is_error] + [p for p in merged if not p.is_error]
 
 
-def tally(problems) -> str:
+def tally(problems, more_warnings: int = 0) -> str:
     """``N errors, M warnings``."""
     errors = sum(1 for p in problems if p.is_error)
-    warnings = len(problems) - errors
+    warnings = len(problems) - errors + more_warnings
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
@@ -90,6 +90,8 @@ class UsageError(Exception):
 
 def os_reason(error: OSError) -> str:
     """An operating-system failure in plain words: "permission denied", "no space left on device"."""
+    if getattr(error, "cardgen_reason", None):
+        return error.cardgen_reason
     if error.errno in (errno.EACCES, errno.EPERM):
         return "permission denied"  # EPERM: an immutable file or folder, to the user the same thing
     if error.errno == errno.EROFS:
@@ -118,5 +120,8 @@ def os_message(error: OSError) -> str:
     if writing is not None:
         return f"cannot write {shown_path(writing)}: {os_reason(error)}"
     if error.filename is not None:
-        return f"cannot use {shown_path(error.filename)}: {os_reason(error)}"
+        name = os.fspath(error.filename)
+        creating = error.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT) or (
+            error.errno in (errno.EACCES, errno.EPERM) and not os.path.isfile(name))
+        return f"cannot {'write' if creating else 'open'} {shown_path(name)}: {os_reason(error)}"
     return os_reason(error)

@@ -4,6 +4,7 @@ The result is everything the draw stage needs; it is computed once per distinct 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -99,16 +100,20 @@ class Resources:
         if icon.image is not None:
             image = self.icon_image(icon)
             return ICON_HEIGHT * image.aspect, lambda x, baseline, size, _color: [(ICON, icon.name, x, baseline, size)]
+        # a glyph icon's problem is set.yaml's, at the icon's line: one cause, however many cards
         try:
             face = self.fonts.face(icon.font)
         except KeyError:
-            raise ValueError(f'icon "{icon.name}": font family "{icon.font}" is not in the project\'s fonts/ '
-                             "or cardgen's") from None
+            raise CardgenError(Problem(f'icon "{icon.name}": font family "{icon.font}" is not in the project\'s '
+                                       "fonts/ or cardgen's", icon.source)) from None
         missing = face.missing(icon.glyph)
         if missing is not None:
-            raise ValueError(f'icon "{icon.name}": the font {face.path.name} has no character '
-                             f'U+{ord(missing):04X} ({missing})')
-        fixed = parse_color(icon.color) if icon.color else None
+            raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
+                                       f'character U+{ord(missing):04X} ({missing})', icon.source))
+        try:
+            fixed = parse_color(icon.color) if icon.color else None
+        except ValueError as exc:
+            raise CardgenError(Problem(f'icon "{icon.name}": color: {exc}', icon.source)) from None
 
         def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
@@ -193,6 +198,24 @@ def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem
     return Problem(f'field "{field}": {exc.reason} (drawn by {element.source})', card.source_of(field), card_name)
 
 
+_GOT = re.compile(r'got "([^"]*)"')
+_COLOR_RUN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
+
+
+def blame_value(problem: Problem, card) -> Problem:
+    """A template line's problem with a value (``... got "X"``) that is exactly one of the card's
+    own values: said at that value's file and line, the template line second."""
+    got = _GOT.search(problem.message)
+    if card is None or got is None or not got.group(1).strip() or problem.source is None:
+        return problem
+    wanted = got.group(1).strip()
+    field = _causing_field(card, wanted, lambda text: text == wanted)
+    if field is None:
+        return problem
+    return Problem(f'field "{field}": {problem.message} (drawn by {problem.source})', card.source_of(field),
+                   problem.card, problem.severity)
+
+
 def _causing_field(card, content: str, caused_by: Callable[[str], bool]) -> str | None:
     best, best_length = None, 0
     for key, value in card.fields.items():
@@ -273,9 +296,16 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
         token = f":{exc.name}:"
         raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
+    if a["markup"] == "rich":
+        for value in set(_COLOR_RUN.findall(element.content or "")):
+            try:
+                parse_color(value)
+            except ValueError as exc:
+                token = f"[color={value}]"
+                raise _TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
     style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"],
                       a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
-                      SOFT_HYPHEN in (element.content or ""))
+                      a["markup"] == "rich" and SOFT_HYPHEN in (element.content or ""))
     icon_parts = {}
 
     def icon_width(name: str) -> float:

@@ -53,12 +53,16 @@ def _where(path: Path, root: Path | str) -> str:
 _HREF = re.compile(r"""(?:xlink:)?href\s*=\s*(["'])(.*?)\1""", re.S)
 
 
-def svg_references(path: Path, root: Path | str, shown: str) -> None:
-    """Refuse an SVG file whose external references (``href``/``xlink:href`` to another file, or
-    to a file inside an ``url(...)``) lead outside the project; the message names the SVG line.
-    The text is scanned before any XML library sees it, so nothing is fetched to find out."""
+def svg_references(path: Path, root: Path | str, shown: str, _seen: set | None = None) -> None:
+    """Refuse an SVG file whose external references (``href``/``xlink:href`` to another file),
+    or those of the SVG files it refers to, lead outside the project; the message names the SVG
+    line. The text is scanned before any XML library sees it, so nothing is fetched to find out."""
     from .errors import Source, fail
 
+    seen = _seen if _seen is not None else set()
+    if str(path) in seen:
+        return
+    seen.add(str(path))
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -73,6 +77,9 @@ def svg_references(path: Path, root: Path | str, shown: str) -> None:
                        Source(shown, line))
         file = target.split("#", 1)[0]
         try:
-            confined(root, Path(path).parent, file, "the SVG's reference")
+            referenced = confined(root, Path(path).parent, file, "the SVG's reference")
         except OutsideProject as exc:
             raise fail(str(exc), Source(shown, line)) from None
+        if referenced.suffix.lower() == ".svg" and referenced.is_file():
+            inner = referenced.relative_to(Path(root).resolve()).as_posix()
+            svg_references(referenced, root, inner, seen)

@@ -15,6 +15,8 @@ from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
+from .paths import is_inside
+from .units import parse_length
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .streams import batches
@@ -98,6 +100,8 @@ class Session:
 
     def __post_init__(self):
         self.root = Path(self.root).resolve()
+        if self.cache and not is_inside(self.root / CACHE_FOLDER, self.root):
+            self.cache = False  # a cache folder that links out of the project is never read
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
         self.images = ImageStore(self.root)
@@ -166,7 +170,7 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
     if options.margin is not None:
         values["margin"] = options.margin
     elif "margin" in settings:
-        values["margin"] = float(settings["margin"])
+        values["margin"] = parse_length(settings["margin"])  # checked when set.yaml was read
     return sheets.SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
                                template=template, root=card_set.directory, source=card_set.source,
                                template_everywhere=options.sheet is not None,
@@ -202,11 +206,12 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     problems = check_problems(card_set, options.deck)
     errors = [p for p in problems if p.is_error]
     if errors:
-        raise CardgenError(errors)
+        raise _counting_warnings(CardgenError(errors), card_set, problems)
     cards = card_set.cards
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache else None
+    cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache and session.cache \
+        else None
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
     by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
@@ -254,9 +259,11 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             if converter is not None:
                 converter.finish(pdf_tmp)  # images, drawn as RGB
             manifest.close(pages, notes)
-    except BaseException:
+    except BaseException as failure:
         if cache is not None:
             cache.discard()
+        if isinstance(failure, CardgenError):
+            _counting_warnings(failure, card_set, problems)
         raise
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
@@ -265,6 +272,15 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+def _counting_warnings(error: CardgenError, card_set: CardSet, problems: list[Problem]) -> CardgenError:
+    """A failed build lists its errors; the set's warnings (``cardgen check`` lists them) are
+    counted with them, as ``unlisted_warnings`` (set name -> how many)."""
+    count = sum(1 for p in problems if not p.is_error)
+    if count:
+        error.unlisted_warnings = {**getattr(error, "unlisted_warnings", {}), card_set.name: count}
+    return error
 
 
 def color_converter(card_set: CardSet, options: BuildOptions):

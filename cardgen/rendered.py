@@ -11,7 +11,7 @@ from .cache import FaceCache
 from .draw import direct
 from .draw.content import TEXT
 from .errors import CardgenError, Problem
-from .layout import LaidFace, Resources, lay_out
+from .layout import LaidFace, Resources, blame_value, lay_out
 from .model import Card, CardSet, Face
 from .render.faces import RENDERER, FaceRenderer, Markup, Pair, plain_data
 from .write.face import FaceDrawing
@@ -36,7 +36,11 @@ class Rendered:
 
     def lay_out(self, face: Face) -> LaidFace:
         markup = self.renderer.markup(face)
-        return lay_out(markup.elements(), self.resources, markup.card_type, markup.card_name, face.card)
+        try:
+            elements = markup.elements()
+        except CardgenError as error:  # a bad attribute value may be a card's own: name its row first
+            raise CardgenError([blame_value(p, face.card) for p in error.problems]) from None
+        return lay_out(elements, self.resources, markup.card_type, markup.card_name, face.card)
 
     def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
         """What the write stage draws for a face: ``parts`` recorded when it was last drawn, or

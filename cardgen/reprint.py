@@ -56,7 +56,8 @@ def read_manifest(path: Path) -> dict:
         raise fail("is the manifest of a reprint (only the faces changed then): "
                    "compare with the manifest of a full build", where)
     for number, entry in enumerate(document["faces"], 1):
-        if not isinstance(entry, dict) or not all(k in entry for k in ("card", "copy", "side")):
+        if (not isinstance(entry, dict) or not all(k in entry for k in ("card", "copy", "side"))
+                or isinstance(entry["copy"], bool) or not isinstance(entry["copy"], int)):
             raise fail(f"face {number}: not a cardgen manifest entry (needs card, copy, side)", where)
         if not entry.get("hash"):
             raise fail(f'face {number} ("{entry["card"]}") has no content hash: '

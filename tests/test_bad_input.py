@@ -42,7 +42,8 @@ def test_a_set_whose_card_files_are_empty_is_an_error_and_keeps_the_output(built
     (project / "data/demo/more.csv").write_text("name,count,text\n")
     result = cli(project, "build", "demo")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [EMPTY_SET, "cardgen: 1 error, 0 warnings"]
+    assert result.stderr.splitlines() == [EMPTY_SET, "demo: 2 warnings (`cardgen check demo` lists them)",
+                                          "cardgen: 1 error, 2 warnings"]
     _intact(project, before)
     result = cli(project, "check", "demo")
     assert result.exit_code == 1
@@ -271,4 +272,156 @@ def test_usage_errors_exit_2(built, cli, args, message):
     result = cli(project, *args)
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1].startswith(message)
+    _intact(project, before)
+
+
+# --- 5, 6: the one place to edit ----------------------------------------------------------------
+
+@pytest.mark.parametrize("change, lines", [
+    (lambda p: (p / "data/demo/icons/star.svg").write_text("<svg"),
+     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: it has no width and height',
+      "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "templates/demo/token.xml.j2").write_bytes(b"<card>\n\xff</card>\n"),
+     ['templates/demo/token.xml.j2:2: card "Marker": the template is not UTF-8 text: byte 0xFF at byte offset 7 '
+      "(save it as UTF-8)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "templates/demo/token.xml.j2").write_text(
+        (p / "templates/demo/token.xml.j2").read_text().replace("{{ label }}", "{{ label | shout }}")),
+     ["templates/demo/token.xml.j2:3: card \"Marker\": template syntax error: No filter named 'shout'.",
+      "cardgen: 1 error, 0 warnings"]),
+    (lambda p: ((p / "templates/demo/part.xml.j2").write_text('<rect x="1" y="1" w="1" h="1" fill="{{ colour }}"/>\n'),
+                (p / "templates/demo/token.xml.j2").write_text((p / "templates/demo/token.xml.j2").read_text().replace(
+                    "</card>", '{% include "demo/part.xml.j2" %}\n</card>'))),
+     ["templates/demo/part.xml.j2:1: card \"Marker\": undefined name: 'colour' is undefined (included from "
+      "templates/demo/token.xml.j2:4)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "templates/demo/token.xml.j2").write_text((p / "templates/demo/token.xml.j2").read_text().replace(
+        "</card>", '{% include "demo/nope.xml.j2" %}\n</card>')),
+     ['templates/demo/token.xml.j2:4: card "Marker": template "templates/demo/nope.xml.j2" not found',
+      "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/set.yaml").write_text((p / "data/demo/set.yaml").read_text() + "rules: [rules.yaml\n"),
+     ['data/demo/set.yaml:26: invalid YAML: the "[" opened at column 8 is never closed (the file ends without a "]")',
+      "cardgen: 1 error, 0 warnings"]),
+])
+def test_one_message_at_the_place_to_edit(built, cli, change, lines):
+    project, before = built
+    change(project)
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == lines
+    _intact(project, before)
+
+
+def test_a_card_files_unknown_type_is_one_error_at_set_yaml(built, cli):
+    project, before = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("{file: more.csv, type: action}", "{file: more.csv, type: acton}"))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/set.yaml:25: card file "more.csv": unknown card type "acton" (the set has: action, token)',
+        "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_an_output_folder_that_is_a_dangling_link(built, cli, tmp_path):
+    project, _ = built
+    shutil.rmtree(project / "output")
+    (project / "output").symlink_to(tmp_path / "gone")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.pdf: output is a link to a folder that does not exist\n"
+    assert not (tmp_path / "gone").exists()
+
+
+def test_a_bad_attribute_value_from_a_card_names_its_row_first(built, cli):
+    project, before = built
+    token = project / "templates/demo/token.xml.j2"
+    token.write_text(token.read_text().replace('fill="#2e8b57"', "fill=\"{{ card.colour or '#2e8b57' }}\""))
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("  label: M\n", "  label: M\n  colour: greenish\n"))
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/cards.yaml:16: card "Marker": field "colour": <circle> fill: expected a colour such as "#c8102e", '
+        '"#fff", "black", "cmyk(0,0,0,100)" or "none", got "greenish" (drawn by templates/demo/token.xml.j2:2)',
+        "cardgen: 1 error, 0 warnings"]
+
+
+def test_an_unwritable_cache_folder_only_costs_time(built, cli):
+    project, before = built
+    cards = project / "data/demo/more.csv"
+    cards.write_text(cards.read_text() + "Brand New,1,A fresh card\n")
+    undo = _immutable(project / ".cardgen-cache")
+    try:
+        result = cli(project, "build", "demo")
+    finally:
+        undo()
+    assert result.exit_code == 0, result.stderr
+    rebuilt = _bytes(project)
+    assert rebuilt != before
+    assert cli(project, "build", "demo", "--no-cache", "--out", "fresh").exit_code == 0
+    assert rebuilt == {name: (project / "fresh" / name).read_bytes() for name in rebuilt}
+
+
+@pytest.mark.parametrize("added, line", [
+    ("rules: 5\n", "data/demo/set.yaml:26: `rules` must be a rules file name or a list of them"),
+    ("sheet: {template: 5}\n", "data/demo/set.yaml:26: a sheet template is a name (OL32, circle-cut, ...) or a "
+                               "file, or a mapping of paper: either"),
+    ("sheet: {margin: lots}\n", 'data/demo/set.yaml:26: sheet margin: expected a length such as "12", "12mm", '
+                                '"0.5in" or "10pt", got "lots"'),
+    ("sheet: {template: sheets/nope.yaml}\n", 'data/demo/set.yaml:26: sheet template file "sheets/nope.yaml" not found'),
+])
+def test_set_yaml_values_of_the_wrong_kind(built, cli, added, line):
+    project, before = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + added)
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [line, "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_yaml_nested_too_deeply(built, cli):
+    project, before = built
+    (project / "data/demo/cards.yaml").write_text("- name: A\n  type: action\n  text: " + "[" * 3000 + "]" * 3000 + "\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["data/demo/cards.yaml: invalid YAML: lists or mappings nested too deeply",
+                                          "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_a_bad_colour_in_card_text_names_the_row(built, cli):
+    project, before = built
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("Draw **two** cards", "Draw [color=zzz]two[/color] cards"))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/cards.yaml:4: card "Quick Draw": field "text": [color=zzz]: expected a colour such as "#c8102e", '
+        '"#fff", "black", "cmyk(0,0,0,100)" or "none", got "zzz" (drawn by templates/demo/action.xml.j2:5)', "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_a_glyph_icon_problem_is_one_line_at_the_icon(built, cli):
+    project, before = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace('spade: {glyph: "♠", font: DejaVu Sans', 'spade: {glyph: "♠", font: Nope'))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/set.yaml:20: card "Quick Draw": icon "spade": font family "Nope" is not in the project\'s fonts/ '
+        "or cardgen's",
+        "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
+
+
+def test_proofs_into_an_unwritable_folder(built, cli):
+    project, before = built
+    undo = _immutable(project / "output")
+    try:
+        result = cli(project, "proof", "demo")
+    finally:
+        undo()
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/proofs: permission denied\n"
     _intact(project, before)

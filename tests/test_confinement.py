@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import shutil
 import sys
 
 import pytest
@@ -157,7 +158,7 @@ def test_a_template_that_links_outside(built, cli):
     (project / "templates/demo/token.xml.j2").symlink_to(outside / "t.xml.j2")
     fails_with(cli, project, before, [
         'data/demo/set.yaml:11: card "Marker": template "templates/demo/token.xml.j2" is a link to outside the '
-        "project folder: only files inside it are read", "cardgen: 1 error, 0 warnings"])
+        "project folder: only files inside the project folder are read", "cardgen: 1 error, 0 warnings"])
 
 
 def test_an_include_that_links_outside_names_the_including_line(built, cli):
@@ -166,7 +167,7 @@ def test_an_include_that_links_outside_names_the_including_line(built, cli):
     edit(project / "templates/demo/token.xml.j2", "</card>", '{% include "demo/part.xml.j2" %}\n</card>')
     fails_with(cli, project, before, [
         'templates/demo/token.xml.j2:4: card "Marker": template "templates/demo/part.xml.j2" is a link to outside '
-        "the project folder: only files inside it are read", "cardgen: 1 error, 0 warnings"])
+        "the project folder: only files inside the project folder are read", "cardgen: 1 error, 0 warnings"])
 
 
 def test_a_font_file_outside(built, cli):
@@ -196,9 +197,9 @@ def test_an_svg_reference_outside(built, cli):
 def test_an_svg_reference_by_url(built, cli):
     project, outside, before = built
     edit(project / "data/demo/icons/star.svg", "</svg>",
-         '\n<image xlink:href="file:///etc/hostname" width="5" height="5"/></svg>')
+         f'\n<image xlink:href="file://{outside}/x.png" width="5" height="5"/></svg>')
     fails_with(cli, project, before, [
-        f'data/demo/icons/star.svg:2: card "Escape Artist": the SVG refers to "file:///etc/hostname": {OUTSIDE}',
+        f'data/demo/icons/star.svg:2: card "Escape Artist": the SVG refers to "file://{outside}/x.png": {OUTSIDE}',
         "cardgen: 1 error, 0 warnings"])
 
 
@@ -221,8 +222,54 @@ def test_links_inside_the_project_are_followed(built, cli):
     assert result.exit_code == 0, result.stderr
 
 
-def test_command_line_paths_stay_the_users_own(built, cli, tmp_path):
+def test_command_line_paths_stay_the_users_own(built, cli, monkeypatch):
     project, outside, before = built
-    result = cli(project, "build", "demo", "--out", str(outside / "out"))
+    (outside / "sheet.yaml").write_text("paper: a4\ngrid: {w: 63.5, h: 88.9, nx: 3, ny: 3, x0: 10, y0: 10}\n")
+    (outside / "deck.yaml").write_text("main:\n  Quick Draw: 2\n")
+    monkeypatch.chdir(outside)
+    result = cli(project, "build", "demo", "--out", "out", "--sheet", "sheet.yaml", "--deck", "deck.yaml")
     assert result.exit_code == 0, result.stderr
-    assert (outside / "out/demo.pdf").is_file()
+    assert (outside / "out/demo.deck-deck.pdf").is_file()
+    from pypdf import PdfReader
+    width, height = PdfReader(outside / "out/demo.deck-deck.pdf").pages[0].mediabox.upper_right
+    assert (round(float(width) / 72 * 25.4), round(float(height) / 72 * 25.4)) == (210, 297)
+
+
+def test_a_cache_folder_that_links_outside_is_not_used(built, cli):
+    global OPENED
+    project, outside, before = built
+    shutil.rmtree(project / ".cardgen-cache")
+    (outside / "cache").mkdir()
+    (project / ".cardgen-cache").symlink_to(outside / "cache")
+    OPENED = []
+    try:
+        result = cli(project, "build", "demo")
+        opened = OPENED
+    finally:
+        OPENED = None
+    assert result.exit_code == 0, result.stderr
+    assert opened and not [path for path in opened if path.startswith(str(outside.resolve()))]
+    assert list((outside / "cache").iterdir()) == []
+    assert [(project / "output" / n).read_bytes() for n in before] == list(before.values())
+
+
+def test_an_svg_that_uses_an_svg_that_refers_outside(built, cli):
+    project, outside, before = built
+    (outside / "evil.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="5" height="5"/>\n')
+    (project / "data/demo/icons/inner.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">\n'
+        '<use xlink:href="../../../../outside/evil.svg#a"/></svg>\n')
+    edit(project / "data/demo/icons/star.svg", "</svg>", '\n<use xlink:href="inner.svg"/></svg>')
+    fails_with(cli, project, before, [
+        'data/demo/icons/inner.svg:2: card "Escape Artist": the SVG\'s reference "../../../../outside/evil.svg" is '
+        f"outside the project folder: {OUTSIDE}", "cardgen: 1 error, 0 warnings"])
+
+
+def test_an_icc_profile_outside(built, cli):
+    project, outside, before = built
+    (outside / "x.icc").write_bytes(b"not really a profile")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "color: {mode: cmyk, profile: ../../../outside/x.icc}\n")
+    fails_with(cli, project, before, [
+        f'data/demo/set.yaml:26: file "../../../outside/x.icc" is outside the project folder: {OUTSIDE}',
+        "cardgen: 1 error, 0 warnings"])

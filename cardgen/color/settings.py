@@ -89,8 +89,13 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
 
 
 def _file(directory: Path, name: Any, where: Source) -> Path:
-    path = (directory / str(name)).resolve()
-    if not path.is_relative_to(directory.resolve().parent.parent) or not path.is_file():
+    from ..paths import OutsideProject, confined
+
+    try:  # the project folder holds data/<set>: confined there, like every data-named file
+        path = confined(directory.resolve().parent.parent, directory, str(name), "file")
+    except OutsideProject as exc:
+        raise fail(str(exc), where) from None
+    if not path.is_file():
         raise fail(f'file "{name}" not found in the set folder', where)
     return path
 

@@ -9,12 +9,16 @@ face, bleed included) is downsampled, once; a JPEG small enough is embedded as i
 from __future__ import annotations
 
 import io
+import logging
+import re
 import warnings
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardgenError, Problem, Source
 from ..limits import IMAGE_PIXELS, limit, limit_message
 from ..paths import svg_references
 
@@ -66,9 +70,15 @@ class ImageStore:
                 cached = _load(path, most, self.root)
             except ValueError as problem:  # remembered too: a broken image is read once, not per card
                 cached = problem
+                if self.root is not None and str(problem).startswith("cannot read "):
+                    # the file itself is the one cause, however many faces use it: said at the file
+                    cached = CardgenError(Problem(str(problem).replace(f' "{path.name}"', "", 1),
+                                                  Source(_shown(path, self.root))))
             self._cache[key] = cached
         if isinstance(cached, ValueError):
             raise ValueError(*cached.args)
+        if isinstance(cached, CardgenError):
+            raise CardgenError(cached.problems)
         return cached
 
 
@@ -89,14 +99,16 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
     check_svg_size(path)
     if root is not None:
         svg_references(path, root, _shown(path, root))
-    try:
-        drawing = svg2rlg(str(path), **_reference_root(root))
-    except RecursionError:
-        raise ValueError(f'cannot read SVG "{path.name}": its elements are nested too deeply') from None
-    except Exception as exc:  # svglib raises parser errors of several kinds
-        raise ValueError(f'cannot read SVG "{path.name}": {exc}') from None
+    with _svglib_said() as said:
+        try:
+            drawing = svg2rlg(str(path), **_reference_root(root))
+        except RecursionError:
+            raise ValueError(f'cannot read SVG "{path.name}": its elements are nested too deeply') from None
+        except Exception as exc:  # svglib raises parser errors of several kinds
+            raise ValueError(f'cannot read SVG "{path.name}": {_plain(str(exc), path)}') from None
     if drawing is None or not drawing.width or not drawing.height:
-        raise ValueError(f'cannot read SVG "{path.name}"')
+        reason = _plain(said[0], path) if said else "it has no width and height"
+        raise ValueError(f'cannot read SVG "{path.name}": {reason}')
     if _holds_raster(drawing):
         raise ValueError(f'SVG "{path.name}" holds a raster <image>, which cardgen does not draw inside an SVG: '
                          f"give the picture its own <image> element, or make the SVG all vector")
@@ -155,8 +167,44 @@ def _load_raster(path: Path, most: int | None) -> Raster:
             raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
 
 
+@contextmanager
+def _svglib_said():
+    """What svglib logs while it reads a file (it logs, rather than raises, why it gave up),
+    kept for the message instead of printed."""
+    logger = logging.getLogger("svglib")
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            if record.levelno >= logging.ERROR:
+                said.append(record.getMessage())
+
+    handler, propagate = Keep(), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield said
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def _plain(text: str, path: Path) -> str:
+    """A library's message without the file's absolute path."""
+    text = text.replace(str(path.resolve()), path.name).replace(str(path), path.name)
+    text = re.sub(r"^Failed to load input file! \((.*)\)$", r"\1", text.strip())
+    text = re.sub(r"\s*\([^()]*, line \d+\)$", "", text)
+    return re.sub(r",? line \d+, column \d+$", "", text).rstrip(".").lower() or "damaged"
+
+
 def _reason(exc: Exception) -> str:
     """Pillow's reason, without the path or objects it may name."""
+    from PIL import UnidentifiedImageError
+
+    if isinstance(exc, UnidentifiedImageError):
+        return "not an image file (PNG, JPG, GIF, ... or SVG)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
     text = str(exc).split("\n")[0]
     return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
 

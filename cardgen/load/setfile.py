@@ -128,7 +128,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         _check_date(meta["date"], at(data, "date"))
     preflight = _preflight(data.get("preflight"), at)
 
-    files, delimiters, warnings = _card_files(data, directory, root, at)
+    files, delimiters, warnings = _card_files(data, directory, root, at, types)
     cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
                       at(data, "cards") if "cards" in data else at(data), delimiters)
     cards.check()
@@ -136,6 +136,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     rules_entries = data.get("rules") or []
     if isinstance(rules_entries, str):
         rules_entries = [rules_entries]
+    if not isinstance(rules_entries, list) or not all(isinstance(e, str) for e in rules_entries):
+        raise fail("`rules` must be a rules file name or a list of them", at(data, "rules"))
     rules = []
     for index, entry in enumerate(rules_entries):
         where = at(data["rules"], index) if isinstance(data["rules"], list) else at(data, "rules")
@@ -269,7 +271,7 @@ def _shape(value: Any, where: Source) -> str:
 CARD_FILE_KEYS = {"file", "type", "url", "delimiter", "timeout"}
 
 
-def _card_files(data: Any, directory: Path, root: Path, at) -> tuple[list, dict, list]:
+def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[list, dict, list]:
     """The card files of ``cards:`` as (path, type) pairs, the delimiters set.yaml names, and
     warnings (an online file read from its local copy). An entry is a file name, an address
     (http:// or https://), or a mapping of ``file``, ``url``, ``type``, ``delimiter``, ``timeout``."""
@@ -316,6 +318,9 @@ def _card_files(data: Any, directory: Path, root: Path, at) -> tuple[list, dict,
                            where)
             delimiters[card_path] = delimiter
         forced_type = spec.get("type")
+        if forced_type is not None and types is not None and str(forced_type) not in types:
+            raise fail(f'card file "{name or url}": unknown card type "{forced_type}" (the set has: '
+                       f'{", ".join(sorted(types))})', where)
         files.append((card_path, str(forced_type) if forced_type is not None else None))
     return files, delimiters, warnings
 
@@ -346,11 +351,24 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
     template = sheet.get("template")
     named = template.items() if isinstance(template, dict) else [(None, template)]
     for paper, name in named:
+        if name is not None and not isinstance(name, str):
+            raise fail("a sheet template is a name (OL32, circle-cut, ...) or a file, or a mapping of paper: "
+                       "either", at(template, paper) if paper is not None else at(sheet, "template"))
+    if "margin" in sheet:
+        try:
+            if parse_length(sheet["margin"]) < 0:
+                raise ValueError("must not be negative")
+        except ValueError as exc:
+            raise fail(f"sheet margin: {exc}", at(sheet, "margin")) from None
+    for paper, name in named:
         if isinstance(name, str) and is_path(name):
+            where = at(template, paper) if paper is not None else at(sheet, "template")
             try:
-                confined(root, directory, name.split("#", 1)[0], "sheet template file")
+                path = confined(root, directory, name.split("#", 1)[0], "sheet template file")
             except OutsideProject as exc:
-                raise fail(str(exc), at(template, paper) if paper is not None else at(sheet, "template")) from None
+                raise fail(str(exc), where) from None
+            if not path.is_file():
+                raise fail(f'sheet template file "{name.split("#", 1)[0]}" not found', where)
 
 
 def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:

@@ -20,8 +20,8 @@ def explain(exc, text: str) -> tuple[int | None, str]:
 
     for kind, (opener, closer) in _OPENERS.items():
         if kind in context and began is not None:
-            return began[0], (f'the "{opener}" opened at column {began[1]} is never closed (line {at[0]} was '
-                              f'reached without a "{closer}")')
+            reached = "the file ends" if "<stream end>" in problem else f"line {at[0]} was reached"
+            return began[0], f'the "{opener}" opened at column {began[1]} is never closed ({reached} without a "{closer}")'
     if "quoted scalar" in context and began is not None:
         quote = _char(text, context_mark) or '"'
         return began[0], (f"the quote {quote} at column {began[1]} is never closed (the file ends "
@@ -49,8 +49,46 @@ def explain(exc, text: str) -> tuple[int | None, str]:
         if token == "<scalar>" and _char(text, problem_mark, -1) == " " and _quoted_before(text, problem_mark):
             return at[0], f"text after a closing quote at column {at[1]}: quote the whole value"
         return at[0], f"this line's indentation does not fit the lines before it{opened}"
+    if "<stream end>" in problem or "end of stream" in problem:
+        unclosed = _unclosed(text)
+        if unclosed is not None:
+            line, column, opener = unclosed
+            closer = {"[": "]", "{": "}"}.get(opener, opener)
+            return line, f'the "{opener}" opened at column {column} is never closed (the file ends without a "{closer}")'
+        return at[0], "the file ends where a value was expected"
     where = f" ({context} on line {began[0]})" if context and began else ""
     return at[0], f"{problem}{where}"
+
+
+def _unclosed(text: str) -> tuple[int, int, str] | None:
+    """The first bracket or quote left open in ``text``, as (line, column, character): a plain
+    scan that knows quotes and comments, enough to point at what the parser missed."""
+    stack: list[tuple[int, int, str]] = []
+    quote = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        column = 0
+        while column < len(line):
+            char = line[column]
+            if quote is not None:
+                if char == quote[2]:
+                    if quote[2] == "'" and line[column + 1:column + 2] == "'":
+                        column += 1
+                    else:
+                        quote = None
+                elif char == "\\" and quote[2] == '"':
+                    column += 1
+            elif char == "#" and (column == 0 or line[column - 1] in " \t"):
+                break
+            elif char in "\"'" and (column == 0 or line[column - 1] in " \t[{,:-"):
+                quote = (number, column + 1, char)
+            elif char in "[{":
+                stack.append((number, column + 1, char))
+            elif char in "]}" and stack:
+                stack.pop()
+            column += 1
+    if quote is not None:
+        return quote
+    return stack[0] if stack else None
 
 
 def _position(mark) -> tuple[int | None, int] | None:

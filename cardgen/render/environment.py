@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
-from ..errors import CardgenError, Problem, Source
+from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside
 from .bounded import BoundedEnvironment, TemplateLimit
@@ -28,6 +28,10 @@ class OutsideTemplate(TemplateNotFound):
     """A template that resolves (through a link) outside the project folder: never read."""
 
 
+class TemplateNotText(TemplateSyntaxError):
+    """A template file that is not UTF-8 text."""
+
+
 class MarkedLoader(FileSystemLoader):
     def __init__(self, folder: Path, root: Path):
         super().__init__(str(folder))
@@ -36,13 +40,18 @@ class MarkedLoader(FileSystemLoader):
 
     def get_source(self, environment, template):
         name = f"{self.prefix}/{template}"
-        for folder in self.searchpath:
-            try:
-                confined(self.root, folder, template)
-            except OutsideProject:
-                raise OutsideTemplate(template, f'template "{name}" is a link to outside the project folder: '
-                                                "only files inside it are read") from None
-        source, filename, uptodate = super().get_source(environment, template)
+        try:
+            confined(self.root, self.root, name, "template")
+        except OutsideProject as exc:
+            raise OutsideTemplate(template, str(exc)) from None
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except PermissionError as exc:
+            raise TemplateNotText(f"cannot read the template: {os_reason(exc)}", None, template) from None
+        except UnicodeDecodeError as exc:
+            raise TemplateNotText(f"the template is not UTF-8 text: byte 0x{exc.object[exc.start:exc.start + 1].hex().upper()}"
+                                  f" at byte offset {exc.start} (save it as UTF-8)",
+                                  exc.object.count(b"\n", 0, exc.start) + 1, template) from None
         marked = "\n".join(_TAG.sub(lambda m: f'<{m.group(1)} _src="{name}:{number}"', line)
                            for number, line in enumerate(source.split("\n"), start=1))
         return marked, filename, uptodate
@@ -121,8 +130,8 @@ class Templates:
         except TemplateSyntaxError as exc:
             file = f"templates/{exc.name or name}"
             frames = [f for f in self._template_frames(exc) if f.file != file]
-            raise CardgenError(Problem(f"template syntax error: {exc.message}{_included_from(frames)}",
-                                       Source(file, exc.lineno), card)) from None
+            said = exc.message if isinstance(exc, TemplateNotText) else f"template syntax error: {exc.message}"
+            raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, exc.lineno), card)) from None
         except TemplateLimit as exc:
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise LimitReached(Problem(str(exc), where, card)) from None
@@ -137,9 +146,13 @@ class Templates:
             if isinstance(exc, UndefinedError):
                 message = f"undefined name: {message}"
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
+        except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise CardgenError(Problem(f"{exc.message or exc}{_included_from(frames[:-1])}", where, card)) from None
         except CardgenError:
             raise
-        except (TemplateError, Exception) as exc:  # anything else a template can make Python raise
+        except Exception as exc:  # anything else a template can make Python raise
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
 

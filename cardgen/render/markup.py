@@ -49,7 +49,10 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or 1
         where = _last_marker_before(markup, line, fallback)
-        raise CardgenError(Problem(f"the template does not produce valid card markup: {exc.msg}", where, card)) from None
+        # the parser's own "line 11, column 392" counts in the rendered markup, which the designer
+        # never sees (and differs from card to card): the template line says where
+        reason = re.sub(r",? line \d+, column \d+$", "", str(exc.msg or "").strip())
+        raise CardgenError(Problem(f"the template does not produce valid card markup: {reason}", where, card)) from None
     root_source = _source(root.get("_src"), fallback)
     if root.tag != "card":
         raise CardgenError(Problem(f"card markup must start with <card>, not <{root.tag}>", root_source, card))

@@ -92,12 +92,14 @@ class FontFace:
         return width
 
 
-def _reason(exc: Exception) -> str:
+def _reason(exc: Exception, path: Path) -> str:
     """What is wrong with a font file, without the file's absolute path reportlab adds."""
     if isinstance(exc, OSError):
         return (exc.strerror or str(exc)).lower()
-    text = str(exc)
-    return text.split(" (", 1)[0] if "(" in text else text
+    text = str(exc).replace(f'"{path}" ', "").replace(str(path), path.name)
+    text = text.split(" (", 1)[0] if "(" in text else text
+    return "not a TrueType font file" + (f" ({text.split(': ', 1)[1]})" if ": " in text else "") \
+        if text.startswith("is not") else text
 
 
 def _pdf_name(path: Path, digest: str) -> str:
@@ -209,7 +211,7 @@ class FontBook:
             outlines = self._truetype_outlines(path, digest)
             ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
         except (TTFError, OSError) as exc:
-            raise fail(f"cannot read font: {_reason(exc)}", self._shown(path)) from None
+            raise fail(f"cannot read font: {_reason(exc, path)}", self._shown(path)) from None
         except CardgenError:
             raise
         except Exception:  # reportlab's reader fails in many ways on a damaged file (struct.error, ...)

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from ..errors import shown_path
 from .temporary import temporary_path
 
 
@@ -29,7 +30,11 @@ def staged(*targets: Path) -> Iterator[list[Path]]:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except (FileExistsError, NotADirectoryError) as error:
-                error.cardgen_folder = _file_on_the_way(target.parent)
+                blocking = _file_on_the_way(target.parent)
+                if blocking.is_symlink() and not blocking.exists():
+                    error.cardgen_reason = f"{shown_path(blocking)} is a link to a folder that does not exist"
+                else:
+                    error.cardgen_folder = blocking
                 raise
             name = temporary_path(target)
             os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 & ~_umask()))
@@ -55,6 +60,6 @@ def staged(*targets: Path) -> Iterator[list[Path]]:
 def _file_on_the_way(folder: Path) -> Path:
     """The file that stands where a folder should be (``--out`` naming a file)."""
     for candidate in (folder, *folder.parents):
-        if candidate.exists() and not candidate.is_dir():
+        if (candidate.exists() or candidate.is_symlink()) and not candidate.is_dir():
             return candidate
     return folder

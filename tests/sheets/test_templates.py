@@ -178,7 +178,7 @@ def test_yaml_sheet_template(tmp_path):
      "sprue.yaml:1: a slot at 200, 1 mm lies off the 210 x 297 mm page"),
     ("paper: a4\n", "sprue.yaml:1: the sheet template has no slots (give grid or slots)"),
     ("paper: [a4\n", 'sprue.yaml:1: invalid YAML: the "[" opened at column 8 is never closed '
-                     '(line 2 was reached without a "]")'),
+                     '(the file ends without a "]")'),
     ("- 1\n- 2\n", "sprue.yaml:1: a sheet template is a mapping with paper, grid and/or slots"),
     ("paper: a4\nslots:\n  - {x: 1, y: 1, h: 10}\n", "sprue.yaml:3: missing w"),
     ("paper: {w: 300}\nslots:\n  - {x: 1, y: 1, w: 10, h: 10}\n", "sprue.yaml:1: missing h"),
