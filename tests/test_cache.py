@@ -1,6 +1,8 @@
 """The layout cache: a rebuild lays out only what changed, and prints the same bytes."""
 from __future__ import annotations
 
+import os
+
 import cardgen
 from cardgen import BuildOptions
 
@@ -77,10 +79,18 @@ def test_a_template_change_renders_every_card_again(project, monkeypatch):
     first = sorted(rendered)
     assert len(first) == 6  # copies and the shared back are rendered once within a build
     template = project / "templates/demo/frame.xml.j2"  # the frame every card type extends
-    template.write_text(template.read_text() + "\n")
+    stat = template.stat()
+    before = template.read_bytes()
+    assert before.count(b'fill="#fdf6e3"') == 1
+    # The same size and modification time: only the content tells the edit.
+    template.write_bytes(before.replace(b'fill="#fdf6e3"', b'fill="#e3f6fd"'))
+    os.utime(template, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert (template.stat().st_size, template.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
     rendered.clear()
-    build(project)
+    edited = build(project, "edited")
     assert sorted(rendered) == first
+    fresh = build(project, "fresh", cache=False)
+    assert edited.pdf.read_bytes() == fresh.pdf.read_bytes() != (project / "output/demo.pdf").read_bytes()
 
 
 def test_every_shipped_set_replays_to_the_same_bytes(tmp_path):

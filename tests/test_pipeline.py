@@ -100,6 +100,16 @@ def test_auto_fit_shrinks_long_text_and_keeps_it_in_its_box(project):
     assert sizes["Short"] == {11.0}
     (long_size,) = sizes["Long"]
     assert 5 <= long_size < 11
+    # The largest size that fits: fixed 0.1 pt larger, the same text is refused; a hair smaller, it fits.
+    template = project / "templates/demo/action.xml.j2"
+    source = template.read_text()
+    assert source.count('size="11" min-size="5"') == 1
+    larger, smaller = round(long_size + 0.1, 2), round(long_size - 0.01, 2)
+    template.write_text(source.replace('size="11" min-size="5"', f'size="{larger}" min-size="{larger}"'))
+    with pytest.raises(cardgen.CardgenError, match=rf'card "Long": .*does not fit at the minimum size {larger:g} pt'):
+        cardgen.build(["demo"], project, project / "larger")
+    template.write_text(source.replace('size="11" min-size="5"', f'size="{smaller}" min-size="{smaller}"'))
+    assert cardgen.build(["demo"], project, project / "smaller").sets[0].pdf.exists()
 
 
 def test_same_input_gives_byte_identical_files(project, tmp_path):
@@ -121,17 +131,22 @@ def test_a_failed_build_leaves_the_earlier_output_untouched(project, cli):
     assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]
 
 
-def test_a_failure_while_writing_leaves_no_half_file(project, monkeypatch):
+def test_a_failure_while_writing_leaves_no_half_file(project, monkeypatch, tmp_path):
     cardgen.build(["demo"], project)
-    before = (project / "output/demo.pdf").read_bytes()
+    pdf, manifest = project / "output/demo.pdf", project / "output/demo.json"
+    before = pdf.read_bytes(), manifest.read_bytes()
+    path = project / "data/demo/more.csv"  # the failing build has other input: other bytes
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    changed = cardgen.build(["demo"], project, tmp_path / "changed").sets[0]
+    assert changed.pdf.read_bytes() != before[0] and changed.manifest.read_bytes() != before[1]
 
     def explode(*args, **kwargs):
         raise OSError("disk full")
 
     monkeypatch.setattr("cardgen.write.manifest.ManifestWriter.close", explode)  # after the whole PDF
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="disk full"):
         cardgen.build(["demo"], project)
-    assert (project / "output/demo.pdf").read_bytes() == before
+    assert (pdf.read_bytes(), manifest.read_bytes()) == before
     assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]
 
 

@@ -60,7 +60,8 @@ def pdf_chars(path) -> Counter:
 def test_plain_text_prints_every_character_or_fails_clearly(root, text):
     printed = printed_or_clear_error(root, "plain", text)
     if printed is not None:
-        assert printed == Counter(c for c in text.replace("\r\n", "\n") if not c.isspace())
+        # A soft hyphen (U+00AD) only marks where a word may break: unprinted unless it does.
+        assert printed == Counter(c for c in text.replace("\r\n", "\n") if not c.isspace() and c != "\xad")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

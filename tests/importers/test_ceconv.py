@@ -7,13 +7,14 @@ import json
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import cardgen
 from cardgen.errors import CardgenError
 from cardgen.importers.ceconv import FIELDS, format_ceconv, import_ceconv, parse_ceconv, read_powers_yaml
+
+from pdftext import face_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "cosmic" / "test-powers.txt"
@@ -179,8 +180,7 @@ def test_imported_powers_print_through_the_power_layout(tmp_path):
     manifest = json.loads((out / "prisoners.json").read_text(encoding="utf-8"))
     faces = [f for f in manifest["faces"] if f["type"] == "power"]
     assert sorted(f["card"] for f in faces) == ["TESTJAILER", "TESTWARDEN"]
-    with pdfplumber.open(out / "prisoners.pdf") as pdf:
-        text = " ".join((pdf.pages[f["page"] - 1].extract_text(x_tolerance=1) or "") for f in faces)
+    text = " ".join(face_texts(out / "prisoners.pdf", faces))
     text = " ".join(text.split())
     for marker in ("TESTWARDEN", "GUARDS THE TEST CELLS", "OPTIONAL POWER", "MANDATORY POWER", "Test Fixtures",
                    "paragraph-marker", "history-marker", "Restriction-marker", "Wild-marker", "Super-marker",

@@ -11,11 +11,12 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from ruamel.yaml import YAML
 
 import cardgen
+
+from pdftext import face_texts, page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "seeds"
@@ -28,7 +29,6 @@ SHORT = ["Amnesty", "Jailbreak", "Swap", "Prisoners", "VoD", "Commando", "Entebb
 COUNTS = {"prisoners": [2, 2, 1, 2, 2, 1, 1, 1], "prisoners-warp": [2, 2, 1, 1, 1, 1, 1, 1]}
 HOLDER = {"prisoners": "prison", "prisoners-warp": "star-disc"}
 EDITIONS = list(COUNTS)
-PT_PER_MM = 72 / 25.4
 
 
 def norm(text: str) -> str:
@@ -69,21 +69,11 @@ def built(tmp_path_factory) -> dict[str, dict]:
     books = {}
     for name in EDITIONS:
         manifest = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
-        with pdfplumber.open(out / f"{name}.pdf") as pdf:
-            pages = [page.extract_text(x_tolerance=1) or "" for page in pdf.pages]
-            faces = [norm(face_text(pdf, face)) for face in manifest["faces"]]
+        pages = page_texts(out / f"{name}.pdf")
+        faces = [norm(text) for text in face_texts(out / f"{name}.pdf", manifest["faces"])]
         books[name] = {"manifest": manifest, "pages": pages, "text": norm(" ".join(pages)),
                        "faces": list(zip(manifest["faces"], faces))}
     return books
-
-
-def face_text(pdf, face: dict) -> str:
-    """The text printed inside one face's trim box (the manifest gives it in mm from the
-    page's bottom-left corner), so that cards side by side are read one at a time."""
-    page = pdf.pages[face["page"] - 1]
-    left, bottom = face["x_mm"] * PT_PER_MM, face["y_mm"] * PT_PER_MM
-    box = (left, page.height - bottom - face["h_mm"] * PT_PER_MM, left + face["w_mm"] * PT_PER_MM, page.height - bottom)
-    return page.crop(box).extract_text(x_tolerance=1) or ""
 
 
 def texts_of(book: dict, type_name: str) -> str:

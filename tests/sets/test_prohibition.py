@@ -15,7 +15,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
@@ -23,6 +22,8 @@ from ruamel.yaml import YAML
 import cardgen
 from cardgen.cli import main
 from cardgen.validate import check_deck, load_deck
+
+from pdftext import face_texts, page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "tests" / "fixtures" / "seeds" / "prohibition-alpha-rules.txt"
@@ -113,13 +114,9 @@ def has_words(text: str, phrase: str) -> bool:
     return all(word in text for word in phrase.split())
 
 
-def face_text(pdf, face: dict) -> str:
+def face_text(pdf: Path, face: dict) -> str:
     """The text inside one face's trim box, whitespace removed (faces side by side interleave)."""
-    mm = 72 / 25.4
-    page = pdf.pages[face["page"] - 1]
-    top = float(page.height) - (face["y_mm"] + face["h_mm"]) * mm
-    box = (face["x_mm"] * mm, top, (face["x_mm"] + face["w_mm"]) * mm, top + face["h_mm"] * mm)
-    return squash(page.crop(box).extract_text() or "")
+    return squash(face_texts(pdf, [face])[0])
 
 
 # --- the shipped cards -----------------------------------------------------------------------
@@ -180,8 +177,7 @@ def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
         ("Blue Claws HQ", "front"): 1, ("Blue Claws HQ", "back"): 1,
         ("Falsified Ledger", "front"): 1, ("Falsified Ledger", "back"): 1}
     faces = {(f["card"], f["side"]): f for f in manifest["faces"]}
-    with pdfplumber.open(built.pdf) as pdf:
-        texts = {key: face_text(pdf, face) for key, face in faces.items()}
+    texts = {key: face_text(built.pdf, face) for key, face in faces.items()}
     expected = {
         # the name takes two lines beside the badges: its lines are read apart
         "Blue Claws HQ": ["Blue Claws", "HQ", "BUILDING", "10", "DEFENSE", "LOYALTY", "All blueclaws you have get +2 health",
@@ -325,9 +321,8 @@ def test_build_deck_prints_exactly_the_decks_cards_fronts_and_backs(pool, tmp_pa
     assert fronts == expected and backs == expected
     copies = {(f["card"], f["copy"]) for f in manifest["faces"] if f["side"] == "front"}
     assert copies == {(name, n) for name, count in expected.items() for n in range(1, count + 1)}
-    with pdfplumber.open(tmp_path / f"{POOL}.deck-valid.pdf") as pdf:
-        assert len(pdf.pages) == manifest["pages"]
-        pages = [squash(page.extract_text() or "") for page in pdf.pages]
+    pages = [squash(text) for text in page_texts(tmp_path / f"{POOL}.deck-valid.pdf")]
+    assert len(pages) == manifest["pages"]
     for face in manifest["faces"]:
         if face["side"] == "front":
             assert has_words(pages[face["page"] - 1], face["card"]), face
@@ -354,21 +349,20 @@ def test_every_card_type_prints_its_legend(pool, tmp_path):
         if face["side"] == "front":
             first.setdefault(face["type"], face)
     assert set(first) == {"Building", "Leader", "Personnel", "Action", "Event", "Major Event", "Tech", "Advanced Tech"}
-    with pdfplumber.open(tmp_path / f"{POOL}.deck-valid.pdf") as pdf:
-        for type_name, face in first.items():
-            words = face_text(pdf, face)
-            data = face["data"]
-            assert has_words(words, data["name"]) and squash(type_name.upper()) in words, type_name
-            assert squash(str(data["effect"])) in words and squash(data["faction"]) in words
-            assert squash(data["subtype"]) in words
-            if type_name == "Building":
-                assert "DEFENSE" in words and "LOYALTY" in words
-                assert str(data["defense"]) in words and str(data["loyalty"]) in words
-            else:
-                assert "COST" in words and str(data["cost"]) in words
-            if type_name in ("Leader", "Personnel"):
-                assert "HEALTH" in words and str(data["health"]) in words
-            if type_name == "Tech":
-                assert "SELLPRICE" in words and str(data["sell"]) in words
-            if type_name == "Major Event":
-                assert "ONCEPERGAME" in words
+    for type_name, face in first.items():
+        words = face_text(tmp_path / f"{POOL}.deck-valid.pdf", face)
+        data = face["data"]
+        assert has_words(words, data["name"]) and squash(type_name.upper()) in words, type_name
+        assert squash(str(data["effect"])) in words and squash(data["faction"]) in words
+        assert squash(data["subtype"]) in words
+        if type_name == "Building":
+            assert "DEFENSE" in words and "LOYALTY" in words
+            assert str(data["defense"]) in words and str(data["loyalty"]) in words
+        else:
+            assert "COST" in words and str(data["cost"]) in words
+        if type_name in ("Leader", "Personnel"):
+            assert "HEALTH" in words and str(data["health"]) in words
+        if type_name == "Tech":
+            assert "SELLPRICE" in words and str(data["sell"]) in words
+        if type_name == "Major Event":
+            assert "ONCEPERGAME" in words

@@ -179,12 +179,35 @@ def test_yaml_sheet_template(tmp_path):
     ("paper: a4\n", "sprue.yaml:1: the sheet template has no slots (give grid or slots)"),
     ("paper: [a4\n", 'sprue.yaml:1: invalid YAML: the "[" opened at column 8 is never closed '
                      '(the file ends without a "]")'),
+    ("- 1\n- 2\n", "sprue.yaml:1: a sheet template is a mapping with paper, grid and/or slots"),
+    ("paper: a4\nslots:\n  - {x: 1, y: 1, h: 10}\n", "sprue.yaml:3: missing w"),
+    ("paper: {w: 300}\nslots:\n  - {x: 1, y: 1, w: 10, h: 10}\n", "sprue.yaml:1: missing h"),
+    ("paper: a4\nslots:\n  - {x: -1, y: 1, w: 10, h: 10}\n", "sprue.yaml:3: x must be 0 or more, got -1"),
+    ("paper: a4\nslots:\n  - {x: 1, y: 1, w: 10, h: 10, waste: -1}\n",
+     "sprue.yaml:3: waste must be 0 or more, got -1"),
+    ("paper: a4\nslots:\n  - {x: 1, y: 1, w: 0, h: 10}\n", "sprue.yaml:3: w must be greater than 0, got 0"),
+    ("paper: a4\nslots:\n  - {x: 1, y: 1, d: 0, shape: circle}\n", "sprue.yaml:3: d must be greater than 0, got 0"),
+    ("paper: a4\ngrid:\n  nx: 2\n  x0: 1\n  y0: 1\n  w: 10\n  h: 10\n",
+     "sprue.yaml:3: ny must be a whole number of 1 or more, got None"),
+    ("paper: a4\nsheet: x\nslots: []\n",
+     'sprue.yaml:2: sheet template: unknown key "sheet" (known: duplex, grid, marks, name, orientation, paper, slots)'),
+    ("paper: a4\ngrid:\n  nx: 1\n  ny: 1\n  x0: 1\n  y0: 1\n  w: 10\n  h: 10\n  dz: 3\n",
+     'sprue.yaml:9: grid: unknown key "dz" (known: d, dx, dy, h, nx, ny, shape, w, waste, x0, y0)'),
 ])
 def test_bad_yaml_templates_name_file_and_line(tmp_path, text, message):
     write(tmp_path, "sprue.yaml", text)
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type()), SheetOptions(template="sprue.yaml", root=tmp_path))
     assert str(error.value) == message
+
+
+def test_a_yaml_template_on_its_own_paper_size_or_letter_with_slots_at_the_edge(tmp_path):
+    write(tmp_path, "own.yaml", "paper: {w: 300, h: 200}\nslots:\n  - {x: 0, y: 0.5, w: 63.5, h: 88.9}\n")
+    sheet = load_template("own.yaml", tmp_path)
+    assert (sheet.w, sheet.h) == (200.0, 300.0) and sheet.name == "own"  # portrait unless told
+    assert box(sheet.slots[0]) == pytest.approx((0.0, 300 - 0.5 - 88.9, 63.5, 300 - 0.5), abs=1e-9)
+    write(tmp_path, "plain.yaml", "slots:\n  - {x: 10, y: 10, w: 63.5, h: 88.9}\n")
+    assert (load_template("plain.yaml", tmp_path).w, load_template("plain.yaml", tmp_path).h) == (215.9, 279.4)
 
 
 def test_the_product_databases_rounding_is_tolerated(tmp_path):

@@ -145,7 +145,8 @@ def _length(entry: dict, key: str, name: str) -> float:
     except ValueError as exc:
         raise fail(f"{key}: {exc}", Source(name, line_of(entry, key))) from None
     if value < 0 or (key in ("w", "h", "d") and value == 0):
-        raise fail(f"{key} must be greater than 0, got {entry[key]}", Source(name, line_of(entry, key)))
+        rule = "greater than 0" if key in ("w", "h", "d") else "0 or more"  # a slot may touch the edge
+        raise fail(f"{key} must be {rule}, got {entry[key]}", Source(name, line_of(entry, key)))
     return value
 
 
