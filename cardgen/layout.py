@@ -124,7 +124,7 @@ class Resources:
 
 
 def _hyphenator(setting: str, card_set: CardSet) -> Hyphenator | None:
-    language = getattr(card_set, "language", None) if setting == "auto" else None if setting == "none" else setting
+    language = card_set.language if setting == "auto" else None if setting == "none" else setting
     return Hyphenator(language) if language else None
 
 

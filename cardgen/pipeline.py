@@ -15,8 +15,8 @@ from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
+from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
 from .paths import is_inside
-from .units import parse_length
 from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .streams import batches
@@ -31,31 +31,6 @@ from .write.pdf import write_pdf
 CACHE_FOLDER = ".cardgen-cache"
 BATCH = 256  # cards read, and faces rendered, at a time: a few hundred kilobytes
 GC_THRESHOLD = 20_000  # new objects between two runs of the cycle collector during a build
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """What the command line's build options set. ``None`` means: the set's own setting, or the default."""
-
-    paper: str | tuple | None = None  # letter, a4, a3, or (w, h) as lengths; None: the set's sheet.paper, else letter
-    orientation: str | None = None
-    layout: str = "sheets"  # sheets | per-card | gutter-fold
-    duplex: str = "long"
-    spacing: str | None = None
-    crop_marks: bool | None = None
-    cut_lines: bool | None = None
-    sheet: str | None = None  # a sheet template name or file, overriding the set's
-    margin: float | None = None  # mm along every paper edge where nothing is printed (default 4)
-    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every duplex back page is shifted by
-    mix_backs: bool = False  # faces of one size share sheets whatever their back
-    proof_boxes: bool = False
-    stamp: bool = False  # print the set's version and the build date in each face's bleed
-    stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
-    deck: Path | None = None
-    changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
-    cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
-    color: str | None = None  # rgb | cmyk: overrides the set's `color:` (see cardgen/color/)
-    subject: str | None = None  # the PDF's Subject when the set gives none
 
 
 @dataclass(frozen=True)
@@ -141,41 +116,6 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
             problems.append(Problem("the deck names no card to print", loaded.main_source or loaded.source))
         problems += validate.check_deck(card_set, loaded, rules_options)
     return problems
-
-
-def build_paper(card_set: CardSet, options: BuildOptions) -> str | tuple:
-    """The paper a build prints on: --paper, else the set's ``sheet: paper:``, else letter."""
-    paper = options.paper or dict(card_set.sheet).get("paper") or "letter"
-    if isinstance(paper, str):
-        return paper.strip().lower()
-    if isinstance(paper, dict):  # {w: 300, h: 200} in set.yaml
-        return paper.get("w"), paper.get("h")
-    return paper
-
-
-def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptions:
-    settings = dict(card_set.sheet)
-    paper = build_paper(card_set, options)
-    template = options.sheet or settings.get("template")
-    if isinstance(template, dict):
-        template = template.get(paper if isinstance(paper, str) else "custom")
-    spacing = options.spacing
-    if spacing is None and options.stamp:
-        spacing = "bleed"  # the stamp lives in the bleed, which butted cards cut away where they meet
-    chosen = {"orientation": options.orientation, "spacing": spacing,
-              "crop_marks": options.crop_marks, "cut_lines": options.cut_lines}
-    values = {key: (value if value is not None else settings.get(key.replace("_", "-")))
-              for key, value in chosen.items()}
-    values = {k: v for k, v in values.items() if v is not None}
-    if options.margin is not None:
-        values["margin"] = options.margin
-    elif "margin" in settings:
-        values["margin"] = parse_length(settings["margin"])  # checked when set.yaml was read
-    return sheets.SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
-                               template=template, root=card_set.directory, source=card_set.source,
-                               template_everywhere=options.sheet is not None,
-                               back_offset=tuple(float(v) for v in options.back_offset),
-                               mix_backs=options.mix_backs, **values)
 
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
@@ -283,20 +223,6 @@ def _counting_warnings(error: CardgenError, card_set: CardSet, problems: list[Pr
     return error
 
 
-def color_converter(card_set: CardSet, options: BuildOptions):
-    """The set's RGB -> CMYK conversion, or None for an RGB build."""
-    from .color.settings import ColorSettings
-
-    settings = card_set.color or ColorSettings()
-    if options.color is not None and options.color != settings.mode:
-        settings = replace(settings, mode=options.color)
-    if not settings.cmyk:
-        return None
-    from .color.build import BuildConversion  # paid only by CMYK builds
-
-    return BuildConversion(settings)
-
-
 def _reprinted(rendered, cards: Iterable[Card], layout: sheets.SheetOptions, since: Path):
     """A reprint's pairs by sheet group, how many, and its changelog. A reprint compares every
     face with the earlier manifest, so it holds the set's faces (it is not streamed)."""
@@ -320,19 +246,6 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
     """The cards whose faces go on the sheets of ``group``."""
     types = card_set.types
     return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
-
-
-def output_stem(name: str, options: BuildOptions = BuildOptions()) -> str:
-    """The file name (without .pdf/.json) a build of set ``name`` writes: ``<set>`` for the whole
-    set, ``<set>.deck-<deck>`` for a deck list, ``<set>.reprint`` (or ``<set>.deck-<deck>.reprint``)
-    for the faces changed since a manifest. A build of part of a set never replaces the full
-    build's files, and a reprint never replaces the manifest it is compared with."""
-    stem = name
-    if options.deck is not None:
-        stem += f".deck-{Path(options.deck).stem}"
-    if options.changed_since is not None:
-        stem += ".reprint"
-    return stem
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
