@@ -9,7 +9,6 @@ face, bleed included) is downsampled, once; a JPEG small enough is embedded as i
 from __future__ import annotations
 
 import io
-import logging
 import re
 import warnings
 import zlib
@@ -173,6 +172,8 @@ def _load_raster(path: Path, most: int | None) -> Raster:
 def _svglib_said():
     """What svglib logs while it reads a file (it logs, rather than raises, why it gave up),
     kept for the message instead of printed."""
+    import logging  # only sets with SVG images pay for it
+
     logger = logging.getLogger("svglib")
     said: list[str] = []
 
