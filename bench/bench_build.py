@@ -3,6 +3,7 @@
     python bench/bench_build.py                       # both decks, every measure, 5 runs each
     python bench/bench_build.py --runs 7 --decks images --measures cold-1000,changed,unchanged
     python bench/bench_build.py --profile images cold-1000    # where the time goes, by stage
+    python bench/bench_build.py --baseline /tmp/main-src      # against other code, run by run
 
 Every figure is ``python -m cardgen build`` started from the shell in a project made by
 synthetic.py (``plain``: the first deck, a glyph icon; ``images``: an image icon in every body
@@ -52,7 +53,7 @@ class Project:
     """One benchmark project of ``cards`` cards of ``deck``; ``prepare(measure)`` puts it in the
     state the measure starts from, untimed."""
 
-    def __init__(self, folder, deck: str, cards: int):
+    def __init__(self, folder, deck: str, cards: int, source: str | None = None):
         from pathlib import Path
 
         sys.path.insert(0, BENCH)
@@ -64,6 +65,7 @@ class Project:
         self.cards_csv = self.folder / "data/bench/cards.csv"
         self.original = self.cards_csv.read_text(encoding="utf-8")
         self.edits = 0
+        self.source = source  # another cardgen source tree to run (--baseline), else the installed one
 
     def command(self) -> list[str]:
         return [sys.executable, "-m", "cardgen", "build"]
@@ -73,7 +75,10 @@ class Project:
         import subprocess
 
         started = time.perf_counter()
-        child = subprocess.Popen(self.command(), cwd=self.folder, env=_environment(),
+        env = _environment()
+        if self.source is not None:
+            env["PYTHONPATH"] = self.source
+        child = subprocess.Popen(self.command(), cwd=self.folder, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - started
@@ -106,59 +111,77 @@ def _median(values):
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def _projects(tmp, decks, measures) -> dict:
-    """One project per deck and size: the 1,000-card one serves cold, changed and unchanged
-    builds (each prepared before its run)."""
+def _projects(tmp, decks, measures, sources) -> dict:
+    """One project per deck, size and cardgen source: the 1,000-card one serves cold, changed
+    and unchanged builds (each prepared before its run). Two sources never share a project:
+    each one's cache is its own."""
     projects = {}
-    for deck in decks:
-        for cards in sorted({_cards_of(m) for m in measures}):
-            projects[deck, cards] = Project(os.path.join(tmp, f"{deck}-{cards}"), deck, cards)
+    for which, source in enumerate(sources):
+        for deck in decks:
+            for cards in sorted({_cards_of(m) for m in measures}):
+                projects[which, deck, cards] = Project(os.path.join(tmp, f"{which}-{deck}-{cards}"), deck, cards,
+                                                       source)
     return projects
 
 
-def _compile_bytecode() -> None:
+def _compile_bytecode(source: str | None = None) -> None:
     import subprocess
 
-    subprocess.run([sys.executable, "-c", "import cardgen.cli, cardgen.pipeline"], env=_environment(), check=True)
+    env = _environment()
+    if source is not None:
+        env["PYTHONPATH"] = source
+    subprocess.run([sys.executable, "-c", "import cardgen.cli, cardgen.pipeline"], env=env, check=True)
 
 
-def benchmark(runs: int, decks, measures) -> list[dict]:
+def benchmark(runs: int, decks, measures, baseline: str | None = None) -> list[dict]:
+    """Every measure of every deck, in turns; with ``baseline`` (another cardgen source tree),
+    each run of this cardgen is followed by the same run of the baseline's."""
     import tempfile
 
-    _compile_bytecode()
+    sources = [None] + ([os.path.abspath(baseline)] if baseline else [])
+    for source in sources:
+        _compile_bytecode(source)
     rows = []
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-build-") as tmp:
-        projects = _projects(tmp, decks, measures)
-        order = [(deck, measure) for deck in decks for measure in measures]
+        projects = _projects(tmp, decks, measures, sources)
+        order = [(which, deck, measure) for deck in decks for measure in measures for which in range(len(sources))]
         times: dict[tuple, list] = {key: [] for key in order}
         for key in order:  # a warm-up of each (not counted): the file cache, the bytecode
-            deck, measure = key
-            project = projects[deck, _cards_of(measure)]
+            which, deck, measure = key
+            project = projects[which, deck, _cards_of(measure)]
             project.prepare(measure)
             project.run()
         for _ in range(runs):
             for key in order:
-                deck, measure = key
-                project = projects[deck, _cards_of(measure)]
+                which, deck, measure = key
+                project = projects[which, deck, _cards_of(measure)]
                 project.prepare(measure)
                 times[key].append(project.run())
-        for deck, measure in order:
-            walls = [wall for wall, _ in times[deck, measure]]
-            cpus = [cpu for _, cpu in times[deck, measure]]
+        for which, deck, measure in order:
+            walls = [wall for wall, _ in times[which, deck, measure]]
+            cpus = [cpu for _, cpu in times[which, deck, measure]]
             cards = _cards_of(measure)
-            rows.append({"deck": deck, "measure": measure, "cards": cards, "wall": _median(walls),
-                         "cpu": _median(cpus), "cards_per_s": cards / _median(walls),
-                         "wall_range": (min(walls), max(walls)), "runs": len(walls)})
+            row = {"deck": deck, "measure": measure, "cards": cards, "wall": _median(walls),
+                   "cpu": _median(cpus), "cards_per_s": cards / _median(walls),
+                   "wall_range": (min(walls), max(walls)), "runs": len(walls),
+                   "code": "baseline" if which else "this"}
+            if which:  # the ratio run by run: a drifting machine moves both runs of a pair alike
+                mine = times[0, deck, measure]
+                row["cpu_ratio"] = _median([a[1] / b[1] for a, b in zip(mine, times[which, deck, measure])])
+                row["wall_ratio"] = _median([a[0] / b[0] for a, b in zip(mine, times[which, deck, measure])])
+            rows.append(row)
     return rows
 
 
 def _print_rows(rows) -> None:
-    print(f"{'deck':8} {'measure':11} {'wall s':>7} {'cpu s':>7} {'cards/s':>8}  wall min-max")
+    print(f"{'deck':8} {'measure':11} {'code':9} {'wall s':>7} {'cpu s':>7} {'cards/s':>8}  wall min-max  "
+          f"this/baseline cpu, wall")
     for row in rows:
         low, high = row["wall_range"]
-        print(f"{row['deck']:8} {row['measure']:11} {row['wall']:7.3f} {row['cpu']:7.3f} "
-              f"{row['cards_per_s']:8,.0f}  {low:.3f}-{high:.3f}")
-    print(f"(medians of {rows[0]['runs']} alternating runs; load: {os.getloadavg()[0]:.2f})")
+        ratio = f"  {row['cpu_ratio']:.3f}, {row['wall_ratio']:.3f}" if "cpu_ratio" in row else ""
+        print(f"{row['deck']:8} {row['measure']:11} {row['code']:9} {row['wall']:7.3f} {row['cpu']:7.3f} "
+              f"{row['cards_per_s']:8,.0f}  {low:.3f}-{high:.3f}{ratio}")
+    print(f"(medians of {rows[0]['runs']} alternating runs; load average now: {os.getloadavg()[0]:.2f})")
 
 
 # --- the profile by stage ---------------------------------------------------------------
@@ -336,6 +359,8 @@ def main() -> None:
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--measures", default=",".join(MEASURES))
     parser.add_argument("--profile", nargs=2, metavar=("DECK", "MEASURE"))
+    parser.add_argument("--baseline", metavar="SRC", help="another cardgen source tree (a folder holding cardgen/): "
+                        "each run is followed by the same run of that code, and CPU and wall ratios are printed")
     args = parser.parse_args()
     if args.profile:
         deck, measure = args.profile
@@ -348,7 +373,7 @@ def main() -> None:
         for value in name:
             if value not in known:
                 parser.error(f"{value!r}: one of {', '.join(known)}")
-    _print_rows(benchmark(args.runs, decks, measures))
+    _print_rows(benchmark(args.runs, decks, measures, args.baseline))
 
 
 if __name__ == "__main__":
