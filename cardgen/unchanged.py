@@ -28,8 +28,8 @@ from .errors import Problem, Source
 from .write.atomic import staged
 
 FORMAT = "cardgen-built 1"
-MAX_FILES = 20_000  # a project larger than this (a virtual environment inside it?) is always built
-MAX_BYTES = 512 * 1024 * 1024
+MAX_FILES = 5_000  # files and folders: a project larger (a virtual environment inside it?) is always built
+MAX_BYTES = 128 * 1024 * 1024
 _SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a build
 _FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 _ENVIRONMENT = ("SOURCE_DATE_EPOCH",)  # besides every CARDGEN_* variable (limits)
@@ -85,11 +85,13 @@ def _environment() -> tuple:
 
 
 def _walk(folder: Path, skipped: set[Path], digest) -> bool:
-    """Add every file below ``folder`` to ``digest``, in a fixed order; False when the
-    folder cannot be told whole (a link, too many files or bytes, an unreadable file)."""
+    """Add every file below ``folder`` to ``digest``, in a fixed order; False when the folder
+    cannot be told whole (a link, an unreadable file, too many files or bytes: all are listed
+    and measured before any is read, so a project too large costs only the listing)."""
     from .text.fonts import file_digest
 
-    files = total = 0
+    found: list[tuple[Path, os.stat_result] | Path] = []
+    total = 0
     pending = [Path(folder)]
     while pending:
         current = pending.pop()
@@ -97,12 +99,9 @@ def _walk(folder: Path, skipped: set[Path], digest) -> bool:
             continue
         try:
             entries = sorted(os.scandir(current), key=lambda entry: entry.name)
-        except OSError:
-            return False
-        digest.update(b"D %d %s\n" % (len(str(current)), os.fsencode(str(current))))
-        folders = []
-        for entry in entries:
-            try:
+            found.append(current)
+            folders = []
+            for entry in entries:
                 if entry.is_symlink():
                     return False
                 if entry.is_dir(follow_symlinks=False):
@@ -110,21 +109,28 @@ def _walk(folder: Path, skipped: set[Path], digest) -> bool:
                         folders.append(Path(entry.path))
                     continue
                 stat = entry.stat(follow_symlinks=False)
-                files += 1
                 total += stat.st_size
-                if files > MAX_FILES or total > MAX_BYTES:
+                found.append((Path(entry.path), stat))
+                if len(found) > MAX_FILES or total > MAX_BYTES:
                     return False
-                path = Path(entry.path)
-                if path.suffix.lower() in _FONT_SUFFIXES:
-                    content = file_digest(path)  # by size and time, as the font cache knows fonts
-                else:
-                    with open(path, "rb") as handle:
-                        content = hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
-            except OSError:
-                return False
-            digest.update(f"F {entry.name!r} {stat.st_size} {stat.st_mtime_ns} {content}\n".encode("utf-8",
-                                                                                                "surrogateescape"))
+        except OSError:
+            return False
         pending.extend(reversed(folders))
+    for item in found:
+        if isinstance(item, Path):
+            digest.update(b"D %d %s\n" % (len(str(item)), os.fsencode(str(item))))
+            continue
+        path, stat = item
+        try:
+            if path.suffix.lower() in _FONT_SUFFIXES:
+                content = file_digest(path)  # by size and time, as the font cache knows fonts
+            else:
+                with open(path, "rb") as handle:
+                    content = hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
+        except OSError:
+            return False
+        digest.update(f"F {path.name!r} {stat.st_size} {stat.st_mtime_ns} {content}\n".encode("utf-8",
+                                                                                             "surrogateescape"))
     return True
 
 
