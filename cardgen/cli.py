@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +199,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
                              cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
                              back_offset, mix_backs)
+    options = replace(options, skip_unchanged=True)  # a set as its last build left it is not built again
 
     def action():
         names = pipeline.resolve_names(sets, root)

@@ -1,5 +1,7 @@
 """A set whose every input is as it was at its last build, and whose output files are as that
-build wrote them, is not built again: the files it would write are those already there.
+build wrote them, is not built again: the files it would write are those already there. The
+command line asks for this (``BuildOptions.skip_unchanged``); the Python API builds whenever it
+is called.
 
 The inputs are everything a build of a plain set can read: every file of the project (its
 content, size and time: the PDF's dates come from the files' times), except the cache and the
@@ -41,7 +43,7 @@ def record_path(cache_folder: Path, name: str) -> Path:
 
 def may_skip(options) -> bool:
     """Whether a build with these options reads only what ``inputs_digest`` covers."""
-    return (options.cache and options.deck is None and options.changed_since is None and not options.sheet
+    return (options.skip_unchanged and options.cache and options.deck is None and options.changed_since is None and not options.sheet
             and not options.stamp and options.color in (None, "rgb"))
 
 

@@ -9,7 +9,8 @@ from cardgen import BuildOptions
 
 
 def build(project, out="output", **options):
-    return cardgen.build(["demo"], project, project / out, BuildOptions(**options)).sets[0]
+    """A build as `cardgen build` runs it: an unchanged set is not built again."""
+    return cardgen.build(["demo"], project, project / out, BuildOptions(**{"skip_unchanged": True, **options})).sets[0]
 
 
 def written(result) -> tuple:
@@ -110,3 +111,16 @@ def test_builds_that_read_more_than_the_project_always_run(project, tmp_path):
     first = build(project, "deck", deck=deck)
     before = written(first)
     assert written(build(project, "deck", deck=deck)) != before
+
+
+def test_the_command_line_skips_an_unchanged_set_and_the_api_builds(project, cli):
+    assert cli(project, "build", "demo").exit_code == 0
+    pdf = project / "output/demo.pdf"
+    before = os.stat(pdf).st_ino
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("built 1 set, 8 cards, 4 pages in ")
+    assert os.stat(pdf).st_ino == before
+    again = cardgen.build(["demo"], project).sets[0]  # the Python API: built, from the cache
+    assert (again.laid_out, again.reused) == (0, 6)
+    assert os.stat(pdf).st_ino != before
