@@ -77,7 +77,8 @@ def _installed_version() -> str:
             except OSError:
                 pass
         break
-    
+    from importlib import metadata
+
     try:
         return metadata.version("cardgen")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
