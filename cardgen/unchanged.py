@@ -4,8 +4,8 @@ command line asks for this (``BuildOptions.skip_unchanged``); the Python API bui
 is called.
 
 The inputs are everything a build of a plain set can read: every file of the project (its
-content, size and time: the PDF's dates come from the files' times), except the cache and the
-output folder, and the fonts cardgen ships; cardgen's own code (cache.code_identity) and the
+content, size and time: the PDF's dates come from the files' times), except the cache and what
+builds write into the output folder (PDFs, manifests), and the fonts cardgen ships; cardgen's own code (cache.code_identity) and the
 versions of the libraries that shape the output; the build options, the output folder and the
 environment variables cardgen reads. A build reads something else only for what this module
 leaves out: a deck list, a reprint, a sheet file typed on the command line, a stamp (today's
@@ -56,13 +56,14 @@ def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options)
     digest = hashlib.blake2b(digest_size=32)
     digest.update(repr((FORMAT, code_identity(), sys.version, _library_versions(), name, str(root),
                         str(Path(out).resolve()), repr(options), _environment())).encode("utf-8"))
-    skipped = {Path(out).resolve(), Path(cache_folder).resolve()}
+    out_folder = Path(out).resolve()
+    skipped = {Path(cache_folder).resolve()}
     try:
         shipped = shipped_folder().resolve()
     except Exception:  # the build says what is wrong
         return None
     for folder in (root,) if shipped.is_relative_to(root) else (root, shipped):
-        if not _walk(folder, skipped, digest):
+        if not _walk(folder, skipped, out_folder, digest):
             return None
     return digest.hexdigest()
 
@@ -86,10 +87,20 @@ def _environment() -> tuple:
                         if key.startswith("CARDGEN_") or key in _ENVIRONMENT))
 
 
-def _walk(folder: Path, skipped: set[Path], digest) -> bool:
+def _written(name: str) -> bool:
+    """A file that builds write into an output folder (PDFs, manifests, their temporaries): no
+    build reads one (a reprint's earlier manifest is never skipped)."""
+    from .write.temporary import is_temporary
+
+    return name.lower().endswith((".pdf", ".json")) or is_temporary(Path(name))
+
+
+def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
     """Add every file below ``folder`` to ``digest``, in a fixed order; False when the folder
     cannot be told whole (a link, an unreadable file, too many files or bytes: all are listed
-    and measured before any is read, so a project too large costs only the listing)."""
+    and measured before any is read, so a project too large costs only the listing). In the
+    output folder, wherever it is, what builds write there is left out: other sets' output
+    changes as they are built."""
     from .text.fonts import file_digest
 
     found: list[tuple[Path, os.stat_result] | Path] = []
@@ -101,7 +112,11 @@ def _walk(folder: Path, skipped: set[Path], digest) -> bool:
             continue
         try:
             entries = sorted(os.scandir(current), key=lambda entry: entry.name)
-            found.append(current)
+            if current == out_folder:  # made by the first build: in view only for what it holds
+                entries = [entry for entry in entries if entry.is_dir(follow_symlinks=False)
+                           or entry.is_symlink() or not _written(entry.name)]
+            else:
+                found.append(current)
             folders = []
             for entry in entries:
                 if entry.is_symlink():
@@ -131,8 +146,8 @@ def _walk(folder: Path, skipped: set[Path], digest) -> bool:
                     content = hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
         except OSError:
             return False
-        digest.update(f"F {path.name!r} {stat.st_size} {stat.st_mtime_ns} {content}\n".encode("utf-8",
-                                                                                             "surrogateescape"))
+        digest.update(f"F {str(path)!r} {stat.st_size} {stat.st_mtime_ns} {content}\n".encode("utf-8",
+                                                                                              "surrogateescape"))
     return True
 
 

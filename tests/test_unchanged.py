@@ -124,3 +124,16 @@ def test_the_command_line_skips_an_unchanged_set_and_the_api_builds(project, cli
     again = cardgen.build(["demo"], project).sets[0]  # the Python API: built, from the cache
     assert (again.laid_out, again.reused) == (0, 6)
     assert os.stat(pdf).st_ino != before
+
+
+def test_an_output_folder_among_the_inputs_leaves_them_in_view(project):
+    """Written into the project's own folder (or any folder holding inputs), a build still sees
+    every input there: only what builds write is left out."""
+    first = cardgen.build(["demo"], project, project, BuildOptions(skip_unchanged=True)).sets[0]
+    before = written(first)
+    assert written(cardgen.build(["demo"], project, project, BuildOptions(skip_unchanged=True)).sets[0]) == before
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    again = cardgen.build(["demo"], project, project, BuildOptions(skip_unchanged=True)).sets[0]
+    assert again.laid_out == 1
+    assert written(again) != before
