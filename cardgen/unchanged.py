@@ -13,7 +13,7 @@ date), CMYK (colour profiles), tuck boxes, online card files, system fonts (font
 project with links in it. Those builds always run, and so does any build after one of them.
 
 The check costs a walk of the project and a hash of its files (fonts by their size and time,
-as the font cache reads them): a few milliseconds, against a rebuild's tenths of a second.
+as the font cache knows them): a few milliseconds, against a rebuild's tenths of a second.
 Each full build that could be skipped next time keeps, in ``.cardgen-cache/built-<set>.marshal``,
 the inputs' digest taken before it read anything (a file changed during the build makes the
 next build a full one), the digests of what it wrote, and its result.
@@ -101,8 +101,6 @@ def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
     and measured before any is read, so a project too large costs only the listing). In the
     output folder, wherever it is, what builds write there is left out: other sets' output
     changes as they are built."""
-    from .text.fonts import file_digest
-
     found: list[tuple[Path, os.stat_result] | Path] = []
     total = 0
     pending = [Path(folder)]
@@ -140,7 +138,7 @@ def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
         path, stat = item
         try:
             if path.suffix.lower() in _FONT_SUFFIXES:
-                content = file_digest(path)  # by size and time, as the font cache knows fonts
+                content = "font"  # told by its size and time, as the font cache knows fonts (text/fonts.py)
             else:
                 with open(path, "rb") as handle:
                     content = hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
