@@ -34,6 +34,7 @@ class BuildOptions:
     cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
     color: str | None = None  # rgb | cmyk: overrides the set's `color:` (see cardgen/color/)
     subject: str | None = None  # the PDF's Subject when the set gives none
+    jobs: int | None = None  # processes that lay out faces (None: every usable core; 1: this process alone)
 
 
 def build_paper(card_set: CardSet, options: BuildOptions) -> str | tuple:
