@@ -173,8 +173,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     counts = {"faces": 0, "fronts": 0}
     converter = color_converter(card_set, options)
     if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
-        rendered = _on_workers(rendered, options, copies, cache,
-                               lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
+        rendered = workers.on_workers(rendered, options.jobs, copies, cache,
+                                      lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -218,15 +218,6 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
-
-
-def _on_workers(rendered, options: BuildOptions, copies: int, cache, order: Callable[[], Iterable[Card]]):
-    """``rendered``, or its faces rendered and laid out by worker processes (see workers.py)
-    when the set is large enough for that to pay: the same output either way."""
-    jobs = workers.resolve_jobs(options.jobs)
-    if not workers.pays(jobs, copies, cache):
-        return rendered
-    return workers.start(rendered, order, jobs) or rendered
 
 
 def _counting_warnings(error: CardgenError, card_set: CardSet, problems: list[Problem]) -> CardgenError:

@@ -72,6 +72,18 @@ def pays(jobs: int, copies: int, cache) -> bool:
     return not getattr(last, "index", None)
 
 
+def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
+               sequence: Callable[[], Iterable[Card]]) -> Rendered:
+    """``rendered``, or (when it pays, see ``pays``) a stand-in whose faces worker processes
+    render and lay out: the same output either way. ``sequence()`` gives the cards in the order
+    the build renders them."""
+    last_build.update(workers=0, faces_from_workers=0)
+    jobs = resolve_jobs(jobs)
+    if not pays(jobs, copies, cache):
+        return rendered
+    return start(rendered, sequence, jobs) or rendered
+
+
 def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
           chunk: int | None = None) -> "ParallelRendered | None":
     """Fork ``jobs`` workers that render and lay out the cards of ``sequence()`` (the cards in
