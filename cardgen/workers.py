@@ -81,7 +81,14 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
     jobs = resolve_jobs(jobs)
     if not pays(jobs, copies, cache):
         return rendered
-    return start(rendered, sequence, jobs) or rendered
+    return start(rendered, sequence, jobs, chunk_size(copies, jobs)) or rendered
+
+
+def chunk_size(copies: int, jobs: int) -> int:
+    """Cards a chunk: ``CHUNK``, or fewer for a smaller set, so that each worker has several
+    chunks and the build's process, which draws the last chunk while the workers have nothing
+    left to do, is not long alone at the end."""
+    return max(min(32, CHUNK), min(CHUNK, copies // (8 * jobs)))
 
 
 def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
@@ -90,6 +97,7 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     the order the build renders them) a chunk at a time; None if the system refuses a process.
     The result stands in for ``rendered``; ``close`` it when the build is done or has failed."""
     chunk = chunk or CHUNK
+    _warm_up(rendered, sequence)
     sys.stdout.flush()
     sys.stderr.flush()
     workers: list[_Worker] = []
@@ -117,6 +125,27 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     last_build.update(workers=jobs, faces_from_workers=0)
     renderer = _ReplayingRenderer(rendered.renderer, feed)
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
+
+
+def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]]) -> None:
+    """Render and lay out the first card here, before the workers are forked, so that what the
+    first face costs (compiling templates, reading fonts and images) is paid once, not once in
+    every worker. A renderer of its own keeps the build's renderer as it was: any problem is
+    met again, in its place, by the build itself."""
+    try:
+        cards = iter(sequence())
+        first = next(cards, None)
+        del cards  # the card files are closed
+        if first is None:
+            return
+        renderer = FaceRenderer(rendered.renderer.card_set, rendered.renderer.templates, rendered.renderer.fingerprints)
+        trial = Rendered(renderer, rendered.resources)
+        for pair in renderer.pairs([first]):
+            for face in pair:
+                if face is not None:
+                    trial.lay_out(face)
+    except Exception:
+        pass
 
 
 # -- the build's process -----------------------------------------------------------------------
