@@ -61,15 +61,17 @@ def resolve_jobs(jobs: int | None) -> int:
     return usable_cores() if jobs is None else max(1, int(jobs))
 
 
-def pays(jobs: int, copies: int, cache) -> bool:
-    """Whether a build of ``copies`` card copies goes to ``jobs`` worker processes: more than one
-    job, a set large enough, a platform that forks, a process with no other thread (forking
-    one is not safe: the live preview builds from a thread), and no earlier build's drawings in
-    the cache (a rebuild draws most faces from it, which workers would not speed up)."""
-    if jobs < 2 or copies < MIN_CARDS or not hasattr(os, "fork") or threading.active_count() != 1:
-        return False
-    last = getattr(cache, "last", None)
-    return not getattr(last, "index", None)
+def pays(jobs: int, copies: int) -> bool:
+    """Whether a build of ``copies`` card copies may go to ``jobs`` worker processes: more than
+    one job, a set large enough, a platform that forks, and a process with no other thread
+    (forking one is not safe: the live preview builds from a thread)."""
+    return jobs > 1 and copies >= MIN_CARDS and hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _kept(cache, content_hash: str) -> bool:
+    """Whether the last build's cache file holds a face's drawing (see cache.py)."""
+    index = getattr(getattr(cache, "last", None), "index", None)
+    return bool(index) and hash(content_hash.encode("ascii")) in index
 
 
 def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
@@ -79,8 +81,11 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
     the build renders them."""
     last_build.update(workers=0, faces_from_workers=0)
     jobs = resolve_jobs(jobs)
-    if not pays(jobs, copies, cache):
+    if not pays(jobs, copies):
         return rendered
+    first = _warm_up(rendered, sequence)
+    if cache is not None and first and _kept(cache, first[0]):
+        return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
     return start(rendered, sequence, jobs, chunk_size(copies, jobs)) or rendered
 
 
@@ -97,7 +102,6 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     the order the build renders them) a chunk at a time; None if the system refuses a process.
     The result stands in for ``rendered``; ``close`` it when the build is done or has failed."""
     chunk = chunk or CHUNK
-    _warm_up(rendered, sequence)
     sys.stdout.flush()
     sys.stderr.flush()
     workers: list[_Worker] = []
@@ -127,25 +131,28 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
 
 
-def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]]) -> None:
+def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]]) -> list[str]:
     """Render and lay out the first card here, before the workers are forked, so that what the
     first face costs (compiling templates, reading fonts and images) is paid once, not once in
-    every worker. A renderer of its own keeps the build's renderer as it was: any problem is
-    met again, in its place, by the build itself."""
+    every worker; return the content hashes of its faces (its front first). A renderer of its own keeps the
+    build's renderer as it was: any problem is met again, in its place, by the build itself."""
+    hashes: list[str] = []
     try:
         cards = iter(sequence())
         first = next(cards, None)
         del cards  # the card files are closed
         if first is None:
-            return
+            return hashes
         renderer = FaceRenderer(rendered.renderer.card_set, rendered.renderer.templates, rendered.renderer.fingerprints)
         trial = Rendered(renderer, rendered.resources)
         for pair in renderer.pairs([first]):
             for face in pair:
                 if face is not None:
+                    hashes.append(face.content_hash)
                     trial.lay_out(face)
     except Exception:
         pass
+    return hashes
 
 
 # -- the build's process -----------------------------------------------------------------------

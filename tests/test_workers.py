@@ -86,6 +86,15 @@ def test_what_workers_laid_out_goes_into_the_cache(tmp_path, small_chunks):
     for result in (first, again):
         assert result.pdf.read_bytes() == plain.pdf.read_bytes()
         assert result.manifest.read_bytes() == plain.manifest.read_bytes()
+    action = root / "templates/demo/action.xml.j2"  # every front changes: workers lay them out again
+    action.write_text(action.read_text(encoding="utf-8").replace('stroke="#27408b"', 'stroke="#8b2740"'),
+                      encoding="utf-8")
+    edited = _build(root, "edited", 3)
+    assert workers.last_build["workers"] == 3
+    assert edited.reused < 10 < edited.laid_out == workers.last_build["faces_from_workers"]
+    plain = _build(root, "plain", 1, cache=False)
+    assert edited.pdf.read_bytes() == plain.pdf.read_bytes()
+    assert edited.manifest.read_bytes() == plain.manifest.read_bytes()
 
 
 def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_path, small_chunks):
