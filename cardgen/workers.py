@@ -39,7 +39,7 @@ from .render.faces import FaceRenderer, Markup
 from .rendered import Rendered
 from .write.face import FaceDrawing, record_face
 
-MIN_CARDS = 600  # below this a set builds in one process: forking and joining cost more than they save
+MIN_CARDS = 200  # below this a set builds in one process: forking and joining cost about what they save
 CHUNK = 256  # cards a chunk: a few hundred kilobytes of parts
 KEPT_CARDS = 1024  # the parts of this many cards back stay at hand: the draw stage runs behind the render stage
 _LENGTH = struct.Struct("<Q")
@@ -389,6 +389,7 @@ def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: lis
     """Each card's faces, as (name, source, ((markup key, content hash) or None, ...)), and each
     distinct face's (parts or None, markup text if the build's process needs it)."""
     noted: list = []
+    renderer._problems.clear()  # the build's process meets them: memory stays flat
 
     def noting() -> Iterator[Card]:
         for card in cards:
