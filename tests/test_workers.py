@@ -3,11 +3,11 @@ reports the same problems in the same order."""
 from __future__ import annotations
 
 import csv
-import os
+import json
 import shutil
-import signal
+import subprocess
+import sys
 
-import pytest
 from click.testing import CliRunner
 
 import cardgen
@@ -18,11 +18,33 @@ from projects import REPO, make_project
 WORDS = "draw discard attack ally planet colony ship warp cone reward moon base".split()
 
 
-@pytest.fixture
-def small_chunks(monkeypatch):
-    """Workers for any set, a chunk every 16 cards: a few hundred cards make many chunks."""
-    monkeypatch.setattr(workers, "MIN_CARDS", 1)
-    monkeypatch.setattr(workers, "CHUNK", 16)
+# A build forks workers only in a process with no other thread (forking one is not safe), and
+# this suite's process has some (the preview server's tests): builds on workers run in a new
+# process, a chunk every 16 cards, so that a few hundred cards make many chunks.
+BUILD = """
+import json, sys
+import cardgen
+from cardgen import workers
+workers.CHUNK, workers.MIN_CARDS = 16, 1
+{prelude}
+root, out, jobs, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+result = cardgen.build(["demo"], root, out, cardgen.BuildOptions(jobs=jobs, **options)).sets[0]
+print(json.dumps({{"workers": workers.last_build, "laid_out": result.laid_out, "reused": result.reused,
+                  "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}}))
+"""
+
+
+def _build(root, out, jobs, prelude="", **options) -> dict:
+    """Build the demo set into ``root/out`` in a new process; what it did."""
+    done = subprocess.run([sys.executable, "-c", BUILD.format(prelude=prelude), str(root), str(root / out),
+                           json.dumps(jobs), json.dumps(options)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _same_output(root, *outs) -> bool:
+    return all((root / outs[0] / name).read_bytes() == (root / out / name).read_bytes()
+               for out in outs[1:] for name in ("demo.pdf", "demo.json"))
 
 
 def _many_cards(root, rows: int, bad: dict[int, dict] = {}):
@@ -57,47 +79,50 @@ def _many_cards(root, rows: int, bad: dict[int, dict] = {}):
     return root
 
 
-def _build(root, out, jobs, **options):
-    return cardgen.build(["demo"], root, root / out, cardgen.BuildOptions(jobs=jobs, **options)).sets[0]
-
-
-def test_workers_write_the_bytes_of_a_one_process_build(tmp_path, small_chunks):
+def test_workers_write_the_bytes_of_a_one_process_build(tmp_path):
     root = _many_cards(make_project(tmp_path), 300)
     alone = _build(root, "alone", 1, cache=False)
-    assert workers.last_build["workers"] == 0  # --jobs 1: no worker
+    assert alone["workers"]["workers"] == 0  # --jobs 1: no worker
     shared = _build(root, "shared", 2, cache=False)
-    assert alone.pdf.read_bytes() == shared.pdf.read_bytes()
-    assert alone.manifest.read_bytes() == shared.manifest.read_bytes()
-    assert (shared.cards, shared.pages, shared.laid_out) == (alone.cards, alone.pages, alone.laid_out)
-    assert alone.cards > 300 and alone.pages > 60
+    assert _same_output(root, "alone", "shared")
+    assert alone["cards"] > 300 and alone["pages"] > 60
+    for key in ("cards", "pages", "laid_out", "warnings"):
+        assert shared[key] == alone[key]
+    assert alone["warnings"] == ["data/demo/empty.csv: warning: the card file holds no cards"]
     # every distinct face (fronts of both types, the back) was laid out by a worker
-    assert workers.last_build == {"workers": 2, "faces_from_workers": alone.laid_out}
-    assert [str(w) for w in shared.warnings] == [str(w) for w in alone.warnings] != []
+    assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
 
 
-def test_what_workers_laid_out_goes_into_the_cache(tmp_path, small_chunks):
+def test_what_workers_laid_out_goes_into_the_cache(tmp_path):
     root = _many_cards(make_project(tmp_path), 200)
     first = _build(root, "first", 3)
-    assert workers.last_build["faces_from_workers"] == first.laid_out > 200
+    assert first["workers"] == {"workers": 3, "faces_from_workers": first["laid_out"]} and first["laid_out"] > 200
     again = _build(root, "again", 3)  # the cache holds every drawing: one process draws them all
-    assert (again.laid_out, again.reused) == (0, first.laid_out)
-    assert workers.last_build["workers"] == 0
-    plain = _build(root, "plain", 1, cache=False)
-    for result in (first, again):
-        assert result.pdf.read_bytes() == plain.pdf.read_bytes()
-        assert result.manifest.read_bytes() == plain.manifest.read_bytes()
+    assert (again["laid_out"], again["reused"], again["workers"]["workers"]) == (0, first["laid_out"], 0)
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "first", "again")
     action = root / "templates/demo/action.xml.j2"  # every front changes: workers lay them out again
     action.write_text(action.read_text(encoding="utf-8").replace('stroke="#27408b"', 'stroke="#8b2740"'),
                       encoding="utf-8")
     edited = _build(root, "edited", 3)
-    assert workers.last_build["workers"] == 3
-    assert edited.reused < 10 < edited.laid_out == workers.last_build["faces_from_workers"]
-    plain = _build(root, "plain", 1, cache=False)
-    assert edited.pdf.read_bytes() == plain.pdf.read_bytes()
-    assert edited.manifest.read_bytes() == plain.manifest.read_bytes()
+    assert edited["workers"] == {"workers": 3, "faces_from_workers": edited["laid_out"]}
+    assert edited["reused"] < 10 < edited["laid_out"]
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "edited")
 
 
-def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_path, small_chunks):
+CLI = """
+import json, sys
+from click.testing import CliRunner
+from cardgen import workers
+from cardgen.cli import main
+workers.CHUNK = 16
+result = CliRunner().invoke(main, sys.argv[1:])
+print(json.dumps({"code": result.exit_code, "out": result.stdout, "err": result.stderr, "workers": workers.last_build}))
+"""
+
+
+def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_path):
     long_text = " ".join(["unbreakable"] * 400)
     root = _many_cards(make_project(tmp_path), 260, bad={
         150: {"text": long_text},  # text that does not fit
@@ -109,15 +134,16 @@ def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_p
     (root / "output/demo.pdf").write_bytes(b"earlier")
     runs = []
     for jobs in ("1", "2"):
-        result = CliRunner().invoke(main, ["--root", str(root), "build", "--no-cache", "--jobs", jobs, "demo"])
-        runs.append((result.exit_code, result.output))
-    assert workers.last_build["workers"] == 2
-    assert runs[0] == runs[1]
-    code, output = runs[0]
-    assert code == 1
+        done = subprocess.run([sys.executable, "-c", CLI, "--root", str(root), "build", "--no-cache", "--jobs", jobs,
+                               "demo"], capture_output=True, text=True)
+        runs.append(json.loads(done.stdout))
+    assert [run["workers"]["workers"] for run in runs] == [0, 2]
+    assert [(run["code"], run["out"], run["err"]) for run in runs[1:]] == [(run["code"], run["out"], run["err"])
+                                                                           for run in runs[:1]]
     fits = 'field "text": the text does not fit at the minimum size 5 pt in text box "body" (53.5 x 52 mm) ' \
            "(drawn by templates/demo/action.xml.j2:5)"
-    assert output.splitlines() == [
+    assert runs[0]["code"] == 1
+    assert runs[0]["err"].splitlines() == [
         'templates/demo/action.xml.j2:7: card "Card 202": integer division or modulo by zero',
         f'data/demo/more.csv:152: card "Card 151": {fits}',
         'data/demo/more.csv:232: card "Card 231": field "text": unknown icon ":nosuch:" (the set has: heart, '
@@ -129,44 +155,49 @@ def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_p
     assert sorted(p.name for p in (root / "output").iterdir()) == ["demo.pdf"]
 
 
-def test_a_worker_that_dies_leaves_its_chunks_to_the_build(tmp_path, small_chunks, monkeypatch):
+def test_a_worker_that_dies_leaves_its_chunks_to_the_build(tmp_path):
     root = _many_cards(make_project(tmp_path), 200)
-    chunk = workers._chunk
+    dying = """
+import os, signal
+chunk = workers._chunk
 
-    def dying(renderer, rendered, scratch, cards):
-        if any(card.name == "Card 100" for card in cards):
-            os.kill(os.getpid(), signal.SIGKILL)  # in the worker: killed as by the out-of-memory killer
-        return chunk(renderer, rendered, scratch, cards)
+def dying(renderer, rendered, scratch, cards):
+    if any(card.name == "Card 100" for card in cards):
+        os.kill(os.getpid(), signal.SIGKILL)  # in the worker: killed as by the out-of-memory killer
+    return chunk(renderer, rendered, scratch, cards)
 
-    monkeypatch.setattr(workers, "_chunk", dying)
-    shared = _build(root, "shared", 2, cache=False)
+workers._chunk = dying
+"""
+    shared = _build(root, "shared", 2, prelude=dying, cache=False)
     alone = _build(root, "alone", 1, cache=False)
-    assert alone.pdf.read_bytes() == shared.pdf.read_bytes()
-    assert alone.manifest.read_bytes() == shared.manifest.read_bytes()
+    assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
+    assert _same_output(root, "alone", "shared")
 
 
-def test_a_shipped_set_builds_the_same_on_workers(tmp_path, small_chunks):
+def test_a_shipped_set_builds_the_same_on_workers(tmp_path):
     root = tmp_path / "proj"
     for folder in ("templates", "fonts"):
         shutil.copytree(REPO / folder, root / folder)
     shutil.copytree(REPO / "data/prisoners", root / "data/prisoners")
-    results = [cardgen.build(["prisoners"], root, root / f"out{jobs}",
-                             cardgen.BuildOptions(cache=False, jobs=jobs, stamp=True, stamp_date="2026-01-01")).sets[0]
-               for jobs in (1, 2)]
-    assert workers.last_build["faces_from_workers"] == results[0].laid_out > 50
-    assert results[0].pdf.read_bytes() == results[1].pdf.read_bytes()
-    assert results[0].manifest.read_bytes() == results[1].manifest.read_bytes()
+    script = BUILD.format(prelude="").replace('["demo"]', '["prisoners"]')
+    results = []
+    for jobs in (1, 2):
+        done = subprocess.run([sys.executable, "-c", script, str(root), str(root / f"out{jobs}"), str(jobs),
+                               json.dumps({"cache": False, "stamp": True, "stamp_date": "2026-01-01"})],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(done.stdout))
+    assert results[1]["workers"] == {"workers": 2, "faces_from_workers": results[0]["laid_out"]}
+    assert results[0]["laid_out"] > 50
+    for name in ("prisoners.pdf", "prisoners.json"):
+        assert (root / "out1" / name).read_bytes() == (root / "out2" / name).read_bytes()
 
 
-def test_small_sets_and_jobs_1_build_in_one_process(tmp_path, monkeypatch):
+def test_small_sets_build_in_one_process(tmp_path):
     root = make_project(tmp_path)
-    _build(root, "out", None, cache=False)  # 9 cards: far below MIN_CARDS
+    cardgen.build(["demo"], root, root / "out", cardgen.BuildOptions(cache=False))  # 9 cards
     assert workers.last_build["workers"] == 0
-    monkeypatch.setattr(workers, "MIN_CARDS", 1)
-    _build(root, "out", 1, cache=False)
-    assert workers.last_build["workers"] == 0
-    _build(root, "out", None, cache=False)
-    assert workers.last_build["workers"] == workers.usable_cores() or workers.usable_cores() == 1
+    assert workers.MIN_CARDS == 200 and workers.chunk_size(200, 2) == 32 and workers.chunk_size(10_000, 2) == 256
 
 
 def test_jobs_must_be_a_positive_number(tmp_path):
