@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 from ..errors import Problem, Source, fail
@@ -49,6 +47,8 @@ def _age(seconds: float) -> str:
 
 
 def _fetch(url: str, timeout: float) -> bytes:
+    import urllib.request  # only a set with an online card file pays for the HTTP client
+
     from .. import __version__
 
     request = urllib.request.Request(url, headers={"User-Agent": f"cardgen/{__version__}"})
@@ -68,7 +68,7 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
     messages."""
     try:
         data = _fetch(url, timeout)
-    except (OSError, ValueError, urllib.error.URLError) as exc:
+    except (OSError, ValueError) as exc:  # urllib's URLError is an OSError
         reason = _reason(exc)
         if not copy.is_file():
             raise fail(f"cannot fetch {url}: {reason}; there is no local copy ({shown}) to use instead", where) from None
@@ -83,6 +83,8 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
 
 
 def _reason(exc: BaseException) -> str:
+    import urllib.error
+
     if isinstance(exc, urllib.error.HTTPError):
         return f"HTTP {exc.code} {exc.reason}"
     if isinstance(exc, urllib.error.URLError):

@@ -164,7 +164,7 @@ def _written_here(child: Any, data: Any) -> bool:
 def line_of(container: Any, key: Any = None) -> int | None:
     """1-based line of a mapping key / list index inside ``container`` (or of the container)."""
     lc = getattr(container, "lc", None)
-    if lc is None:
+    if lc is None or lc.line is None:  # a tagged scalar ("!x") has no line of its own
         return None
     if key is None:
         return lc.line + 1
