@@ -64,10 +64,8 @@ class _Scalars:
                 return str(tag)
         return _STR
 
-    def value(self, text: str) -> Any:
-        """The plain scalar ``text`` as ``plain(read_yaml(...))`` gives it."""
-        if text in self.cache:
-            return self.cache[text]
+    def built(self, text: str) -> Any:
+        """The plain scalar ``text`` as read_yaml's loader builds it (ruamel's number types)."""
         from ruamel.yaml.nodes import ScalarNode
 
         tag = self.tag(text)
@@ -76,11 +74,16 @@ class _Scalars:
         if tag not in _KNOWN:  # a date, a merge key, "=": read_yaml's
             raise Unsure
         if tag.endswith("null"):
-            value = None
-        else:
-            node = ScalarNode(tag, text, None, None)
-            built = getattr(self.constructor, "construct_yaml_" + tag.rpartition(":")[2])(node)
-            value = bool(built) if tag.endswith("bool") else int(built) if tag.endswith("int") else float(built)
+            return None
+        return getattr(self.constructor, "construct_yaml_" + tag.rpartition(":")[2])(ScalarNode(tag, text, None, None))
+
+    def value(self, text: str) -> Any:
+        """The plain scalar ``text`` as ``plain(read_yaml(...))`` gives it."""
+        if text in self.cache:
+            return self.cache[text]
+        value = built = self.built(text)
+        if built.__class__ is not str and built is not None:
+            value = bool(built) if isinstance(built, bool) else int(built) if isinstance(built, int) else float(built)
         if len(self.cache) < 1000:
             self.cache[text] = value
         return value
@@ -253,4 +256,91 @@ class _Reader:
                 if key in mapping:
                     raise Unsure
                 mapping[key] = self.value(self.event(), depth + 1)
+        raise Unsure  # an alias
+
+
+def read_document(text: str) -> Any:
+    """The YAML document ``text`` as read_yaml's round-trip loader builds it: ruamel's
+    CommentedMap and CommentedSeq with the same line records, ruamel's own scalar types. Raises
+    ``Unsure`` where it cannot promise that (see the module's docstring)."""
+    global _scalars
+    if _UNSURE_TEXT.search(text) or _UNSURE_SYNTAX.search(text):
+        raise Unsure
+    try:
+        from yaml import events
+        from yaml._yaml import CParser
+    except ImportError:
+        raise Unsure from None
+    if _scalars is None:
+        _scalars = _Scalars()
+    data = text.encode("utf-8")
+    return _Builder(CParser(data), events, _scalars, data, text.isascii(), text).document_value()
+
+
+class _Builder(_Reader):
+    """A whole document in ruamel's round-trip containers (for read_yaml's small files)."""
+
+    def __init__(self, parser, events, scalars: _Scalars, data: bytes, ascii: bool, text: str):
+        super().__init__(parser, events, scalars, data, ascii)
+        self._text = text
+        from ruamel.yaml.comments import CommentedMap, CommentedSeq
+        from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+
+        self.CommentedMap, self.CommentedSeq = CommentedMap, CommentedSeq
+        self.block = {"|": LiteralScalarString, ">": FoldedScalarString}
+
+    def document_value(self) -> Any:
+        events = self.events
+        if type(self.event()) is not events.StreamStartEvent:
+            raise Unsure
+        start = self.event()
+        if type(start) is events.StreamEndEvent:
+            return None  # no document: as ruamel
+        if type(start) is not events.DocumentStartEvent or start.version or start.tags:
+            raise Unsure
+        value = self.value(self.event(), 0)
+        if type(self.event()) is not events.DocumentEndEvent or type(self.event()) is not events.StreamEndEvent:
+            raise Unsure
+        return value
+
+    def value(self, event, depth: int) -> Any:
+        kind = type(event)
+        if kind is self.ScalarEvent:
+            if not event.style:
+                if event.anchor is not None or event.tag is not None:
+                    raise Unsure
+                return self.scalars.built(event.value)
+            value = super().value(event, depth)
+            return self.block[event.style](value) if event.style in ("|", ">") else value
+        if depth > MAX_DEPTH or kind not in (self.SequenceStartEvent, self.MappingStartEvent):
+            raise Unsure  # too deep, or an alias
+        self.collection(event)
+        mark = event.start_mark
+        if kind is self.SequenceStartEvent:
+            items = self.CommentedSeq()
+            items._yaml_set_line_col(mark.line, mark.column)
+            while True:
+                item = self.event()
+                if type(item) is self.SequenceEndEvent:
+                    return items
+                if type(item) is self.ScalarEvent and not item.style and not item.value:
+                    raise Unsure  # an empty item: ruamel records it where the next token starts
+                items._yaml_set_idx_line_col(len(items), [item.start_mark.line, item.start_mark.column])
+                items.append(self.value(item, depth + 1))
+        if kind is self.MappingStartEvent:
+            mapping = self.CommentedMap()
+            mapping._yaml_set_line_col(mark.line, mark.column)
+            while True:
+                key_event = self.event()
+                if type(key_event) is self.MappingEndEvent:
+                    return mapping
+                key = self.key(key_event)
+                if key_event.style in ("|", ">"):
+                    raise Unsure
+                if key in mapping:
+                    raise Unsure
+                value_event = self.event()  # (an empty value's place is not ruamel's: nothing reads it)
+                mapping._yaml_set_kv_line_col(key, [key_event.start_mark.line, key_event.start_mark.column,
+                                                    value_event.start_mark.line, value_event.start_mark.column])
+                mapping[key] = self.value(value_event, depth + 1)
         raise Unsure  # an alias

@@ -216,3 +216,88 @@ def test_a_broken_yaml_file_is_named_before_a_limit_its_cards_pass(project, cli,
         'data/demo/cards.yaml:1: card "Many": the set\'s cards come to more than 5 copies here; limit: card copies '
         'in one set or deck list, CARDGEN_MAX_COPIES_PER_SET=5 (set that environment variable higher to raise it)',
         "cardgen: 1 error, 0 warnings"]
+
+
+# --- read_yaml: whole documents (set.yaml, rules, decks) built through libyaml -------------------
+
+def _same_round_trip(fast, slow, where="document") -> None:
+    """The same values, of the same types, with the same line records (a key's, an item's, a
+    container's: all that line_of reads)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    assert type(fast) is type(slow), where
+    if isinstance(slow, CommentedMap):
+        assert list(fast) == list(slow), where
+        assert (fast.lc.line, fast.lc.col) == (slow.lc.line, slow.lc.col), where
+        for key in slow:
+            assert fast.lc.key(key) == slow.lc.key(key), f"{where}.{key}"
+            _same_round_trip(fast[key], slow[key], f"{where}.{key}")
+    elif isinstance(slow, CommentedSeq):
+        assert len(fast) == len(slow) and (fast.lc.line, fast.lc.col) == (slow.lc.line, slow.lc.col), where
+        for index, item in enumerate(slow):
+            assert fast.lc.item(index) == slow.lc.item(index), f"{where}[{index}]"
+            _same_round_trip(fast[index], item, f"{where}[{index}]")
+    elif isinstance(slow, float) and math.isnan(slow):
+        assert math.isnan(fast), where
+    else:
+        assert fast == slow and getattr(fast, "__dict__", {}) == getattr(slow, "__dict__", {}), where
+
+
+SET_LIKE = """name: demo   # a comment
+title: "Demo: the deck"
+version: '1.0'
+size: {w: 63.5, h: 88.9}
+bleed: 3.0
+scale: 1e2
+mask: 0x1F
+flags: [yes, no, true, ~, 017, 0o17, -.inf]
+types:
+  action:
+    template: demo/action.xml.j2
+    text: |
+      Literal
+        kept
+    note: >-
+      folded
+      text
+  token:
+    defaults:
+      empty:
+cards:
+  - cards.yaml
+  - {file: more.csv, type: action}
+"""
+
+
+def test_read_yaml_builds_what_ruamel_builds(tmp_path):
+    from ruamel.yaml import YAML
+
+    from cardgen.load.yamlstream import read_document
+
+    _same_round_trip(read_document(SET_LIKE), YAML(typ="rt", pure=True).load(SET_LIKE))
+
+
+def test_every_yaml_file_of_the_repository_reads_as_ruamel_reads_it():
+    from ruamel.yaml import YAML
+
+    from cardgen.load.yamlstream import read_document
+    from projects import REPO
+
+    files = [path for folder in ("data", "cardgen", "templates", "tests/fixtures")
+             for pattern in ("*.yaml", "*.yml") for path in sorted((REPO / folder).rglob(pattern))]
+    fast = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        try:
+            slow = YAML(typ="rt", pure=True).load(text)
+        except Exception:  # a fixture of broken YAML: read_document must not read it
+            with pytest.raises(Unsure):
+                read_document(text)
+            continue
+        try:
+            built = read_document(text)
+        except Unsure:
+            continue
+        _same_round_trip(built, slow, str(path.relative_to(REPO)))
+        fast += 1
+    assert fast >= len(files) // 2
