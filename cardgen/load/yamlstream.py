@@ -1,16 +1,19 @@
-"""YAML card files read one card at a time, through libyaml.
+"""YAML read through libyaml, exactly as ruamel's round-trip loader reads it.
 
-``read_yaml`` (yamlfile.py) parses a whole file in pure Python into ruamel's round-trip
-containers, whose line records the error messages use: 0.3 ms a card, and the whole document
-held at once. A card file is the one YAML file that grows with a game, so it is read here
-from libyaml's parser events (PyYAML's C extension), each card's plain values and the lines of
-its fields built straight from them, one card held at a time.
+``read_yaml`` (yamlfile.py) gives ruamel's round-trip containers, whose line records the error
+messages use. ruamel's own parser is pure Python: 0.3 ms a card, and a whole document held at
+once. Here libyaml (PyYAML's C extension) parses, and the values are built from its events:
 
-This reader takes only what it reads exactly as ``read_yaml`` does (YAML 1.2 as ruamel
-resolves it, lines as ruamel records them). On anything else (a parse error, an anchor, alias
-or tag, a tab, a value other than text, a number, true/false or null, a key given twice, a
-document of another shape) it gives up (``Unsure``), and the caller reads the file with
-``read_yaml`` from the card this reader stopped at: results and messages stay read_yaml's.
+- ``card_entries``: a card file, the one YAML file that grows with a game, one card at a time:
+  each card's plain values and the lines of its fields, never the whole document;
+- ``read_document``: any other YAML file (set.yaml, rules, decks), as ruamel's CommentedMap
+  and CommentedSeq with the same line records and ruamel's own scalar types.
+
+Both take only what they read exactly as ruamel does (YAML 1.2 as ruamel resolves it, lines as
+ruamel records them). On anything else (a parse error, an anchor, alias or tag, a tab, a value
+other than text, a number, true/false or null, a key given twice, a card file of another
+shape) they give up (``Unsure``), and the caller reads the file with ruamel's parser (a card
+file from the card this reader stopped at): results and messages stay what they were.
 """
 from __future__ import annotations
 
