@@ -17,6 +17,7 @@ file from the card this reader stopped at): results and messages stay what they 
 """
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -98,35 +99,60 @@ _scalars: _Scalars | None = None
 def card_entries(path: Path) -> Iterator[CardEntry]:
     """The cards of the YAML card file ``path``, each as (values, line, field lines), as
     ``tables.py`` makes them from ``read_yaml``. Raises ``Unsure`` (possibly after some cards)
-    where it cannot read on exactly as read_yaml would; a file read_yaml refuses always ends so."""
+    where it cannot read on exactly as read_yaml would; a file read_yaml refuses always ends so.
+    The file is read in pieces, twice (first for what only read_yaml may read), never held."""
     global _scalars
     try:
         limit(YAML_EXPANSION)  # read_yaml's check after parsing: a bad setting is its to report
-        data = Path(path).read_bytes()
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError, CardgenError, UsageError):
-        raise Unsure from None
-    if _UNSURE_TEXT.search(text) or _UNSURE_SYNTAX.search(text):
-        raise Unsure
-    try:
-        from yaml import events
-        from yaml._yaml import CParser
-    except ImportError:  # PyYAML built without libyaml: read_yaml reads it all
+        ascii, spaces_lines = _scan(path)
+        try:
+            from yaml import events
+            from yaml._yaml import CParser
+        except ImportError:  # PyYAML built without libyaml: read_yaml reads it all
+            raise Unsure from None
+        if _scalars is None:
+            _scalars = _Scalars()
+        # a line of spaces only may stand inside a block scalar: then the bytes are kept to look
+        data = Path(path).read_bytes() if spaces_lines else None
+        with open(path, "rb") as handle:
+            yield from _Reader(CParser(data if data is not None else handle), events, _scalars, data,
+                               ascii).document()
+    except (OSError, CardgenError, UsageError):
         raise Unsure from None
 
-    if _scalars is None:
-        _scalars = _Scalars()
-    ascii = text.isascii()
-    del text  # held again only if a block scalar needs it: a card file is never held twice
-    reader = _Reader(CParser(data), events, _scalars, data, ascii)
-    del data
-    yield from reader.document()
+
+SCAN_PIECE = 1 << 20  # characters
+
+
+def _scan(path: Path) -> tuple[bool, bool]:
+    """Read the file a piece at a time for what only read_yaml may read (``Unsure``); tell
+    whether it is ASCII and whether it has a line of spaces only."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    ascii, spaces_lines, carried = True, False, ""
+    with open(path, "rb") as handle:
+        while True:
+            piece = handle.read(SCAN_PIECE)
+            try:
+                text = carried + decoder.decode(piece, final=not piece)
+            except UnicodeDecodeError:
+                raise Unsure from None
+            if piece:  # whole lines only: the patterns look at line starts and ends
+                cut = text.rfind("\n") + 1
+                text, carried = text[:cut], text[cut:]
+                if len(carried) > 4 * SCAN_PIECE:
+                    raise Unsure  # one line of megabytes: read_yaml's
+            if _UNSURE_TEXT.search(text) or _UNSURE_SYNTAX.search(text):
+                raise Unsure
+            ascii = ascii and text.isascii()
+            spaces_lines = spaces_lines or _SPACES_LINE.search("\n" + text) is not None
+            if not piece:
+                return ascii, spaces_lines
 
 
 class _Reader:
-    def __init__(self, parser, events, scalars: _Scalars, data: bytes, ascii: bool):
+    def __init__(self, parser, events, scalars: _Scalars, data: bytes | None, ascii: bool):
         self.parser, self.scalars = parser, scalars
-        self.data, self.ascii, self._text = data, ascii, None
+        self.data, self.ascii, self._text = data, ascii, None  # data None: no line of spaces only
         self.next = parser.get_event
         self.ScalarEvent, self.MappingStartEvent = events.ScalarEvent, events.MappingStartEvent
         self.SequenceStartEvent, self.MappingEndEvent = events.SequenceStartEvent, events.MappingEndEvent
@@ -135,6 +161,8 @@ class _Reader:
 
     def spaces_line(self, start: int, end: int) -> bool:
         """Whether characters ``start`` to ``end`` of the file hold a line of spaces only."""
+        if self.data is None:
+            return False
         if self.ascii:
             return _SPACES_LINE_BYTES.search(self.data, start, end) is not None
         if self._text is None:
