@@ -47,7 +47,7 @@ def _age(seconds: float) -> str:
 
 
 def _fetch(url: str, timeout: float) -> bytes:
-    import urllib.request  # only a set with an online card file pays for the HTTP client
+    import urllib.request
 
     from .. import __version__
 
@@ -66,9 +66,11 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
     """Bring ``copy`` up to date from ``url``; a warning when the copy had to be used offline.
     No copy and no answer is an error naming set.yaml's line. ``shown``: the copy's name in
     messages."""
+    import urllib.error  # with urllib.request (a tenth of a build's start-up): only sets that fetch need it
+
     try:
         data = _fetch(url, timeout)
-    except (OSError, ValueError) as exc:  # urllib's URLError is an OSError
+    except (OSError, ValueError, urllib.error.URLError) as exc:
         reason = _reason(exc)
         if not copy.is_file():
             raise fail(f"cannot fetch {url}: {reason}; there is no local copy ({shown}) to use instead", where) from None
