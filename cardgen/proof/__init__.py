@@ -8,6 +8,7 @@ is not rasterised again, so a rerun after changing one card rasterises only that
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tempfile
@@ -23,8 +24,9 @@ from .contact import contact_sheet, thumbnail
 from ..load.setfile import load_set
 from .gallery import assets, gallery, gallery_data
 from .names import card_slugs, face_file
-from .raster import DPI, Rasteriser, png_bytes
+from .raster import DPI, png_bytes
 from .store import ProofFolder, content_key
+from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
 
 CONTACT = "contact.png"
 GALLERY = "index.html"
@@ -74,20 +76,37 @@ def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
     return thumb
 
 
-def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float) -> int:
-    """Write the files of ``todo``, rasterising each new content once; return the pages rasterised."""
+def _proof_chunk(pdf: str, dpi: float, chunk: list[tuple[str, int]]) -> list[tuple[str, bytes, bytes]]:
+    """Rasterise the (key, page) of ``chunk``: (key, the face's PNG, its thumbnail's PNG) each."""
+    raster = open_rasteriser(pdf, dpi)
+    made = []
+    for key, page in chunk:
+        rows = raster.rows(page)
+        made.append((key, rows.png(dpi), png_bytes(thumbnail(rows.image()), dpi / 4)))
+    return made
+
+
+def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, jobs: int) -> int:
+    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes);
+    return the pages rasterised."""
     pages = {e["key"]: e["page"] - 1 for e in todo}
 
-    def encode(key: str, image: Image.Image) -> bytes:
-        folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), png_bytes(thumbnail(image), dpi / 4))
-        return png_bytes(image, dpi)
+    def make(keys: list[str]):
+        work = functools.partial(_proof_chunk, str(pdf), dpi)
+        for made in ordered_map(work, chunks([(key, pages[key]) for key in keys], jobs), jobs):
+            for key, face, thumb in made:
+                folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), thumb)
+                yield key, face
 
-    with Rasteriser(pdf, dpi) as raster:
-        folder.fill(todo, lambda key: raster.page(pages[key]), encode)
-        return raster.count
+    try:
+        return len(folder.fill(todo, make))
+    finally:
+        close_rasterisers(pdf)
 
 
-def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI) -> ProofResult:
+def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI,
+              jobs: int = 1) -> ProofResult:
+    """Proof one set, rasterising in ``jobs`` processes."""
     options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
     with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
         built = pipeline.build_set(name, session, Path(temporary), options)
@@ -95,7 +114,7 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
         folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
-        rasterised = _write_faces(folder, built.pdf, todo, dpi)
+        rasterised = _write_faces(folder, built.pdf, todo, dpi, jobs)
     contact = _contact_keys(entries)
     signature = hashlib.sha256(repr(contact).encode()).hexdigest()
     if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
@@ -110,11 +129,13 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
 
 
 def proof(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
-          overlay: bool = False) -> tuple[list[ProofResult], float]:
-    """Proof sets (default: every set) into ``out`` (default ``<root>/output/proofs``)."""
+          overlay: bool = False, jobs: int | None = None) -> tuple[list[ProofResult], float]:
+    """Proof sets (default: every set) into ``out`` (default ``<root>/output/proofs``), rasterising
+    in ``jobs`` processes (default: one a core)."""
+    jobs = default_jobs() if jobs is None else jobs
     started = time.perf_counter()
     root = Path(root).resolve()
     session = pipeline.Session(root)
     out = Path(out) if out is not None else root / "output" / "proofs"
-    results = [proof_set(name, session, out, overlay) for name in pipeline.resolve_names(names, root)]
+    results = [proof_set(name, session, out, overlay, DPI, jobs) for name in pipeline.resolve_names(names, root)]
     return results, time.perf_counter() - started
