@@ -20,11 +20,11 @@ from typing import Sequence
 from PIL import Image
 
 from .. import pipeline
-from .contact import contact_sheet, thumbnail
+from .contact import THUMB_REDUCTION, ContactSheet, thumbnail
 from ..load.setfile import load_set
 from .gallery import assets, gallery, gallery_data
 from .names import card_slugs, face_file
-from .raster import DPI, png_bytes
+from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
 from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
 
@@ -76,32 +76,55 @@ def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
     return thumb
 
 
-def _proof_chunk(pdf: str, dpi: float, chunk: list[tuple[str, int]]) -> list[tuple[str, bytes, bytes]]:
-    """Rasterise the (key, page) of ``chunk``: (key, the face's PNG, its thumbnail's PNG) each."""
+def _proof_chunk(pdf: str, dpi: float, pasted: frozenset[str], chunk: list[tuple[str, int]]) -> list[tuple]:
+    """Rasterise the (key, page) of ``chunk``: (key, the face's PNG, its thumbnail's PNG, and
+    its thumbnail's pixels when the contact sheet shows it (a key in ``pasted``), else None)."""
     raster = open_rasteriser(pdf, dpi)
     made = []
     for key, page in chunk:
         rows = raster.rows(page)
-        made.append((key, rows.png(dpi), png_bytes(thumbnail(rows.image()), dpi / 4)))
+        thumb = thumbnail(rows.image())
+        made.append((key, rows.png(dpi), png_bytes(thumb, dpi / 4), thumb.tobytes() if key in pasted else None))
     return made
 
 
-def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, jobs: int) -> int:
-    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes);
-    return the pages rasterised."""
+def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, jobs: int,
+                 sheet: tuple[ContactSheet, dict[str, int]] | None) -> tuple[int, set[str]]:
+    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes),
+    and paste the thumbnails of the new faces that ``sheet`` (a contact sheet and the index of
+    each key on it) shows; return the pages rasterised and the keys pasted."""
     pages = {e["key"]: e["page"] - 1 for e in todo}
+    contact, index_of = sheet if sheet else (None, {})
+    pasted: set[str] = set()
 
     def make(keys: list[str]):
-        work = functools.partial(_proof_chunk, str(pdf), dpi)
+        work = functools.partial(_proof_chunk, str(pdf), dpi, frozenset(index_of))
         for made in ordered_map(work, chunks([(key, pages[key]) for key in keys], jobs), jobs):
-            for key, face, thumb in made:
+            for key, face, thumb, pixels in made:
                 folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), thumb)
+                if pixels is not None:
+                    index = index_of[key]
+                    contact.paste(index, Image.frombytes("RGB", contact.thumb_sizes[index], pixels))
+                    pasted.add(key)
                 yield key, face
 
     try:
-        return len(folder.fill(todo, make))
+        return len(folder.fill(todo, make)), pasted
     finally:
         close_rasterisers(pdf)
+
+
+def _contact_sheet(pdf: Path, entries: list[dict], contact: list[tuple[str, str]], dpi: float) \
+        -> tuple[ContactSheet, dict[str, int]]:
+    """The contact sheet laid out for the faces of ``contact``, its thumbnails' sizes read
+    from the PDF's pages, and the index of each key on it."""
+    pages = {}
+    for entry in entries:
+        pages.setdefault(entry["key"], entry["page"] - 1)
+    with Rasteriser(pdf, dpi) as raster:
+        sizes = [raster.size(pages[key]) for key, _ in contact]
+    thumbs = [tuple(-(-side // THUMB_REDUCTION) for side in size) for size in sizes]  # as Image.reduce rounds
+    return ContactSheet(thumbs), {key: index for index, (key, _) in enumerate(contact)}
 
 
 def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI,
@@ -114,12 +137,18 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
         folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
-        rasterised = _write_faces(folder, built.pdf, todo, dpi, jobs)
-    contact = _contact_keys(entries)
-    signature = hashlib.sha256(repr(contact).encode()).hexdigest()
-    if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
-        sheet = contact_sheet([_thumb(folder, key, file) for key, file in contact])
-        folder.write(CONTACT, png_bytes(sheet, dpi / 4))
+        contact = _contact_keys(entries)
+        signature = hashlib.sha256(repr(contact).encode()).hexdigest()
+        sheet = None
+        if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
+            sheet = _contact_sheet(built.pdf, entries, contact, dpi)
+        rasterised, pasted = _write_faces(folder, built.pdf, todo, dpi, jobs, sheet)
+    if sheet is not None:
+        contact_image, index_of = sheet
+        for key, file in contact:  # faces not rasterised this run: their thumbnails are in the folder
+            if key not in pasted:
+                contact_image.paste(index_of[key], _thumb(folder, key, file))
+        folder.write(CONTACT, png_bytes(contact_image.image, dpi / 4))
     html = gallery(gallery_data(load_set(name, session.root), entries, built.warnings, CONTACT))
     for asset_name, data in assets().items():
         folder.write(asset_name, data)

@@ -99,6 +99,12 @@ class Rasteriser:
         self.count += 1
         return image
 
+    def size(self, index: int) -> tuple[int, int]:
+        """The pixels ``page`` and ``rows`` give page ``index``, without rendering it."""
+        width, height = self.document.get_page_size(index)
+        scale = self.dpi / PT_PER_INCH
+        return math.ceil(width * scale), math.ceil(height * scale)
+
     def rows(self, index: int) -> Rows:
         """The whole page, as ``page`` draws it, in PNG row layout."""
         made: list[Rows] = []
