@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
 
 import pypdfium2
+import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from ..units import MM_PER_INCH
@@ -18,6 +19,8 @@ from .png import png_from_rows, png_of_image
 
 DPI = 300
 PT_PER_INCH = 72.0
+# what pypdfium2's render passes by default (annotations drawn), bytes in RGB order
+RENDER_FLAGS = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
 Job = TypeVar("Job")
 Result = TypeVar("Result")
 
@@ -60,21 +63,6 @@ class Rows:
         return cropped
 
 
-def _rows_bitmap(made: list[Rows]):
-    """A pypdfium2 bitmap maker whose pixels land in a new ``Rows`` (appended to ``made``)."""
-
-    def make(width, height, format, rev_byteorder=False):
-        if format != pypdfium2.raw.FPDFBitmap_BGR:
-            raise ValueError(f"pdfium chose bitmap format {format}, not 3-byte RGB")
-        rows = Rows(width, height, bytearray(height * (3 * width + 1) + 1))
-        first_row = (ctypes.c_ubyte * (height * rows.stride)).from_buffer(rows.data, 1)
-        made.append(rows)
-        raw = pypdfium2.raw.FPDFBitmap_CreateEx(width, height, format, first_row, rows.stride)
-        return pypdfium2.PdfBitmap.from_raw(raw, rev_byteorder, first_row)
-
-    return make
-
-
 class Rasteriser:
     """One PDF's pages at ``dpi``, counting the pages rasterised."""
 
@@ -106,18 +94,25 @@ class Rasteriser:
         return math.ceil(width * scale), math.ceil(height * scale)
 
     def rows(self, index: int) -> Rows:
-        """The whole page, as ``page`` draws it, in PNG row layout."""
-        made: list[Rows] = []
+        """The whole page, as ``page`` draws it (the same pixels), in PNG row layout: pdfium
+        draws straight into the rows, on white set by filling the bytes rather than by pdfium."""
         page = self.document[index]
         try:
-            bitmap = page.render(scale=self.dpi / PT_PER_INCH, fill_color=(255, 255, 255, 255), rev_byteorder=True,
-                                 bitmap_maker=_rows_bitmap(made))
-            bitmap.close()
+            scale = self.dpi / PT_PER_INCH
+            width, height = math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+            stride = 3 * width + 1
+            rows = Rows(width, height, bytearray(b"\xff") * (height * stride + 1))
+            first_row = (ctypes.c_ubyte * (height * stride)).from_buffer(rows.data, 1)
+            bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR, first_row, stride)
+            try:
+                pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, RENDER_FLAGS)
+            finally:
+                pdfium_c.FPDFBitmap_Destroy(bitmap)
+            del first_row
         finally:
             page.close()
         self.count += 1
-        (rows,) = made
-        rows.data[0:rows.height * rows.stride:rows.stride] = bytes(rows.height)  # the filter bytes, whatever pdfium did
+        rows.data[0:height * stride:stride] = bytes(height)  # each row's filter byte: 0
         return rows
 
     def close(self) -> None:
