@@ -13,6 +13,7 @@ import math
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
@@ -37,7 +38,8 @@ def default_jobs() -> int:
 
 
 def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Linux only: elsewhere (macOS) a forked child may not use the system's libraries safely."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 def chunks(items: Sequence[Item], jobs: int) -> list[list[Item]]:
@@ -71,8 +73,14 @@ def ordered_map(work: Callable[[Item], Result], items: Sequence[Item], jobs: int
             pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
         finally:
             _task = None
-    with pool:
+    try:
         yield from pool.imap(_run, range(len(items)))
+        pool.close()  # every result is in: the workers finish
+    except BaseException:  # an error, Ctrl-C, or the caller stopped asking
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def open_rasteriser(pdf: Path | str, dpi: float) -> Rasteriser:
