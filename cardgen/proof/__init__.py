@@ -9,7 +9,6 @@ is not rasterised again, so a rerun after changing one card rasterises only that
 from __future__ import annotations
 
 import hashlib
-import json
 import tempfile
 import time
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from .gallery import assets, gallery, gallery_data
 from .names import card_slugs, face_file
 from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
+from ..write.manifest import load_manifest
 
 CONTACT = "contact.png"
 GALLERY = "index.html"
@@ -91,7 +91,7 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
     options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
     with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
         built = pipeline.build_set(name, session, Path(temporary), options)
-        document = json.loads(built.manifest.read_text(encoding="utf-8"))
+        document = load_manifest(built.manifest)
         folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]

@@ -9,11 +9,12 @@ from collections import Counter
 from pypdf import PdfReader
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 
 
 def test_a_face_used_again_becomes_one_form_placed_by_every_later_use(project):
     (result,) = cardgen.build(["demo"], project).sets
-    uses = Counter(face["hash"] for face in json.loads(result.manifest.read_text())["faces"])
+    uses = Counter(face["hash"] for face in load_manifest(result.manifest)["faces"])
     reader = PdfReader(result.pdf)
     placed = Counter()
     forms = set()
