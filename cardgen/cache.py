@@ -111,6 +111,13 @@ class _Index:
             place = (place + 1) & mask
         return place
 
+    def __len__(self) -> int:
+        return self.count
+
+    def holds(self, digest: bytes) -> bool:
+        place = self._place(self.number(digest))
+        return bool(self.keys[place]) and self.offsets[place] >= 0
+
     def pop(self, digest: bytes) -> int | None:
         """The offset of ``digest``'s entry, taken out (its place stays taken: -1)."""
         place = self._place(self.number(digest))
@@ -229,6 +236,10 @@ class FaceCache:
         self._out = None
         self._unwritable = False  # the folder cannot be written: build on without keeping anything
         self.prefix = ""  # what every kept rendering depends on (see render/faces.py, RenderMemo)
+
+    def holds(self, key: str) -> bool:
+        """Whether the last build's file (still) holds an entry under ``key``, not reading it."""
+        return self.last.index.holds(key_digest(key))
 
     def get(self, key: str) -> tuple | None:
         """The recorded parts of a face, or None."""

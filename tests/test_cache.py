@@ -264,8 +264,10 @@ def test_long_values_are_deflated_against_the_files_dictionary_and_copied_as_the
     packed = stored[key_digest("face29")]
     assert packed[:1] == b"\1" and len(packed) * 4 < len(marshal.dumps(values["face29"]))
     assert path.read_bytes().startswith(FORMAT)
+    assert again.holds("face3") and not again.holds("face31") and len(again.last.index) == 32
     for key in ("face29", "face3", "small", "page:1"):
         assert again.recall(key) == values[key]
+    assert not again.holds("face3") and len(again.last.index) == 28  # taken: the new file has it
     again.save()
     third = FaceCache(path)
     assert third.last.dictionary == dictionary and third.last.index.count == 4

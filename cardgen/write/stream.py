@@ -70,10 +70,16 @@ class PageStream:
             self._write(contents_name, page.Contents)
         pages.pop()  # the page tree names it at the end, by number
         self.page_numbers.append(doc.idToObjectNumberAndVersion[name][0])
-        for written in (name, contents_name):  # nothing names them again
-            number = doc.idToObjectNumberAndVersion.pop(written)[0]
-            del doc.numberToId[number], doc.idToOffset[written]
-            doc.idToObject.pop(written, None)
+        self.forget(name)  # nothing names them again
+        self.forget(contents_name)
+
+    def forget(self, name: str) -> None:
+        """Drop a written object from reportlab's tables (a page, or a form no page will use
+        again): its offset stays, for the cross-reference table."""
+        doc = self.doc
+        number = doc.idToObjectNumberAndVersion.pop(name)[0]
+        del doc.numberToId[number], doc.idToOffset[name]
+        doc.idToObject.pop(name, None)
 
     def form_done(self, form_name: str) -> None:
         name = self.doc.getXObjectName(form_name)
