@@ -83,14 +83,12 @@ def key_digest(key: str) -> bytes:
 
 
 class _Index:
-    """Where each entry starts in a file, by its key's digest: an open-addressing table in two
-    arrays of 8-byte integers, some 32 bytes an entry where a dict takes 100 and more."""
+    """Where each entry starts in a file, by its key's digest: an open-addressing table (linear
+    probing, two thirds full at most) in two arrays of 8-byte integers, some 24 bytes an entry
+    where a dict takes 100 and more."""
 
     def __init__(self, keys: array, offsets: array):
-        size = 8
-        while size < 2 * len(keys):
-            size *= 2
-        self.mask = size - 1
+        self.size = size = len(keys) * 3 // 2 + 8
         self.keys = array("q", bytes(8 * size))  # 0: an empty place
         self.offsets = array("q", bytes(8 * size))
         self.count = 0
@@ -105,10 +103,10 @@ class _Index:
         return int.from_bytes(digest[:8], "little", signed=True) or 1
 
     def _place(self, key: int) -> int:
-        keys, mask = self.keys, self.mask
-        place = key & mask
+        keys, size = self.keys, self.size
+        place = key % size
         while keys[place] and keys[place] != key:
-            place = (place + 1) & mask
+            place = place + 1 if place + 1 < size else 0
         return place
 
     def __len__(self) -> int:
@@ -135,7 +133,7 @@ class _Index:
 class _LastBuild:
     """The last build's file, left on disk: an index says where each entry starts (by the
     digest of its key), and an entry is read when it is asked for. A rebuild's memory then
-    grows by about 32 bytes an entry, not by the entries themselves. A damaged file is an
+    grows by about 24 bytes an entry, not by the entries themselves. A damaged file is an
     empty one."""
 
     def __init__(self, path: Path):

@@ -12,7 +12,7 @@ A PDF's objects may come in any order in the file: the cross-reference table say
 from __future__ import annotations
 
 from array import array
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -31,18 +31,6 @@ class _Written(pdfdoc.PDFObject):
 
     def format(self, document):  # pragma: no cover - a written object is never formatted again
         raise AssertionError(f"object {self.__InternalName__} formatted twice")
-
-
-class _PageReference:
-    """A written page in the page tree's Kids: formatted as its reference."""
-
-    __slots__ = ("number",)
-
-    def __init__(self, number: int):
-        self.number = number
-
-    def __str__(self) -> str:
-        return f"{self.number} 0 R"
 
 
 class PageStream:
@@ -97,6 +85,17 @@ class PageStream:
         number = self._record(name)
         self.offset += self.out.write(b"%d 0 obj\n%s\nendobj\n" % (number, body))
 
+    def _write_page_tree(self, name: str) -> None:
+        """The page tree, as reportlab formats it (ten pages a line), from the page numbers
+        kept: a 100,000-card set's would otherwise be a list of objects and strings first."""
+        kids = self.page_numbers
+        write = self.out.write
+        self.offset += write(b"%d 0 obj\n<<\n/Count %d /Kids [ " % (self._record(name), len(kids)))
+        for first in range(0, len(kids), 10):
+            line = b" ".join(b"%d 0 R" % number for number in kids[first:first + 10])
+            self.offset += write(line if not first else b" \n  " + line)
+        self.offset += write(b" ] /Type /Pages\n>>\nendobj\n")
+
     def _record(self, name: str) -> int:
         doc, offsets = self.doc, self.offsets
         doc.idToOffset[name] = self.offset
@@ -119,15 +118,18 @@ class PageStream:
         if doc.Outlines.ready < 0:
             doc.Catalog.Outlines = None
         doc.encrypt.prepare(doc)
-        doc.Pages.pages = [_PageReference(number) for number in self.page_numbers]
+        tree = doc.Reference(doc.Pages).name if self.page_numbers and not doc.Pages.pages else None
         number = 0
         while number < doc.objectcounter:  # formatting may name new objects: go on until none is left
             number += 1
             name = doc.numberToId.get(number)
-            if name is not None and name not in doc.idToOffset:
+            if name == tree:
+                self._write_page_tree(name)
+            elif name is not None and name not in doc.idToOffset:
                 self._write(name, doc.idToObject[name])
         start = self.offset
-        self.offset += self.out.write(_cross_references(self.offsets, doc.objectcounter))
+        for chunk in _cross_references(self.offsets, doc.objectcounter):
+            self.offset += self.out.write(chunk)
         trailer = pdfdoc.PDFTrailer(startxref=start, Size=doc.objectcounter + 1, Root=doc.Reference(doc.Catalog),
                                     Info=doc.Reference(doc.info), ID=doc.ID())
         self.out.write(trailer.format(doc))
@@ -135,12 +137,14 @@ class PageStream:
         self.out.write(_HEAD % doc._pdfVersion)
 
 
-def _cross_references(offsets: array, count: int) -> bytes:
-    """The xref table of objects 1 to ``count``, as reportlab formats it."""
+def _cross_references(offsets: array, count: int) -> Iterator[bytes]:
+    """The xref table of objects 1 to ``count``, as reportlab formats it, a few thousand
+    entries at a time."""
     if len(offsets) <= count or 0 in offsets[1:count + 1]:
         raise AssertionError("an object of the PDF was never written")
-    entries = b"".join(b"%010d 00000 n \n" % offsets[number] for number in range(1, count + 1))
-    return b"xref\n0 %d\n0000000000 65535 f \n%s" % (count + 1, entries)
+    yield b"xref\n0 %d\n0000000000 65535 f \n" % (count + 1)
+    for first in range(1, count + 1, 4096):
+        yield b"".join(b"%010d 00000 n \n" % offset for offset in offsets[first:min(first + 4096, count + 1)])
 
 
 # A page as the writer makes it: its compressed content, sizes, boxes, forms and opacities. Each
