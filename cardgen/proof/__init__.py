@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import tempfile
 import time
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from .names import card_slugs, face_file
 from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
 from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
+from ..write.manifest import load_manifest
 
 CONTACT = "contact.png"
 GALLERY = "index.html"
@@ -133,7 +133,7 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
     options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
     with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
         built = pipeline.build_set(name, session, Path(temporary), options)
-        document = json.loads(built.manifest.read_text(encoding="utf-8"))
+        document = load_manifest(built.manifest)
         folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
