@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardgen.sheets.grid import gutter_sheet
+from cardgen.sheets.marks import FOLD_DASH, LineMark, TextMark, fold_marks
 
 LETTER = (215.9, 279.4)
 
@@ -58,3 +59,12 @@ def test_round_faces_beside_a_fold_get_their_outline_and_keep_margin_and_bleed()
     # 2 rows in the 127.2 mm above the fold's 5.5 mm
     assert [(x, y) for x, y, *_ in slots(template)] == [
         (x, y) for y in (191.2, 145.2) for x in (18.95, 64.95, 110.95, 156.95)]
+
+
+def test_the_fold_line_runs_from_margin_to_margin_with_its_label_beside_it():
+    assert fold_marks("vertical", *LETTER, 4.0) == [
+        LineMark(107.95, 4.0, 107.95, 275.4, "fold", FOLD_DASH),
+        TextMark(107.95 - 0.6, 4.0, "fold", angle=90.0)]  # up the page, left of the line
+    assert fold_marks("horizontal", *LETTER, 4.0) == [
+        LineMark(4.0, 139.7, 211.9, 139.7, "fold", FOLD_DASH),
+        TextMark(4.0, 139.7 + 0.6, "fold")]  # along the page, above the line
