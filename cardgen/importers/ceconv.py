@@ -28,6 +28,7 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 from ..errors import CardgenError, Problem, Source
+from ..write.atomic import staged
 
 # Tagged lines, in the order a power card prints them, and the field each one fills.
 TAGS = {"History": "history", "Restriction": "restriction", "Wild": "wild", "Super": "super",
@@ -257,12 +258,13 @@ def import_ceconv(path: Path | str, set_dir: Path | str) -> Path:
         raise CardgenError(Problem(f"no set.yaml in {set_dir.as_posix()}", Source(set_file.as_posix())))
     listed = _powers_listed(set_file)
     target = set_dir / "powers.yaml"
-    text = powers_yaml(powers, Path(path).name)
-    temporary = target.with_suffix(".yaml.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(target)  # atomic: a failed import leaves the old file whole
+    files = {target: powers_yaml(powers, Path(path).name)}
     if not listed:
-        _add_powers_entry(set_file)
+        files[set_file] = _with_powers_entry(set_file)
+    # whole or not at all, both files: a failed or killed import leaves the old ones as they were
+    with staged(*files) as temporaries:
+        for temporary, text in zip(temporaries, files.values()):
+            temporary.write_text(text, encoding="utf-8")
     return target
 
 
@@ -288,9 +290,9 @@ def _powers_listed(set_file: Path) -> bool:
     return False
 
 
-def _add_powers_entry(set_file: Path) -> None:
-    """Add ``{file: powers.yaml, type: power}`` after the last entry of ``cards:``, leaving the
-    rest of set.yaml (comments, layout) exactly as it was written."""
+def _with_powers_entry(set_file: Path) -> str:
+    """set.yaml's text with ``{file: powers.yaml, type: power}`` added after the last entry of
+    ``cards:``, the rest (comments, layout) exactly as it was written."""
     from ..load.yamlfile import line_of, read_yaml
 
     cards = read_yaml(set_file)["cards"]
@@ -305,4 +307,4 @@ def _add_powers_entry(set_file: Path) -> None:
     if lines[end - 1] and not lines[end - 1].endswith("\n"):
         lines[end - 1] += "\n"
     lines.insert(end, f"{prefix}- {{file: powers.yaml, type: power}}\n")
-    set_file.write_text("".join(lines), encoding="utf-8")
+    return "".join(lines)

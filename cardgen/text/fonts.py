@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import struct
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -208,8 +209,13 @@ class FontBook:
             return face
         pdf_name = _pdf_name(path, digest)
         try:
-            outlines = self._truetype_outlines(path, digest)
-            ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
+            if self.parse_cache is None and is_cff(path):  # converted in a folder of this build's own
+                with tempfile.TemporaryDirectory(prefix="cardgen-font-") as private:
+                    outlines = self._truetype_outlines(path, digest, Path(private))
+                    ttf = load_ttf(pdf_name, outlines, file_digest(outlines), None)  # read whole, at once
+            else:
+                outlines = self._truetype_outlines(path, digest, self.parse_cache and self.parse_cache / "fonts")
+                ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
         except (TTFError, OSError) as exc:
             raise fail(f"cannot read font: {_reason(exc, path)}", self._shown(path)) from None
         except CardgenError:
@@ -222,13 +228,13 @@ class FontBook:
         cls._registered[digest] = cls._named[pdf_name] = face
         return face
 
-    def _truetype_outlines(self, path: Path, digest: str) -> Path:
+    def _truetype_outlines(self, path: Path, digest: str, folder: Path | None) -> Path:
         """The file to embed: the font itself, or, for CFF outlines (reportlab embeds TrueType
         outlines only), its TrueType conversion."""
         if not is_cff(path):
             return path
         try:
-            return truetype_copy(path, digest, self.parse_cache)
+            return truetype_copy(path, digest, folder)
         except OSError:
             raise
         except Exception as exc:  # fontTools raises many types for a broken file

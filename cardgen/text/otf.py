@@ -4,12 +4,13 @@ reportlab embeds and subsets only TrueType outlines (``glyf``). An ``.otf`` file
 outlines, the common format of free fonts, is converted with fontTools: every cubic curve
 becomes quadratic ones within ``MAX_ERROR`` font units, which no print can show, and the metrics, character map and names stay as they are. The result is
 written once, named by the source file's content hash and fontTools' version, and used from
-then on (``.cardgen-cache/fonts/`` of the project, or the system's temporary folder when the
-cache is off). The conversion itself is deterministic: the same file gives the same bytes.
+then on (``.cardgen-cache/fonts/`` of the project). With the cache off it is written to a
+private temporary folder of the build and read at once: never to a shared folder under a name
+another user could write first. The conversion itself is deterministic: the same file gives the
+same bytes.
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from ..write.atomic import staged
@@ -23,11 +24,11 @@ def is_cff(path: Path) -> bool:
         return handle.read(4) == b"OTTO"
 
 
-def truetype_copy(path: Path, digest: str, cache: Path | None) -> Path:
-    """The TrueType version of the CFF font at ``path`` (content hash ``digest``), made once."""
+def truetype_copy(path: Path, digest: str, folder: Path) -> Path:
+    """The TrueType version of the CFF font at ``path`` (content hash ``digest``), made once in
+    ``folder`` (a cache's ``fonts/``, or a private temporary folder)."""
     import fontTools
 
-    folder = cache / "fonts" if cache is not None else Path(tempfile.gettempdir()) / "cardgen-fonts"
     target = folder / f"{digest}-fonttools{fontTools.version}.ttf"
     if not target.is_file():
         data = _converted(path)

@@ -172,6 +172,28 @@ def test_a_bad_file_writes_nothing(tmp_path):
     assert (set_dir / "set.yaml").read_bytes() == before
 
 
+def test_a_write_failing_half_way_leaves_both_files_as_they_were(tmp_path, monkeypatch):
+    """powers.yaml and the set.yaml that lists it are written whole or not at all: a full disk
+    while writing the second leaves the first unwritten, set.yaml intact, and no temporary file."""
+    root = copy_set(tmp_path)
+    set_dir = root / "data" / "prisoners"
+    before = sorted((p.name, p.read_bytes()) for p in set_dir.iterdir())
+    written = []
+    original = Path.write_text
+
+    def full_disk(path, *args, **kwargs):
+        written.append(path)
+        if len(written) == 2:
+            raise OSError(28, "No space left on device")
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    with pytest.raises(OSError):
+        import_ceconv(FIXTURE, set_dir)
+    assert len(written) == 2  # powers.yaml's text was written, set.yaml's failed
+    assert sorted((p.name, p.read_bytes()) for p in set_dir.iterdir()) == before
+
+
 def test_imported_powers_print_through_the_power_layout(tmp_path):
     root = copy_set(tmp_path)
     import_ceconv(FIXTURE, root / "data" / "prisoners")

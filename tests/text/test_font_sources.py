@@ -152,15 +152,32 @@ def test_the_same_otf_font_builds_the_same_bytes(tmp_path):
     assert first.pdf.read_bytes() == second.pdf.read_bytes()
 
 
+def test_without_the_cache_an_otf_font_is_converted_in_a_private_folder_and_nothing_stays(tmp_path):
+    """A shared temporary folder under a fixed name could hold a file another user put there first:
+    a --no-cache build converts in a folder of its own, reads the font at once and removes it."""
+    root = otf_project(tmp_path)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    environment = {**os.environ, "TMPDIR": str(temporary)}
+    for out, flags in (("cold", ["--no-cache"]), ("cached", [])):
+        done = subprocess.run([sys.executable, "-m", "cardgen", "build", "--out", out, *flags], cwd=root,
+                              env=environment, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert list(temporary.iterdir()) == []
+        assert (root / ".cardgen-cache").exists() == (out == "cached")
+    assert (root / "cold/demo.pdf").read_bytes() == (root / "cached/demo.pdf").read_bytes()
+    assert [p.name for p in (root / ".cardgen-cache/fonts").iterdir()][0].endswith(".ttf")
+
+
 def test_an_otf_font_is_converted_once_into_the_cache(tmp_path):
     from cardgen.text.fonts import file_digest
     from cardgen.text.otf import truetype_copy
 
     digest = file_digest(OTF)
-    made = truetype_copy(OTF, digest, tmp_path / "cache")
+    made = truetype_copy(OTF, digest, tmp_path / "cache/fonts")
     assert made.parent == tmp_path / "cache/fonts" and made.name.startswith(digest)
     stamp = made.stat().st_mtime_ns
-    assert truetype_copy(OTF, digest, tmp_path / "cache") == made and made.stat().st_mtime_ns == stamp
+    assert truetype_copy(OTF, digest, tmp_path / "cache/fonts") == made and made.stat().st_mtime_ns == stamp
     again = truetype_copy(OTF, digest, tmp_path / "other")  # converted anew: the same bytes
     assert again.read_bytes() == made.read_bytes()
     assert TTFont(made).sfntVersion == "\x00\x01\x00\x00"
