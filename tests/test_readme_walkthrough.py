@@ -12,13 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
 from cardgen.importers.ceconv import parse_ceconv
 from cardgen.write.manifest import load_manifest
 from projects import REPO
+from pdftext import page_texts
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 BLOCK = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\n", re.S | re.M)
@@ -76,8 +76,7 @@ def test_forty_cards_of_three_types_and_two_sizes_are_printed_on_a4(walked):
     assert len(reader.pages) == 10
     for page in reader.pages:
         assert sorted((round(float(page.mediabox.width)), round(float(page.mediabox.height)))) == [595, 842]
-    with pdfplumber.open(project / "output/harbor.pdf") as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
+    text = " ".join(" ".join(page_texts(project / "output/harbor.pdf")).split())
     for name in ("Load Cargo", "Captain Ada", "Captain Dov", "Northwick", "Farpoint", "Storm"):
         assert name in text
     sizes = {face["type"]: (face["w_mm"], face["h_mm"]) for face in fronts}
