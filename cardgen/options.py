@@ -37,6 +37,7 @@ class BuildOptions:
     # a set whose inputs and output are as its last build left them is not built again
     # (unchanged.py): what `cardgen build` asks for; the Python API builds whenever it is called
     skip_unchanged: bool = False
+    jobs: int | None = None  # processes that lay out faces (None: every usable core; 1: this process alone)
 
 
 def build_paper(card_set: CardSet, options: BuildOptions) -> str | tuple:

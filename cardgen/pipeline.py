@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import sheets, unchanged, validate
+from . import sheets, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
@@ -171,6 +171,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     counts = {"faces": 0, "fronts": 0}
     converter = color_converter(card_set, options)
+    if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
+        rendered = workers.on_workers(rendered, options.jobs, copies, cache,
+                                      lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -204,6 +207,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         if isinstance(failure, CardgenError):
             _counting_warnings(failure, card_set, problems)
         raise
+    finally:
+        if isinstance(rendered, workers.ParallelRendered):
+            rendered.close()
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=counts["faces"],

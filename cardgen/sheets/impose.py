@@ -262,10 +262,12 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
     if axis:  # a back page: the front page's marks mirrored
         slots = [mirror_slot(s, axis, sheet.w, sheet.h) for s in slots]
         used = [mirror_slot(s, axis, sheet.w, sheet.h) for s in used]
+    folded: list = []
     if sheet.fold:  # both halves of a gutter-fold page
         fold = fold_axis(sheet.fold)
         slots += [mirror_slot(s, fold, sheet.w, sheet.h) for s in slots]
-        used = used + [mirror_slot(s, fold, sheet.w, sheet.h) for s in used]
+        folded = [mirror_slot(s, fold, sheet.w, sheet.h) for s in used]
+        used = used + folded
     marks: list = []
     if sheet.marks == "crop":
         if options.crop_marks:
@@ -273,7 +275,11 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
         if options.cut_lines:
             marks += cut_lines(used, sheet.w, sheet.h, options.margin)
     elif sheet.marks == "outline":
-        marks += outlines(used, axis)
+        # the folded half's outlines are the mirror images of the front half's, so that the two
+        # coincide once the page is folded (a path shape need not be symmetric)
+        marks += outlines(used[:len(used) - len(folded)], axis)
+        if folded:
+            marks += outlines(folded, None if axis == fold else fold)
     if sheet.fold:
         marks += fold_marks(sheet.fold, sheet.w, sheet.h, options.margin)
     return marks
