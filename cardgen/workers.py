@@ -104,6 +104,10 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     chunk = chunk or CHUNK
     sys.stdout.flush()
     sys.stderr.flush()
+    # what exists now is shared with the workers until one of them writes to it: the cycle
+    # collector, which writes to every object it scans, leaves it alone until the build is done
+    thawed = not gc.get_freeze_count()  # (the `cardgen` command freezes what it imported, for good)
+    gc.freeze()
     workers: list[_Worker] = []
     try:
         for index in range(jobs):
@@ -124,8 +128,10 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
             workers.append(_Worker(pid, read_fd))
     except OSError:
         _stop(workers)
+        if thawed:
+            gc.unfreeze()
         return None
-    feed = _Feed(workers, chunk, rendered.cache)
+    feed = _Feed(workers, chunk, rendered.cache, thawed)
     last_build.update(workers=jobs, faces_from_workers=0)
     renderer = _ReplayingRenderer(rendered.renderer, feed)
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
@@ -214,8 +220,8 @@ class _ReplayingRenderer(FaceRenderer):
 class _Feed:
     """The workers' chunks, read in order as the build's cards come by."""
 
-    def __init__(self, workers: list[_Worker], chunk: int, cache):
-        self.workers, self.chunk, self.cache = workers, chunk, cache
+    def __init__(self, workers: list[_Worker], chunk: int, cache, thaw: bool):
+        self.workers, self.chunk, self.cache, self.thaw = workers, chunk, cache, thaw
         self.position = -1  # of the current card in the build's order
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
@@ -275,6 +281,9 @@ class _Feed:
     def close(self) -> None:
         _stop(self.workers)
         self.entries.clear()
+        if self.thaw:  # what was frozen for the workers is the collector's again
+            gc.unfreeze()
+            self.thaw = False
 
 
 def _read(worker: _Worker):
