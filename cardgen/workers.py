@@ -112,7 +112,12 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     try:
         for index in range(jobs):
             read_fd, write_fd = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read_fd)
+                os.close(write_fd)
+                raise
             if pid == 0:  # the worker: it never returns into the build's code
                 code = 1
                 try:
