@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import io
 import os
-import pickle
+import marshal
 import signal
 import struct
 import sys
@@ -242,7 +242,7 @@ class _Feed:
             if number != self.number:
                 self._receive(number)
             records = self.records
-            if at < len(records) and records[at][0] == card.name and records[at][1] == card.source:
+            if at < len(records) and records[at][0] == card.name and records[at][1] == _where(card):
                 self.faces = iter(records[at][2])
             else:  # the worker stopped before this card: it is rendered here
                 self.faces = iter(())
@@ -291,6 +291,13 @@ class _Feed:
             self.thaw = False
 
 
+def _where(card: Card) -> tuple | None:
+    """A card's row, as plain data: with its name, how the build's process knows a worker's
+    record of it is the one it expects."""
+    source = card.source
+    return (source.file, source.line) if source is not None else None
+
+
 def _read(worker: _Worker):
     """The next message of a worker, or None if it has ended without one (it was killed; a
     worker stopped by Ctrl-C stops the build as Ctrl-C does)."""
@@ -302,7 +309,7 @@ def _read(worker: _Worker):
         if length:
             body = worker.reader.read(length)
             if len(body) == length:
-                return pickle.loads(body)
+                return marshal.loads(body)
         return None  # the worker gave up (its cards could not be read): the rest is done here
     _, status = os.waitpid(worker.pid, 0)
     worker.pid = 0
@@ -383,8 +390,8 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
                     if memo is not None:
                         memo.made = []
                     records, entries = _chunk(renderer, rendered, scratch, batch)
-                    message = pickle.dumps((number, records, entries, memo.made if memo else ()),
-                                           pickle.HIGHEST_PROTOCOL)
+                    # plain data (the cache keeps parts the same way): marshal reads it back fastest
+                    message = marshal.dumps((number, records, entries, memo.made if memo else ()))
                     out.write(_LENGTH.pack(len(message)))
                     out.write(message)
                 elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
@@ -408,7 +415,7 @@ def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: lis
     def noting() -> Iterator[Card]:
         for card in cards:
             renderer.noted = []
-            noted.append((card.name, card.source, renderer.noted))
+            noted.append((card.name, _where(card), renderer.noted))
             yield card
 
     entries: dict[str, tuple] = {}
