@@ -70,8 +70,7 @@ def pays(jobs: int, copies: int) -> bool:
 
 def _kept(cache, content_hash: str) -> bool:
     """Whether the last build's cache file holds a face's drawing (see cache.py)."""
-    index = getattr(getattr(cache, "last", None), "index", None)
-    return bool(index) and hash(content_hash.encode("ascii")) in index
+    return cache.holds(content_hash)
 
 
 def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
