@@ -54,7 +54,7 @@ def same_output(root: Path, jobs: list[int]) -> bool:
 STAGES = (  # (stage, where its code lives), first match wins: the build's process by stage
     ("waiting for the workers", ("BufferedReader",)),
     ("page compression (zlib)", ("zlib",)),
-    ("receiving chunks (unpickling)", ("workers.py", "_pickle")),
+    ("receiving chunks (workers.py, marshal)", ("workers.py", "marshal.loads")),
     ("reading cards", ("/load/",)),
     ("rendering templates", ("/render/", "jinja2", ".j2")),
     ("laying out (text fitting, images read)", ("/text/", "layout.py", "assets.py", "PIL", "images.py _load")),

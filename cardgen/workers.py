@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import io
 import os
-import pickle
+import marshal
 import signal
 import struct
 import sys
@@ -103,11 +103,20 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     chunk = chunk or CHUNK
     sys.stdout.flush()
     sys.stderr.flush()
+    # what exists now is shared with the workers until one of them writes to it: the cycle
+    # collector, which writes to every object it scans, leaves it alone until the build is done
+    thawed = not gc.get_freeze_count()  # (the `cardgen` command freezes what it imported, for good)
+    gc.freeze()
     workers: list[_Worker] = []
     try:
         for index in range(jobs):
             read_fd, write_fd = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read_fd)
+                os.close(write_fd)
+                raise
             if pid == 0:  # the worker: it never returns into the build's code
                 code = 1
                 try:
@@ -123,8 +132,10 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
             workers.append(_Worker(pid, read_fd))
     except OSError:
         _stop(workers)
+        if thawed:
+            gc.unfreeze()
         return None
-    feed = _Feed(workers, chunk, rendered.cache)
+    feed = _Feed(workers, chunk, rendered.cache, thawed)
     last_build.update(workers=jobs, faces_from_workers=0)
     renderer = _ReplayingRenderer(rendered.renderer, feed)
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
@@ -213,8 +224,8 @@ class _ReplayingRenderer(FaceRenderer):
 class _Feed:
     """The workers' chunks, read in order as the build's cards come by."""
 
-    def __init__(self, workers: list[_Worker], chunk: int, cache):
-        self.workers, self.chunk, self.cache = workers, chunk, cache
+    def __init__(self, workers: list[_Worker], chunk: int, cache, thaw: bool):
+        self.workers, self.chunk, self.cache, self.thaw = workers, chunk, cache, thaw
         self.position = -1  # of the current card in the build's order
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
@@ -230,7 +241,7 @@ class _Feed:
             if number != self.number:
                 self._receive(number)
             records = self.records
-            if at < len(records) and records[at][0] == card.name and records[at][1] == card.source:
+            if at < len(records) and records[at][0] == card.name and records[at][1] == _where(card):
                 self.faces = iter(records[at][2])
             else:  # the worker stopped before this card: it is rendered here
                 self.faces = iter(())
@@ -274,6 +285,16 @@ class _Feed:
     def close(self) -> None:
         _stop(self.workers)
         self.entries.clear()
+        if self.thaw:  # what was frozen for the workers is the collector's again
+            gc.unfreeze()
+            self.thaw = False
+
+
+def _where(card: Card) -> tuple | None:
+    """A card's row, as plain data: with its name, how the build's process knows a worker's
+    record of it is the one it expects."""
+    source = card.source
+    return (source.file, source.line) if source is not None else None
 
 
 def _read(worker: _Worker):
@@ -287,7 +308,7 @@ def _read(worker: _Worker):
         if length:
             body = worker.reader.read(length)
             if len(body) == length:
-                return pickle.loads(body)
+                return marshal.loads(body)
         return None  # the worker gave up (its cards could not be read): the rest is done here
     _, status = os.waitpid(worker.pid, 0)
     worker.pid = 0
@@ -368,8 +389,8 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
                     if memo is not None:
                         memo.made = []
                     records, entries = _chunk(renderer, rendered, scratch, batch)
-                    message = pickle.dumps((number, records, entries, memo.made if memo else ()),
-                                           pickle.HIGHEST_PROTOCOL)
+                    # plain data (the cache keeps parts the same way): marshal reads it back fastest
+                    message = marshal.dumps((number, records, entries, memo.made if memo else ()))
                     out.write(_LENGTH.pack(len(message)))
                     out.write(message)
                 elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
@@ -393,7 +414,7 @@ def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: lis
     def noting() -> Iterator[Card]:
         for card in cards:
             renderer.noted = []
-            noted.append((card.name, card.source, renderer.noted))
+            noted.append((card.name, _where(card), renderer.noted))
             yield card
 
     entries: dict[str, tuple] = {}
