@@ -12,7 +12,8 @@
 # with the fast tests that reach sheets and writing: tests/sheets, tests/write, the pipeline,
 # reprint, print-shop and stamp tests. The copy stays (its path is printed) so that
 # `cd COPY && mutmut results` and `mutmut show NAME` can be read afterwards; a second run in the
-# same copy (MUTATION_COPY=COPY) goes on where the first stopped.
+# same copy (MUTATION_COPY=COPY) goes on where the first stopped. MUTATION_CHILDREN=2 runs two
+# mutants at a time when the machine has a core to spare.
 set -euo pipefail
 
 limit="${1:-3600}"
@@ -41,7 +42,7 @@ fi
 echo "mutation copy: $copy"
 cd "$copy"
 status=0
-timeout --signal=INT --kill-after=60 "$limit" "$mutmut" run --max-children 1 "$@" || status=$?
+timeout --signal=INT --kill-after=60 "$limit" "$mutmut" run --max-children "${MUTATION_CHILDREN:-1}" "$@" || status=$?
 [ "$status" = 124 ] && echo "stopped after $limit s: the counts below are of the mutants run so far"
 "$mutmut" results --all true > mutation-results.txt 2>&1 || "$mutmut" results > mutation-results.txt 2>&1 || true
 grep -c ': killed' mutation-results.txt | sed 's/^/killed: /' || true

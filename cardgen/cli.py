@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,7 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
                    proof_boxes, stamp, deck, changed_since=None, cache=True, color=None, margin=None,
-                   back_offset=(0.0, 0.0), mix_backs=False) -> BuildOptions:
+                   back_offset=(0.0, 0.0), mix_backs=False, jobs=None) -> BuildOptions:
     from .options import BuildOptions
 
     if per_card and gutter_fold:
@@ -139,7 +140,7 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
                         spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
                         proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
                         cache=cache, color=color, margin=margin, back_offset=back_offset,
-                        mix_backs=mix_backs)
+                        mix_backs=mix_backs, jobs=jobs)
 
 
 def _typed_sheet_file(sheet: str | None) -> str | None:
@@ -192,16 +193,19 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
 @click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
               help="cmyk: convert RGB colours and images to CMYK inks (default: the set's `color:`, else rgb).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes that lay out faces (default: every usable core; 1: this process alone).")
 @click.pass_context
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
-          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color):
+          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color, jobs):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     from . import pipeline
 
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
                              cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
-                             back_offset, mix_backs)
+                             back_offset, mix_backs, jobs)
+    options = replace(options, skip_unchanged=True)  # a set as its last build left it is not built again
 
     def action():
         names = pipeline.resolve_names(sets, root)

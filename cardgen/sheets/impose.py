@@ -24,11 +24,9 @@ from .marks import TextMark
 from .notes import NOTE_PT, duplex_note, shifted, text_size
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
-from .template import SheetTemplate, TemplateSlot, mirror_slot
+from .template import CIRCLE_CUT, SheetTemplate, TemplateSlot, mirror_slot
 from .shapes import HEXES, hex_growth
 from .tiles import best_grid, tile_pages
-
-_CIRCLE_CUT = "circle-cut"  # labels.CIRCLE_CUT: labels/ (gLabels and YAML sheet readers) is imported for label sheets only
 
 Pair = tuple[Face, Face | None]
 FIT_TOLERANCE = 1e-6  # mm
@@ -95,7 +93,7 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
     check_options(options)
     book = _Book()
     template = None
-    if options.layout != "per-card" and options.template and options.template != _CIRCLE_CUT:
+    if options.layout != "per-card" and options.template and options.template != CIRCLE_CUT:
         from .labels import load_template  # label sheets only: gLabels and YAML sheet readers
 
         template = load_template(options.template, options.root, options.source)
@@ -110,7 +108,7 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
         front = first[0]
         shape, bleed = front.card_type.size.shape, front.card_type.bleed
         on_template = (template is not None and shape in template.shapes) or (
-            options.template == _CIRCLE_CUT and shape == "circle")
+            options.template == CIRCLE_CUT and shape == "circle")
         applied = applied or on_template
         if asked and not on_template and left_out is None:
             left_out = front
@@ -264,10 +262,12 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
     if axis:  # a back page: the front page's marks mirrored
         slots = [mirror_slot(s, axis, sheet.w, sheet.h) for s in slots]
         used = [mirror_slot(s, axis, sheet.w, sheet.h) for s in used]
+    folded: list = []
     if sheet.fold:  # both halves of a gutter-fold page
         fold = fold_axis(sheet.fold)
         slots += [mirror_slot(s, fold, sheet.w, sheet.h) for s in slots]
-        used = used + [mirror_slot(s, fold, sheet.w, sheet.h) for s in used]
+        folded = [mirror_slot(s, fold, sheet.w, sheet.h) for s in used]
+        used = used + folded
     marks: list = []
     if sheet.marks == "crop":
         if options.crop_marks:
@@ -275,7 +275,11 @@ def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions
         if options.cut_lines:
             marks += cut_lines(used, sheet.w, sheet.h, options.margin)
     elif sheet.marks == "outline":
-        marks += outlines(used, axis)
+        # the folded half's outlines are the mirror images of the front half's, so that the two
+        # coincide once the page is folded (a path shape need not be symmetric)
+        marks += outlines(used[:len(used) - len(folded)], axis)
+        if folded:
+            marks += outlines(folded, None if axis == fold else fold)
     if sheet.fold:
         marks += fold_marks(sheet.fold, sheet.w, sheet.h, options.margin)
     return marks

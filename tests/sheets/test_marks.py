@@ -3,7 +3,7 @@ margin, never on a face (only on the outer bleed, over a halo, where the grid le
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cardgen.sheets import CircleMark, LineMark, SheetOptions, impose
@@ -50,6 +50,10 @@ def check_marks(imposition, margin):
 @given(w=st.floats(20, 130), h=st.floats(20, 130), bleed=st.sampled_from([0.0, 1.0, 3.0, 5.0]),
        paper=st.sampled_from(["letter", "a4", "a3"]), spacing=st.sampled_from(["butt", "bleed"]),
        layout=st.sampled_from(["sheets", "gutter-fold"]), margin=st.sampled_from([0.0, 6.0, 10.0]))
+# Found by random examples (twice in ~20 runs): the grid leaves exactly room for the shortest
+# mark, which then ends on the outer bleed's edge and must get its halo like a mark over it.
+@example(w=20.0, h=21.0, bleed=3.0, paper="a3", spacing="butt", layout="gutter-fold", margin=10.0)
+@example(w=20.0, h=20.0, bleed=5.0, paper="a4", spacing="bleed", layout="gutter-fold", margin=10.0)
 def test_crop_marks_never_touch_a_face(w, h, bleed, paper, spacing, layout, margin):
     options = SheetOptions(paper=paper, spacing=spacing, layout=layout, margin=margin)
     kind = card_type(w, h, bleed=bleed)

@@ -1,0 +1,54 @@
+"""A back offset moves every mark of a back page with it: crop marks, circle outlines and the
+duplex note, by exactly the offset (mutation testing found only their count checked)."""
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from cardgen.sheets import CircleMark, LineMark, SheetOptions, TextMark, impose
+from cardgen.sheets.notes import shifted
+
+from .helpers import card_type, pairs
+
+OFFSET = (1.5, -0.75)
+
+
+def moved(mark, dx, dy):
+    """The mark's fields with every x coordinate moved by dx and every y by dy."""
+    out = {}
+    for field in fields(mark):
+        value = getattr(mark, field.name)
+        if field.name in ("x", "x0", "x1", "cx"):
+            value += dx
+        elif field.name in ("y", "y0", "y1", "cy"):
+            value += dy
+        out[field.name] = value
+    return type(mark).__name__, out
+
+
+def as_fields(mark):
+    return type(mark).__name__, {field.name: getattr(mark, field.name) for field in fields(mark)}
+
+
+@pytest.mark.parametrize("shape, kinds", [("rect", {LineMark, TextMark}), ("circle", {CircleMark, TextMark})])
+def test_every_mark_of_a_back_page_moves_by_the_offset(shape, kinds):
+    kind = card_type(63.5, 63.5, shape=shape)
+    plain = impose(pairs(3, kind), SheetOptions(paper="a4", blank_backs=True))
+    offset = impose(pairs(3, kind), SheetOptions(paper="a4", blank_backs=True, back_offset=OFFSET))
+    front, back = plain.pages[0], plain.pages[1]
+    assert offset.pages[0].marks == front.marks  # fronts stay where they are
+    assert {type(mark) for mark in back.marks} == kinds
+    expected = [moved(mark, *OFFSET) for mark in back.marks if not isinstance(mark, TextMark)]
+    got = [as_fields(mark) for mark in offset.pages[1].marks if not isinstance(mark, TextMark)]
+    assert got == expected
+    (note,) = [mark for mark in offset.pages[1].marks if isinstance(mark, TextMark)]
+    assert note.text.endswith(" (back offset 1.5, -0.75 mm)")
+
+
+def test_a_shifted_mark_keeps_everything_but_its_place():
+    marks = [LineMark(1.0, 2.0, 3.0, 4.0, "crop", (1.0, 1.0), True), CircleMark(5.0, 6.0, 7.0),
+             TextMark(8.0, 9.0, "Back side", 6.0, 90.0, "note")]
+    assert shifted(marks, 0.5, -0.25) == [
+        LineMark(1.5, 1.75, 3.5, 3.75, "crop", (1.0, 1.0), True), CircleMark(5.5, 5.75, 7.0),
+        TextMark(8.5, 8.75, "Back side", 6.0, 90.0, "note")]

@@ -1,0 +1,95 @@
+"""Boards tiled over letter pages, in numbers: how many tiles at the exact edge of a page, each
+tile's part of the board, slot and clip, its ticks, and the back's own map and tiles (mutation
+testing found these unchecked: the PDF tests measure the art, not every number)."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.model import Face
+from cardgen.sheets import LineMark, SheetOptions, TextMark, impose
+from cardgen.sheets.tiles import TileGrid, best_grid, tile_name
+
+from .helpers import card_type, pairs
+
+# letter, 4 mm margins: a tile's art is 207.9 x 265.4 mm (6 mm kept for its label); with the
+# 10 mm overlap each further tile adds 197.9 mm across and 255.4 mm down
+LETTER = (215.9, 279.4)
+
+
+@pytest.mark.parametrize("length, tiles", [
+    (207.9, 1),  # exactly a tile's art
+    (208.0, 2),
+    (10 + 2 * 197.9, 2),  # exactly two tiles and their overlap
+    (10 + 2 * 197.9 + 0.1, 3),
+])
+def test_tiles_across_at_the_exact_edge(length, tiles):
+    assert TileGrid(*LETTER, 4.0, length, 100.0, 10.0).columns == tiles
+
+
+@pytest.mark.parametrize("row, name", [(0, "A1"), (25, "Z1"), (26, "AA1"), (51, "AZ1"), (52, "BA1")])
+def test_tile_rows_are_lettered_like_spreadsheet_columns(row, name):
+    assert tile_name(row, 0) == name
+
+
+def test_the_bleed_counts_in_the_board_and_the_overlap_needs_a_millimetre_more():
+    face = Face.__new__(Face)
+    object.__setattr__(face, "card_type", card_type(390, 300, bleed=3.0))
+    grid = best_grid(face, [LETTER, LETTER[::-1]], 4.0)
+    assert (grid.face_w, grid.face_h, grid.rows, grid.columns, grid.page_w) == (396.0, 306.0, 2, 2, 215.9)
+    assert best_grid(face, [(19.1, 100.0)], 4.0, overlap=10.0).page_w == 19.1  # 11.1 mm across: > 10 + 1
+    with pytest.raises(ValueError) as caught:
+        best_grid(face, [(19.0, 100.0)], 4.0, overlap=10.0)  # 11 mm: no
+    assert str(caught.value) == "the paper leaves no room for a 10 mm tile overlap inside its margins"
+
+
+def test_a_board_and_its_back_each_get_a_map_and_their_tiles():
+    imposition = impose(pairs(1, card_type(390, 300, bleed=3.0)), SheetOptions(paper="letter"))
+    assert len(imposition.pages) == 10  # map and 2 x 2 tiles, for the front and then the back
+    maps = [page for page in imposition.pages if any(isinstance(m, TextMark) and m.text.startswith("Page map")
+                                                      for m in page.marks)]
+    assert [page.number for page in maps] == [1, 6]
+    assert [m.text for m in maps[1].marks if isinstance(m, TextMark)][0] == (
+        "Page map: c1 (back), 390 x 300 mm, 2 x 2 tiles")
+    regions = [(0.0, 0.0, 207.9, 265.4), (197.9, 0.0, 198.1, 265.4), (0.0, 255.4, 207.9, 50.6),
+               (197.9, 255.4, 198.1, 50.6)]
+    got = [(p.face.side, p.slot.page, round(p.slot.x, 6), round(p.slot.y, 6), p.slot.w, p.slot.h,
+            tuple(round(v, 6) for v in p.slot.clip)) for p in imposition.placements]
+    expected = []
+    for side, first in (("front", 2), ("back", 7)):
+        for n, (x0, y0, rw, rh) in enumerate(regions):
+            expected.append((side, first + n, round(7 - x0, 6), round(272.4 + y0 - 300, 6), 390, 300,
+                             tuple(round(v, 6) for v in (4, 275.4 - rh, 4 + rw, 275.4))))
+    assert got == expected
+    labels = [m.text for m in imposition.pages[6].marks if isinstance(m, TextMark)]
+    assert labels == ["Tile A1 of 2 x 2 (B2): c1 (back). Cut the right and lower neighbours along their edge "
+                      "and lay it on the ticks; overlap 10 mm."]
+
+
+def test_a_tiles_ticks_sit_in_its_margins_where_the_overlap_and_the_trim_begin():
+    imposition = impose(pairs(1, card_type(390, 300, bleed=3.0), backs=False), SheetOptions(paper="letter"))
+    tile = imposition.pages[1]  # A1: the art from 4 mm left to 211.9 mm, 10 mm up to 275.4 mm
+    ticks = sorted((m.kind, *(round(v, 6) for v in (m.x0, m.y0, m.x1, m.y1)))
+                   for m in tile.marks if isinstance(m, LineMark))
+    assert ticks == sorted([
+        ("align", 201.9, 275.9, 201.9, 278.4), ("align", 201.9, 7.0, 201.9, 9.5),  # the next column's edge
+        ("align", 1.0, 20.0, 3.5, 20.0), ("align", 212.4, 20.0, 214.9, 20.0),  # the next row's edge
+        ("crop", 7.0, 275.9, 7.0, 278.4), ("crop", 7.0, 7.0, 7.0, 9.5),  # the left trim, 3 mm in
+        ("crop", 1.0, 272.4, 3.5, 272.4), ("crop", 212.4, 272.4, 214.9, 272.4),  # the top trim
+    ])
+    last = imposition.pages[4]  # B2: the board's right and bottom trims, no next tile
+    ticks = sorted((m.kind, *(round(v, 6) for v in (m.x0, m.y0, m.x1, m.y1)))
+                   for m in last.marks if isinstance(m, LineMark))
+    # B2 holds the board from 197.9 mm across (trim at 393: 195.1 mm in) and 255.4 mm down
+    # (trim at 303: 47.6 mm down), 198.1 x 50.6 mm
+    assert ticks == sorted([
+        ("crop", 199.1, 275.9, 199.1, 278.4), ("crop", 199.1, 221.8, 199.1, 224.3),
+        ("crop", 1.0, 227.8, 3.5, 227.8), ("crop", 202.6, 227.8, 205.1, 227.8),
+    ])
+
+
+def test_ticks_stop_half_a_millimetre_from_the_paper_edge_in_a_narrow_margin():
+    imposition = impose(pairs(1, card_type(390, 300, bleed=3.0), backs=False), SheetOptions(paper="letter", margin=2.0))
+    tile = imposition.pages[1]  # the art from 2 mm to 277.4 mm up: 3 mm ticks would pass the paper's edge
+    lines = [m for m in tile.marks if isinstance(m, LineMark)]
+    assert max(max(m.y0, m.y1) for m in lines) == pytest.approx(279.4 - 0.5, abs=1e-9)
+    assert min(min(m.x0, m.x1) for m in lines) == pytest.approx(0.5, abs=1e-9)
