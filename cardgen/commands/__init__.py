@@ -1,4 +1,5 @@
-"""Extra click commands, each in its own module, registered on the ``cardgen`` group by cli.py.
+"""Extra click commands, each in its own module, listed in COMMAND_MODULES; the ``cardgen``
+group (cli.py) is a ``LazyGroup`` over them.
 
 A command's module is imported only when that command runs (or its own ``--help`` is asked
 for): ``cardgen --help`` lists the commands from ``SUMMARIES`` below, plain data, so that it

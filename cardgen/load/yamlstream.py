@@ -31,8 +31,9 @@ MAX_DEPTH = 64  # lists and mappings inside a card; deeper is read_yaml's to jud
 # holding one is read_yaml's. Line breaks YAML 1.1 has and 1.2 has not, a byte-order mark, what
 # is not printable, a line ended by a carriage return alone, and a tab but in a comment line
 # (ruamel and libyaml differ on where one may stand).
-_UNSURE_TEXT = re.compile("[^\t\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                          "\U00010000-\U0010ffff]|\r(?!\n)|^(?! *#).*\t", re.M)
+_UNSURE_CHARACTER = re.compile("[^\t\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                               "\U00010000-\U0010ffff]|\r(?!\n)")
+_UNSURE_TAB = re.compile("^(?! *#).*\t", re.M)
 
 # A block scalar's header with a comment and no space before it ("|#"): libyaml takes it, ruamel not.
 _UNSURE_SYNTAX = re.compile(r"[|>][-+0-9]*#")
@@ -117,11 +118,24 @@ def card_entries(path: Path) -> Iterator[CardEntry]:
         with open(path, "rb") as handle:
             yield from _Reader(CParser(data if data is not None else handle), events, _scalars, data,
                                ascii).document()
-    except (OSError, CardgenError, UsageError):
+    except Unsure:
+        raise
+    except (OSError, CardgenError, UsageError, ValueError):
         raise Unsure from None
+    except Exception as error:
+        from yaml import YAMLError
+
+        if isinstance(error, YAMLError):  # libyaml's own errors: the messages are read_yaml's to give
+            raise Unsure from None
+        raise
 
 
 SCAN_PIECE = 1 << 20  # characters
+
+
+def _unsure_text(text: str) -> bool:
+    return bool(_UNSURE_CHARACTER.search(text) or _UNSURE_SYNTAX.search(text)
+                or ("\t" in text and _UNSURE_TAB.search(text)))
 
 
 def _scan(path: Path) -> tuple[bool, bool]:
@@ -141,7 +155,7 @@ def _scan(path: Path) -> tuple[bool, bool]:
                 text, carried = text[:cut], text[cut:]
                 if len(carried) > 4 * SCAN_PIECE:
                     raise Unsure  # one line of megabytes: read_yaml's
-            if _UNSURE_TEXT.search(text) or _UNSURE_SYNTAX.search(text):
+            if _unsure_text(text):
                 raise Unsure
             ascii = ascii and text.isascii()
             spaces_lines = spaces_lines or _SPACES_LINE.search("\n" + text) is not None
@@ -169,22 +183,16 @@ class _Reader:
             self._text = self.data.decode("utf-8")
         return _SPACES_LINE.search(self._text, start, end) is not None
 
-    def event(self):
-        try:
-            return self.next()
-        except Exception:  # libyaml's own errors (the messages are read_yaml's to give)
-            raise Unsure from None
-
     def document(self) -> Iterator[CardEntry]:
         events = self.events
-        if type(self.event()) is not events.StreamStartEvent:
+        if type(self.next()) is not events.StreamStartEvent:
             raise Unsure
-        start = self.event()
+        start = self.next()
         if type(start) is events.StreamEndEvent:
             return  # an empty file: no cards
         if type(start) is not events.DocumentStartEvent or start.version or start.tags:
             raise Unsure
-        top = self.event()
+        top = self.next()
         if type(top) is self.SequenceStartEvent:
             self.collection(top)
             yield from self.cards()
@@ -192,7 +200,7 @@ class _Reader:
             yield from self.top_mapping(top)
         else:  # a lone value, or an alias: read_yaml's
             raise Unsure
-        if type(self.event()) is not events.DocumentEndEvent or type(self.event()) is not events.StreamEndEvent:
+        if type(self.next()) is not events.DocumentEndEvent or type(self.next()) is not events.StreamEndEvent:
             raise Unsure  # a second document (read_yaml refuses it)
 
     @staticmethod
@@ -205,7 +213,7 @@ class _Reader:
         self.collection(start)
         keys: set[str] = set()
         while True:
-            event = self.event()
+            event = self.next()
             if type(event) is self.MappingEndEvent:
                 break
             key = self.key(event)
@@ -213,20 +221,20 @@ class _Reader:
                 raise Unsure
             keys.add(key)
             if key == "cards":
-                items = self.event()
+                items = self.next()
                 if type(items) is not self.SequenceStartEvent:
                     raise Unsure  # not a list: an error, read_yaml's to word
                 self.collection(items)
                 yield from self.cards()
             else:
-                self.value(self.event(), 1)
+                self.value(self.next(), 1)
         if "cards" not in keys:
             raise Unsure
 
     def cards(self) -> Iterator[CardEntry]:
         """The entries of the list of cards, up to its end."""
         while True:
-            event = self.event()
+            event = self.next()
             if type(event) is self.SequenceEndEvent:
                 return
             if type(event) is not self.MappingStartEvent:
@@ -235,14 +243,14 @@ class _Reader:
             values: dict[str, Any] = {}
             lines: dict[str, int] = {}
             while True:
-                key_event = self.event()
+                key_event = self.next()
                 if type(key_event) is self.MappingEndEvent:
                     break
                 key = self.key(key_event)
                 if key in values:
                     raise Unsure
                 lines[key] = key_event.start_mark.line + 1
-                values[key] = self.value(self.event(), 1)
+                values[key] = self.value(self.next(), 1)
             yield values, event.start_mark.line + 1, lines
 
     def key(self, event) -> str:
@@ -272,7 +280,7 @@ class _Reader:
             self.collection(event)
             items = []
             while True:
-                item = self.event()
+                item = self.next()
                 if type(item) is self.SequenceEndEvent:
                     return items
                 items.append(self.value(item, depth + 1))
@@ -280,13 +288,13 @@ class _Reader:
             self.collection(event)
             mapping: dict[str, Any] = {}
             while True:
-                key_event = self.event()
+                key_event = self.next()
                 if type(key_event) is self.MappingEndEvent:
                     return mapping
                 key = self.key(key_event)
                 if key in mapping:
                     raise Unsure
-                mapping[key] = self.value(self.event(), depth + 1)
+                mapping[key] = self.value(self.next(), depth + 1)
         raise Unsure  # an alias
 
 
@@ -295,17 +303,20 @@ def read_document(text: str) -> Any:
     CommentedMap and CommentedSeq with the same line records, ruamel's own scalar types. Raises
     ``Unsure`` where it cannot promise that (see the module's docstring)."""
     global _scalars
-    if _UNSURE_TEXT.search(text) or _UNSURE_SYNTAX.search(text):
+    if _unsure_text(text):
         raise Unsure
     try:
-        from yaml import events
+        from yaml import YAMLError, events
         from yaml._yaml import CParser
     except ImportError:
         raise Unsure from None
     if _scalars is None:
         _scalars = _Scalars()
     data = text.encode("utf-8")
-    return _Builder(CParser(data), events, _scalars, data, text.isascii(), text).document_value()
+    try:
+        return _Builder(CParser(data), events, _scalars, data, text.isascii(), text).document_value()
+    except (YAMLError, ValueError):  # libyaml's own errors: the messages are ruamel's to give
+        raise Unsure from None
 
 
 class _Builder(_Reader):
@@ -322,15 +333,15 @@ class _Builder(_Reader):
 
     def document_value(self) -> Any:
         events = self.events
-        if type(self.event()) is not events.StreamStartEvent:
+        if type(self.next()) is not events.StreamStartEvent:
             raise Unsure
-        start = self.event()
+        start = self.next()
         if type(start) is events.StreamEndEvent:
             return None  # no document: as ruamel
         if type(start) is not events.DocumentStartEvent or start.version or start.tags:
             raise Unsure
-        value = self.value(self.event(), 0)
-        if type(self.event()) is not events.DocumentEndEvent or type(self.event()) is not events.StreamEndEvent:
+        value = self.value(self.next(), 0)
+        if type(self.next()) is not events.DocumentEndEvent or type(self.next()) is not events.StreamEndEvent:
             raise Unsure
         return value
 
@@ -351,7 +362,7 @@ class _Builder(_Reader):
             items = self.CommentedSeq()
             items._yaml_set_line_col(mark.line, mark.column)
             while True:
-                item = self.event()
+                item = self.next()
                 if type(item) is self.SequenceEndEvent:
                     return items
                 if type(item) is self.ScalarEvent and not item.style and not item.value:
@@ -362,7 +373,7 @@ class _Builder(_Reader):
             mapping = self.CommentedMap()
             mapping._yaml_set_line_col(mark.line, mark.column)
             while True:
-                key_event = self.event()
+                key_event = self.next()
                 if type(key_event) is self.MappingEndEvent:
                     return mapping
                 key = self.key(key_event)
@@ -370,7 +381,7 @@ class _Builder(_Reader):
                     raise Unsure
                 if key in mapping:
                     raise Unsure
-                value_event = self.event()  # (an empty value's place is not ruamel's: nothing reads it)
+                value_event = self.next()  # (an empty value's place is not ruamel's: nothing reads it)
                 mapping._yaml_set_kv_line_col(key, [key_event.start_mark.line, key_event.start_mark.column,
                                                     value_event.start_mark.line, value_event.start_mark.column])
                 mapping[key] = self.value(value_event, depth + 1)
