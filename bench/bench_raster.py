@@ -35,7 +35,7 @@ from synthetic import make_project  # noqa: E402
 # Python caches compiled modules (.pyc) unless told not to; a user's installation does, so
 # every process here does too, whatever this shell's PYTHONDONTWRITEBYTECODE says.
 ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-DISTINCT = re.compile(r"(\d+) distinct faces? rasterised")
+DISTINCT = re.compile(r"(\d+) (?:distinct faces? )?rasterised")  # (the second: before the count was distinct)
 
 
 def run_once(command: list[str], folder: Path, out: Path) -> dict:
@@ -48,8 +48,8 @@ def run_once(command: list[str], folder: Path, out: Path) -> dict:
     after = os.times()
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
-    found = DISTINCT.search(done.stdout.splitlines()[-1])
-    return {"wall": wall, "distinct": int(found.group(1)),
+    found = DISTINCT.findall(done.stdout)
+    return {"wall": wall, "distinct": int(found[-1]),
             "cpu": (after.children_user - before.children_user) + (after.children_system - before.children_system),
             "last": done.stdout.splitlines()[-1]}
 
