@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from .layout import Resources
+from .streams import Latest
 from .text.fonts import file_digest
 
 _ICON = re.compile(r":([a-z][a-z0-9_-]*):")
@@ -14,9 +15,16 @@ _IMAGE_SRC = re.compile(r"<image\b[^>]*?\ssrc=\"([^\"]*)\"")
 
 
 class Fingerprints:
+    """Content hashes for one build. What the files a face names add to its hash is worked out
+    once per build for each set of names (every card of a layout names the same few files),
+    not looked up, resolved and stat'ed again for every face."""
+
+    NAMED = 512  # sets of names kept: memory stays flat however many different images a set uses
+
     def __init__(self, resources: Resources):
         self.resources = resources
         self._fonts = resources.fonts.fingerprint
+        self._named = Latest(self.NAMED)  # refs -> what the files they name add to a hash
 
     @staticmethod
     def file(path: Path) -> str:
@@ -42,8 +50,14 @@ class Fingerprints:
 
     def of(self, markup_key: str, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
         """The content hash of a face from its markup key and what its markup names."""
+        named = self._named.get(refs)
+        if named is None:
+            named = self._named[refs] = self._named_parts(refs)
+        return self._combine((markup_key, self._fonts, *named))
+
+    def _named_parts(self, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
         images, icon_names = refs
-        parts = [markup_key, self._fonts]
+        parts = []
         icons = self.resources.card_set.icons
         for src in images:
             try:
@@ -55,4 +69,4 @@ class Fingerprints:
             if icon is not None:
                 parts.append(f"{name}:{icon.glyph}:{icon.font}:{icon.color}:"
                              + (self.file(icon.image) if icon.image else ""))
-        return self._combine(parts)
+        return tuple(parts)

@@ -143,9 +143,11 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
 def _typed_sheet_file(sheet: str | None) -> str | None:
     """``--sheet FILE`` is a path the user typed: from the working folder when it is there (a
     set.yaml's sheet file is found from the set's folder instead)."""
-    from .sheets.labels import is_path
+    if not sheet:
+        return sheet
+    from .sheets.labels import is_path  # the sheet readers: only when a sheet is named
 
-    if not sheet or not is_path(sheet):
+    if not is_path(sheet):
         return sheet
     file, hash_, part = sheet.partition("#")
     typed = Path(file)

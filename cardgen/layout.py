@@ -45,6 +45,7 @@ class Resources:
         self.images = images
         self._icon_parts: dict[str, Callable] = {}
         self._icon_widths: dict[str, float] = {}
+        self._icon_images: dict[str, Any] = {}  # image icon name -> its loaded image
         self._found: dict[str, Path | ValueError] = {}  # image src -> its file, or why there is none
         # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
         self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
@@ -92,7 +93,9 @@ class Resources:
 
     def paint_icon(self, canvas, name: str, x: float, baseline: float, size: float) -> None:
         """Draw an image icon (its "I" part)."""
-        image = self.icon_image(self.card_set.icons[name])
+        image = self._icon_images.get(name)
+        if image is None:  # found once per build: an icon may be in every card's text
+            image = self._icon_images[name] = self.icon_image(self.card_set.icons[name])
         height = size * ICON_HEIGHT
         draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
 

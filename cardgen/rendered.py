@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 from .assets import Fingerprints
 from .cache import FaceCache
 from .draw import direct
-from .draw.content import TEXT
+from .draw.content import ICON, TEXT
 from .errors import CardgenError, Problem
 from .layout import LaidFace, Resources, blame_value, lay_out
 from .model import Card, CardSet, Face
@@ -51,7 +51,7 @@ class Rendered:
             parts = self.cache.get(face.content_hash)
         if parts is not None:
             return FaceDrawing(parts=parts, element_at=_ElementsOf(lambda: self.renderer.markup(face), resources),
-                               pure=all(part.__class__ is str or part[0] == TEXT for part in parts), **common)
+                               pure=all(part.__class__ is str or part[0] in _PURE for part in parts), **common)
         laid = self.lay_out(face)
         self.laid_out += 1
         keep = None
@@ -60,15 +60,14 @@ class Rendered:
         return FaceDrawing(laid=laid, keep=keep, pure=_pure(laid, resources), **common)
 
 
+# parts drawn without leaving reportlab's graphics state changed: text, and image icons (a
+# raster placed as operators, an SVG drawn between its own saveState and restoreState)
+_PURE = (TEXT, ICON)
+
+
 def _pure(laid: LaidFace, resources: Resources) -> bool:
-    """Whether a face draws with operators alone (draw.direct), and shows no image icon."""
-    icons = resources.card_set.icons
-    for element, prepared in laid.items:
-        if not direct(element):
-            return False
-        if element.tag == "text" and any(icons[name].image is not None for name in prepared.icon_parts):
-            return False
-    return True
+    """Whether a face draws with operators alone (draw.direct): its text, image icons included."""
+    return all(direct(element) for element, _ in laid.items)
 
 
 class _ElementsOf:

@@ -75,3 +75,22 @@ def test_the_code_identity_is_the_version_and_a_digest_of_the_package():
     assert version == metadata.version("cardgen")
     assert len(digest) == 64 and int(digest, 16) >= 0
     assert cache_module.code_identity.cache_info().misses == 1  # computed once per process
+
+
+def test_the_version_is_read_as_importlib_reads_it_and_from_a_tree_never_installed(tmp_path, monkeypatch):
+    """The version is read from the dist-info without importing importlib.metadata; where that is
+    not plain (no dist-info at all, as when run from a source tree never installed, or two of
+    them), importlib.metadata answers."""
+    from importlib import metadata
+
+    assert cache_module._installed_version() == metadata.version("cardgen")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert cache_module._installed_version() == "unknown"
+    for version in ("1.0", "2.0"):
+        info = tmp_path / f"cardgen-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: cardgen\nVersion: {version}\n\n")
+    assert cache_module._installed_version() == metadata.version("cardgen") in ("1.0", "2.0")
+    (tmp_path / "cardgen-2.0.dist-info/METADATA").unlink()
+    (tmp_path / "cardgen-2.0.dist-info").rmdir()
+    assert cache_module._installed_version() == "1.0"

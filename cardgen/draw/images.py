@@ -9,7 +9,6 @@ face, bleed included) is downsampled, once; a JPEG small enough is embedded as i
 from __future__ import annotations
 
 import io
-import logging
 import re
 import warnings
 import zlib
@@ -17,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from reportlab.lib.rl_accel import fp_str
 
 from ..errors import CardgenError, Problem, Source
 from ..limits import IMAGE_PIXELS, limit, limit_message
@@ -171,6 +172,8 @@ def _load_raster(path: Path, most: int | None) -> Raster:
 def _svglib_said():
     """What svglib logs while it reads a file (it logs, rather than raises, why it gave up),
     kept for the message instead of printed."""
+    import logging  # only sets with SVG images pay for it
+
     logger = logging.getLogger("svglib")
     said: list[str] = []
 
@@ -263,7 +266,10 @@ def _xobject(raster: Raster, name: str, stream: bytes, color_space: str):
 
 
 def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float) -> None:
-    """Draw ``raster`` into the box; its streams enter the document the first time only."""
+    """Draw ``raster`` into the box; its streams enter the document the first time only. The
+    placement is written as operators (the bytes reportlab's saveState, translate, scale and
+    restoreState would write), without a trip through reportlab's graphics state for every
+    use: an icon in every card's text is placed thousands of times."""
     doc = canvas._doc
     registered = doc.getXObjectName(raster.name)
     if doc.idToObject.get(registered) is None:
@@ -280,12 +286,20 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
         doc.Reference(xobject, registered)
         doc.addForm(raster.name, xobject)
     canvas._currentPageHasImages = 1
-    canvas.saveState()
-    canvas.translate(x, y)
-    canvas.scale(w, h)
-    canvas._code.append(f"/{registered} Do")
-    canvas.restoreState()
+    code = canvas._code
+    code.append("q")
+    code.append(_placement(x, y, w, h))
+    code.append(f"/{registered} Do")
+    code.append("Q")
     canvas._formsinuse.append(raster.name)
+
+
+def _placement(x: float, y: float, w: float, h: float) -> str:
+    """``translate(x, y)`` then ``scale(w, h)`` as reportlab writes them: one ``cm`` operator,
+    the second transform multiplied into the first as reportlab reads it back from its text."""
+    a0, b0, c0, d0, e0, f0 = map(float, fp_str(1, 0, 0, 1, x, y).split())
+    return "%s cm" % fp_str(a0 * w + c0 * 0, b0 * w + d0 * 0, a0 * 0 + c0 * h, b0 * 0 + d0 * h,
+                            a0 * 0 + c0 * 0 + e0, b0 * 0 + d0 * 0 + f0)
 
 
 def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain",

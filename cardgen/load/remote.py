@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 from ..errors import Problem, Source, fail
@@ -49,6 +47,8 @@ def _age(seconds: float) -> str:
 
 
 def _fetch(url: str, timeout: float) -> bytes:
+    import urllib.request
+
     from .. import __version__
 
     request = urllib.request.Request(url, headers={"User-Agent": f"cardgen/{__version__}"})
@@ -66,6 +66,8 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
     """Bring ``copy`` up to date from ``url``; a warning when the copy had to be used offline.
     No copy and no answer is an error naming set.yaml's line. ``shown``: the copy's name in
     messages."""
+    import urllib.error  # with urllib.request (a tenth of a build's start-up): only sets that fetch need it
+
     try:
         data = _fetch(url, timeout)
     except (OSError, ValueError, urllib.error.URLError) as exc:
@@ -83,6 +85,8 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
 
 
 def _reason(exc: BaseException) -> str:
+    import urllib.error
+
     if isinstance(exc, urllib.error.HTTPError):
         return f"HTTP {exc.code} {exc.reason}"
     if isinstance(exc, urllib.error.URLError):

@@ -346,8 +346,6 @@ def _unknown_keys(mapping: dict, allowed: set[str], file: str, what: str) -> Non
 
 def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
     """A sheet template file named in set.yaml (by itself or per paper) must be in the project."""
-    from ..sheets.labels import is_path
-
     template = sheet.get("template")
     named = template.items() if isinstance(template, dict) else [(None, template)]
     for paper, name in named:
@@ -361,6 +359,9 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
         except ValueError as exc:
             raise fail(f"sheet margin: {exc}", at(sheet, "margin")) from None
     for paper, name in named:
+        if isinstance(name, str):
+            from ..sheets.labels import is_path  # the sheet readers: only for sets that name a sheet
+
         if isinstance(name, str) and is_path(name):
             where = at(template, paper) if paper is not None else at(sheet, "template")
             try:
