@@ -117,11 +117,19 @@ def key_digest(key: str) -> bytes:
 
 
 class _Index:
-    """Where each entry starts in a file, by its key's digest: an open-addressing table (linear
-    probing, two thirds full at most) in two arrays of 8-byte integers, some 24 bytes an entry
-    where a dict takes 100 and more."""
+    """Where each entry starts in a file, by its key's digest. Up to SMALL entries, a dict;
+    past it, an open-addressing table (linear probing, two thirds full at most) in two arrays
+    of 8-byte integers: some 24 bytes an entry where a dict takes 100 and more, at the cost of
+    a step of Python per search."""
+
+    SMALL = 50_000
 
     def __init__(self, keys: array, offsets: array):
+        self.table: dict[int, int] | None = None
+        if len(keys) <= self.SMALL:
+            self.table = dict(zip(keys, offsets))  # a key written twice: the later copy
+            self.count = len(self.table)
+            return
         self.size = size = len(keys) * 3 // 2 + 8
         self.keys = array("q", bytes(8 * size))  # 0: an empty place
         self.offsets = array("q", bytes(8 * size))
@@ -130,11 +138,12 @@ class _Index:
             place = self._place(key)
             if not self.keys[place]:
                 self.count += 1
-            self.keys[place], self.offsets[place] = key, offset  # a key written twice: the later copy
+            self.keys[place], self.offsets[place] = key, offset
 
     @staticmethod
     def number(digest: bytes) -> int:
-        return int.from_bytes(digest[:8], "little", signed=True) or 1
+        """The digest as a key of the index: its hash (the index lives in one process)."""
+        return hash(digest) or 1
 
     def _place(self, key: int) -> int:
         keys, size = self.keys, self.size
@@ -147,20 +156,28 @@ class _Index:
         return self.count
 
     def holds(self, digest: bytes) -> bool:
+        if self.table is not None:
+            return self.number(digest) in self.table
         place = self._place(self.number(digest))
         return bool(self.keys[place]) and self.offsets[place] >= 0
 
     def pop(self, digest: bytes) -> int | None:
-        """The offset of ``digest``'s entry, taken out (its place stays taken: -1)."""
-        place = self._place(self.number(digest))
-        offset = self.offsets[place]
-        if not self.keys[place] or offset < 0:
-            return None
-        self.offsets[place] = -1
-        self.count -= 1
+        """The offset of ``digest``'s entry, taken out (in the table, its place stays taken: -1)."""
+        if self.table is not None:
+            offset = self.table.pop(self.number(digest), None)
+        else:
+            place = self._place(self.number(digest))
+            offset = self.offsets[place]
+            if not self.keys[place] or offset < 0:
+                return None
+            self.offsets[place] = -1
+        if offset is not None:
+            self.count -= 1
         return offset
 
     def remaining(self) -> Iterator[int]:
+        if self.table is not None:
+            return iter(list(self.table.values()))
         return (offset for key, offset in zip(self.keys, self.offsets) if key and offset >= 0)
 
 

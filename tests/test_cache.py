@@ -274,3 +274,21 @@ def test_long_values_are_deflated_against_the_files_dictionary_and_copied_as_the
     kept = {digest: payload for digest, payload in third.last.remaining()}
     assert kept == {key_digest(key): stored[key_digest(key)] for key in ("face29", "face3", "small", "page:1")}
     assert third.get("face3") == values["face3"] and third.reused == 1
+
+
+def test_a_large_index_is_kept_in_arrays_and_finds_every_entry(monkeypatch):
+    """Past SMALL entries the index is an open-addressing table: every key is found once, a key
+    written twice gives its later offset, and a key it never held is not found."""
+    from array import array
+
+    from cardgen.cache import _Index, key_digest
+
+    monkeypatch.setattr(_Index, "SMALL", 10)
+    digests = [key_digest(f"key{n}") for n in range(300)]
+    keys = array("q", [_Index.number(d) for d in digests] + [_Index.number(digests[5])])
+    index = _Index(keys, array("q", list(range(1, 301)) + [999]))
+    assert index.table is None and len(index) == 300 and index.size == 301 * 3 // 2 + 8
+    assert index.holds(digests[7]) and not index.holds(key_digest("other"))
+    assert index.pop(digests[5]) == 999 and index.pop(digests[5]) is None and not index.holds(digests[5])
+    assert [index.pop(d) for d in digests[:5]] == [1, 2, 3, 4, 5] and len(index) == 294
+    assert sorted(index.remaining()) == list(range(7, 301))  # key5's first offset (6): its later copy won
