@@ -7,12 +7,21 @@ The Python API behind the command line::
     result = cardgen.build(["death-mesa"], root=".", out="output")
     problems = cardgen.check(["death-mesa"], root=".")
 """
-from .pipeline import BuildOptions, BuildResult, SetResult, build, check
 from .errors import CardgenError, Problem, Source, UsageError
-from .load.setfile import load_set, set_names
+
+# The API's names by their module, imported when first used: `import cardgen` (and so every
+# `cardgen` command, `--help` included) does not pay for the build stack it may not need.
+_LAZY = {"BuildOptions": "pipeline", "BuildResult": "pipeline", "SetResult": "pipeline", "build": "pipeline",
+         "check": "pipeline", "load_set": "load.setfile", "set_names": "load.setfile"}
 
 
 def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     if name == "__version__":  # read when asked: importlib.metadata costs a rebuild time
         from importlib.metadata import PackageNotFoundError, version
 

@@ -9,17 +9,18 @@ import os
 import re
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from . import pipeline
-from .commands import commands
+from .commands import LazyGroup
 from .commands.calibrate import BACK_OFFSET
 from .errors import CardgenError, UsageError, collapse, os_message, tally
-from .load.setfile import load_set, set_names
-from .model import copies_by_type
+
+# The build stack (cardgen.pipeline: reportlab, jinja2, the YAML loader) is imported by the
+# commands that use it, when they run: `cardgen --help` and `cardgen list` start without it.
 
 
 class Paper(click.ParamType):
@@ -107,7 +108,7 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
               help="The project folder holding data/, templates/ and fonts/.")
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
@@ -120,7 +121,9 @@ def main(ctx: click.Context, root: Path, debug: bool) -> None:
 
 def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks, cut_lines, sheet,
                    proof_boxes, stamp, deck, changed_since=None, cache=True, color=None, margin=None,
-                   back_offset=(0.0, 0.0), mix_backs=False) -> pipeline.BuildOptions:
+                   back_offset=(0.0, 0.0), mix_backs=False, jobs=None) -> BuildOptions:
+    from .options import BuildOptions
+
     if per_card and gutter_fold:
         raise click.UsageError("--per-card and --gutter-fold exclude each other")
     layout = "per-card" if per_card else "gutter-fold" if gutter_fold else "sheets"
@@ -133,11 +136,11 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
     if not_applying:
         raise click.UsageError(f"{not_applying[0]} does not apply to {pages}")
     sheet = _typed_sheet_file(sheet)
-    return pipeline.BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
-                                 spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
-                                 proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
-                                 cache=cache, color=color, margin=margin, back_offset=back_offset,
-                                 mix_backs=mix_backs)
+    return BuildOptions(paper=paper, orientation=orientation, layout=layout, duplex=duplex,
+                        spacing=spacing, crop_marks=crop_marks, cut_lines=cut_lines, sheet=sheet,
+                        proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
+                        cache=cache, color=color, margin=margin, back_offset=back_offset,
+                        mix_backs=mix_backs, jobs=jobs)
 
 
 def _typed_sheet_file(sheet: str | None) -> str | None:
@@ -190,14 +193,19 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
 @click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
               help="cmyk: convert RGB colours and images to CMYK inks (default: the set's `color:`, else rgb).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes that lay out faces (default: every usable core; 1: this process alone).")
 @click.pass_context
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
-          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color):
+          crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color, jobs):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
+    from . import pipeline
+
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
                              cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
-                             back_offset, mix_backs)
+                             back_offset, mix_backs, jobs)
+    options = replace(options, skip_unchanged=True)  # a set as its last build left it is not built again
 
     def action():
         names = pipeline.resolve_names(sets, root)
@@ -224,6 +232,8 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 @click.pass_context
 def check(ctx, sets, deck, rules_options):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
+    from . import pipeline
+
     root = ctx.obj["root"]
     problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck, rules_options)))
     for problem in problems:
@@ -238,6 +248,9 @@ def check(ctx, sets, deck, rules_options):
 @click.pass_context
 def list_sets(ctx):
     """List the sets with their card types and card counts."""
+    from .load.setfile import load_set, set_names
+    from .model import copies_by_type
+
     root = ctx.obj["root"]
 
     def action():
@@ -254,10 +267,6 @@ def list_sets(ctx):
 
     for line in run_reporting_errors(ctx, action):
         click.echo(line)
-
-
-for _command in commands():
-    main.add_command(_command)
 
 
 def run() -> None:

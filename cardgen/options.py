@@ -34,6 +34,10 @@ class BuildOptions:
     cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)
     color: str | None = None  # rgb | cmyk: overrides the set's `color:` (see cardgen/color/)
     subject: str | None = None  # the PDF's Subject when the set gives none
+    # a set whose inputs and output are as its last build left them is not built again
+    # (unchanged.py): what `cardgen build` asks for; the Python API builds whenever it is called
+    skip_unchanged: bool = False
+    jobs: int | None = None  # processes that lay out faces (None: every usable core; 1: this process alone)
 
 
 def build_paper(card_set: CardSet, options: BuildOptions) -> str | tuple:

@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import sheets, validate
+from . import sheets, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
@@ -150,8 +150,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     cards = card_set.cards
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    cache = FaceCache(session.root / CACHE_FOLDER / f"faces-{card_set.name}.bin") if options.cache and session.cache \
-        else None
+    cache = FaceCache(_faces_cache(session, card_set.name)) if options.cache and session.cache else None
     rendered = render_set(card_set, session, cache)
     layout = sheet_options(card_set, options)
     by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
@@ -172,6 +171,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         stamp = f"{card_set.title} v{card_set.version} · {date}"
     counts = {"faces": 0, "fronts": 0}
     converter = color_converter(card_set, options)
+    if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
+        rendered = workers.on_workers(rendered, options.jobs, copies, cache,
+                                      lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
     try:
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
@@ -205,6 +207,9 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         if isinstance(failure, CardgenError):
             _counting_warnings(failure, card_set, problems)
         raise
+    finally:
+        if isinstance(rendered, workers.ParallelRendered):
+            rendered.close()
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=counts["faces"],
@@ -250,10 +255,21 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
               progress: Callable[[int, int], None] | None = None) -> SetResult:
-    """Build the set ``name`` into ``<out>/<stem>.pdf`` and ``<out>/<stem>.json`` (see ``output_stem``)."""
+    """Build the set ``name`` into ``<out>/<stem>.pdf`` and ``<out>/<stem>.json`` (see ``output_stem``).
+    A set whose inputs and output are as its last build left them is not built again (see
+    unchanged.py)."""
+    stem = output_stem(name, options)
+    record = digest = None
+    if session.cache and unchanged.may_skip(options):
+        cache_folder = session.root / CACHE_FOLDER
+        record = unchanged.record_path(cache_folder, stem)
+        digest = unchanged.inputs_digest(name, session.root, Path(out), cache_folder, options)
+        if digest is not None:
+            kept = unchanged.recall(record, digest, _faces_cache(session, card_set_name=name), SetResult)
+            if kept is not None:
+                return kept
     with _collecting_seldom():
         card_set = load_set(name, session.root)
-        stem = output_stem(name, options)
         result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
                            progress)
     if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
@@ -261,7 +277,17 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
 
         boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
         result = replace(result, boxes=tuple(boxes))
+    if record is not None:
+        if digest is not None:
+            unchanged.keep(record, digest, _faces_cache(session, card_set.name), result, card_set, session.fonts)
+        else:
+            unchanged.forget(record)
     return result
+
+
+def _faces_cache(session: Session, card_set_name: str) -> Path:
+    """The face cache file of a set (see FaceCache)."""
+    return session.root / CACHE_FOLDER / f"faces-{card_set_name}.bin"
 
 
 def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,

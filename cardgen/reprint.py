@@ -15,6 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .errors import Source, fail
 from .model import Face
+from .write.manifest import FORMAT as MANIFEST_FORMAT, expand
 
 Pair = tuple[Face, "Face | None"]
 FaceKey = tuple[str, int, str]  # card name, copy, side
@@ -50,6 +51,14 @@ def read_manifest(path: Path) -> dict:
         raise fail(f"cannot read the manifest: {error.strerror}", where) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise fail(f"not a cardgen manifest (not JSON: {error})", where) from None
+    if isinstance(document, dict) and document.get("format") is not None and isinstance(document.get("faces"), list):
+        if document["format"] != MANIFEST_FORMAT:
+            raise fail(f"a manifest of format {document['format']!r}, which this cardgen does not read "
+                       f"(1 and {MANIFEST_FORMAT}): rebuild it first", where)
+        try:
+            document = expand(document)
+        except (ValueError, KeyError, IndexError, TypeError) as error:
+            raise fail(f"not a cardgen manifest (its faces and tables do not agree: {error})", where) from None
     if not isinstance(document, dict) or not isinstance(document.get("faces"), list) or "set" not in document:
         raise fail('not a cardgen manifest (no "set" and "faces")', where)
     if "changelog" in document:

@@ -6,7 +6,6 @@ rebuild starts once no event has come for ``debounce`` seconds.
 """
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Callable, Sequence
 from . import pipeline
 from .errors import CardgenError
 from .reprint import compare, face_hashes
+from .write.manifest import load_manifest
 
 WATCHED = ("data", "templates", "fonts")
 IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~", ".part")
@@ -42,10 +42,10 @@ def changed_cards(before: dict | None, after: dict) -> Changes:
 
 def _read(path: Path) -> dict | None:
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = load_manifest(path)
         face_hashes(document["faces"])
         return document
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None  # no earlier build, or not one we can compare with
 
 
@@ -71,7 +71,7 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         except Exception as error:  # a bug, not bad input: say so and keep watching
             lines.append(f"{name}: not built (internal error: {error!r})")
             continue
-        after = json.loads(result.manifest.read_text(encoding="utf-8"))
+        after = load_manifest(result.manifest)
         lines.extend(str(w) for w in result.warnings)
         seconds = time.perf_counter() - started
         if before is None:

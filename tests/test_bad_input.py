@@ -13,6 +13,7 @@ import pytest
 import cardgen
 import cardgen.load.cards
 from cardgen import CardgenError
+from cardgen.write.manifest import load_manifest
 
 EMPTY_SET = "data/demo/set.yaml:23: the set has no card to print (its card files hold no cards, or every count is 0)"
 
@@ -92,7 +93,7 @@ def test_a_deck_build_writes_its_own_files(built, cli):
     assert result.exit_code == 0, result.stderr
     assert _bytes(project) == before
     import json
-    manifest = json.loads((project / "output/demo.deck-two.json").read_text())
+    manifest = load_manifest(project / "output/demo.deck-two.json")
     assert [(f["card"], f["copy"]) for f in manifest["faces"]] == [("Marker", 1), ("Marker", 2)]
     assert (project / "output/demo.deck-two.pdf").read_bytes().startswith(b"%PDF")
 

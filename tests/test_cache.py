@@ -131,18 +131,19 @@ def test_a_failed_build_keeps_the_last_cache(project):
 def test_a_face_known_only_by_its_rendering_is_rendered_when_it_must_be_laid_out(project, monkeypatch):
     """The cache may know how a face renders but not how it draws (its drawing was dropped):
     the face is then rendered after all, laid out, and prints the same."""
-    from cardgen.cache import FaceCache
+    from cardgen.cache import FaceCache, key_digest
+    from cardgen.write.manifest import load_manifest
 
     first = build(project)
     cache = FaceCache(project / ".cardgen-cache/faces-demo.bin")
     entries = list(cache.last.remaining())
-    drawings = [key for key, _ in entries if not key.startswith(("render:", "page:"))]
-    assert len(drawings) == 6
-    for key, payload in entries:
-        if key in drawings:
-            cache.remember(key, "not a drawing")  # damaged: the face must be laid out again
+    drawings = {key_digest(face["hash"]): face["hash"] for face in load_manifest(first.manifest)["faces"]}
+    assert sum(1 for digest, _ in entries if digest in drawings) == 6
+    for digest, stored in entries:
+        if digest in drawings:
+            cache.remember(drawings[digest], "not a drawing")  # damaged: the face must be laid out again
         else:
-            cache._write(key, payload)
+            cache._put(digest, stored)
     cache.save()
     rendered = count_renders(monkeypatch)
     again = build(project, "again")
@@ -210,22 +211,66 @@ def test_a_reprint_keeps_the_cache_of_the_whole_set(project, tmp_path):
 
 
 def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path):
-    from cardgen.cache import FaceCache
+    import random
+
+    from cardgen.cache import FaceCache, key_digest
 
     path = tmp_path / "faces-x.bin"
     first = FaceCache(path)
-    values = {f"key{n}": ("parts", n, "x" * (n * 300)) for n in range(40)}  # some entries span chunks
+    # some entries span chunks: bytes that do not deflate
+    values = {f"key{n}": ("parts", n, random.Random(n).randbytes(n * 300)) for n in range(40)}
     for key, value in values.items():
         first.remember(key, value)
     first.save()
     again = FaceCache(path)
-    assert len(again.last.index) == 40
+    assert again.last.index.count == 40
     assert again.recall("key7") == values["key7"] and again.recall("key39") == values["key39"]
     assert again.recall("nothing") is None
-    assert sorted(key for key, _ in again.last.remaining()) == sorted(set(values) - {"key7", "key39"})
+    assert sorted(digest for digest, _ in again.last.remaining()) == sorted(
+        key_digest(key) for key in set(values) - {"key7", "key39"})
     again.discard()
     data = path.read_bytes()
     path.write_bytes(data[:-10])  # cut short: nothing of it is trusted
-    assert FaceCache(path).last.index == {} and FaceCache(path).recall("key0") is None
+    assert FaceCache(path).last.index.count == 0 and FaceCache(path).recall("key0") is None
     path.write_bytes(b"cardgen-faces 0\n" + data[16:])  # another format
-    assert FaceCache(path).last.index == {}
+    assert FaceCache(path).last.index.count == 0
+
+
+def test_long_values_are_deflated_against_the_files_dictionary_and_copied_as_they_are(tmp_path):
+    """A drawing is kept deflated against the file's dictionary (the first long value kept);
+    the next build keeps that dictionary, so that the entries it reuses are copied byte for
+    byte, and each reads back exactly."""
+    import marshal
+
+    from cardgen.cache import FORMAT, PACK_FROM, FaceCache, key_digest
+
+    path = tmp_path / "faces-x.bin"
+    words = "kicker offense cone challenge base alien token moon".split()
+    values = {f"face{n}": tuple(f"BT ({' '.join(words[(n + i) % 8:] + words[:(n + i) % 8])}) Tj ET"
+                                for i in range(12)) for n in range(30)}
+    values["small"] = ("q", "Q")
+    values["page:1"] = bytes(range(256)) * 2  # compressed already: kept as it is
+    first = FaceCache(path)
+    for key, value in values.items():
+        first.remember(key, value)
+    first.save()
+    again = FaceCache(path)
+    dictionary = marshal.dumps(values["face0"])
+    assert len(dictionary) >= PACK_FROM and again.dictionary == again.last.dictionary == dictionary
+    stored = {digest: payload for digest, payload in again.last.remaining()}
+    assert len(stored) == 32
+    assert stored[key_digest("small")] == b"\0" + marshal.dumps(values["small"])
+    assert stored[key_digest("page:1")] == b"\0" + marshal.dumps(values["page:1"])
+    packed = stored[key_digest("face29")]
+    assert packed[:1] == b"\1" and len(packed) * 4 < len(marshal.dumps(values["face29"]))
+    assert path.read_bytes().startswith(FORMAT)
+    assert again.holds("face3") and not again.holds("face31") and len(again.last.index) == 32
+    for key in ("face29", "face3", "small", "page:1"):
+        assert again.recall(key) == values[key]
+    assert not again.holds("face3") and len(again.last.index) == 28  # taken: the new file has it
+    again.save()
+    third = FaceCache(path)
+    assert third.last.dictionary == dictionary and third.last.index.count == 4
+    kept = {digest: payload for digest, payload in third.last.remaining()}
+    assert kept == {key_digest(key): stored[key_digest(key)] for key in ("face29", "face3", "small", "page:1")}
+    assert third.get("face3") == values["face3"] and third.reused == 1

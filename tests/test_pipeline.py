@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 import cardgen
 from cardgen.units import PT_PER_MM
+from cardgen.write.manifest import load_manifest
 from pdftext import face_texts, page_texts
 
 MM = 1 / PT_PER_MM
@@ -18,7 +19,7 @@ MM = 1 / PT_PER_MM
 def built(project):
     result = cardgen.build(["demo"], project)
     (set_result,) = result.sets
-    return set_result, json.loads(set_result.manifest.read_text())
+    return set_result, load_manifest(set_result.manifest)
 
 
 def test_build_writes_pdf_and_manifest_of_the_documented_shape(project):
@@ -160,7 +161,7 @@ def test_a_large_set_streams_through_with_every_face_where_the_manifest_says(pro
     (project / "data/demo/more.csv").write_text("name,count,text\n" + rows)
     options = cardgen.BuildOptions(layout=layout)
     (result,) = cardgen.build(["demo"], project, options=options).sets
-    manifest = json.loads(result.manifest.read_text())
+    manifest = load_manifest(result.manifest)
     fronts = [(f["card"], f["copy"]) for f in manifest["faces"] if f["side"] == "front" and f["type"] == "action"]
     expected = [(f"Card {n:03}", copy) for n in range(1, 151) for copy in range(1, 2 + (n % 3 == 0))]
     assert fronts[3:] == expected  # after Quick Draw x2 and Escape Artist, from cards.yaml

@@ -16,6 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from cardgen.importers.ceconv import parse_ceconv
+from cardgen.write.manifest import load_manifest
 from projects import REPO
 from pdftext import page_texts
 
@@ -64,7 +65,7 @@ def test_the_walkthrough_runs_as_written(walked):
 
 def test_forty_cards_of_three_types_and_two_sizes_are_printed_on_a4(walked):
     project, _ = walked
-    manifest = json.loads((project / "output/harbor.json").read_text())
+    manifest = load_manifest(project / "output/harbor.json")
     fronts = [face for face in manifest["faces"] if face["side"] == "front"]
     assert len(fronts) == 40
     types = {}
@@ -92,7 +93,7 @@ def test_forty_cards_of_three_types_and_two_sizes_are_printed_on_a4(walked):
 
 def test_the_deck_list_prints_alone(walked):
     project, _ = walked
-    manifest = json.loads((project / "output/harbor.deck-first-game.json").read_text())
+    manifest = load_manifest(project / "output/harbor.deck-first-game.json")
     fronts = [face for face in manifest["faces"] if face["side"] == "front"]
     assert len(fronts) == 14
     assert sum(1 for face in fronts if face["type"] == "captain") == 1
@@ -133,7 +134,7 @@ def test_the_first_steps_run_as_written(tmp_path):
                           text=True, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("built 1 set, 10 cards, 4 pages in ")
-    manifest = json.loads((tmp_path / "mygame/output/mygame.json").read_text())
+    manifest = load_manifest(tmp_path / "mygame/output/mygame.json")
     kinds = [face["type"] for face in manifest["faces"] if face["side"] == "front"]
     assert (kinds.count("action"), kinds.count("character")) == (8, 2)  # as the README says
     for file in re.findall(r"^\| `([^`]+)` \|", own, re.M):

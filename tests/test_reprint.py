@@ -10,12 +10,13 @@ from pypdf import PdfReader
 import cardgen
 from cardgen.errors import CardgenError
 from cardgen.pipeline import BuildOptions
+from cardgen.write.manifest import load_manifest
 from pdftext import page_texts
 
 
 def build(project, **options):
     (result,) = cardgen.build(["demo"], project, options=BuildOptions(**options)).sets
-    return result, json.loads(result.manifest.read_text())
+    return result, load_manifest(result.manifest)
 
 
 def keep_manifest(project, tmp_path):
@@ -95,6 +96,10 @@ def test_changing_the_back_reprints_every_card_with_that_back(project, tmp_path)
     ('{"set": "demo", "faces": [{"card": "Quick Draw", "copy": 1, "side": "front"}]}',
      'face 1 ("Quick Draw") has no content hash: the manifest is from an older cardgen; rebuild it first'),
     ('{"set": "other", "faces": []}', 'is the manifest of set "other", not of "demo"'),
+    ('{"set": "demo", "format": 2, "faces": [[0, 1, "front", 1, 0, 0]], "slots": [], "hashes": [], "cards": []}',
+     "not a cardgen manifest (its faces and tables do not agree: list index out of range)"),
+    ('{"set": "demo", "format": 7, "faces": []}',
+     "a manifest of format 7, which this cardgen does not read (1 and 2): rebuild it first"),
 ])
 def test_a_bad_or_foreign_manifest_is_an_error_naming_the_file(project, tmp_path, cli, content, message):
     bad = tmp_path / "bad.json"
@@ -125,6 +130,17 @@ def test_a_reprint_writes_its_own_files_and_runs_again_against_the_same_manifest
         assert result.exit_code == 0, result.output
         assert (project / "output/demo.pdf").read_bytes() == full_pdf
         assert (project / "output/demo.json").read_bytes() == full_json
-        reprint = json.loads((project / "output/demo.reprint.json").read_text())
+        reprint = load_manifest(project / "output/demo.reprint.json")
         assert reprint["changelog"]["changed"] == ["Quick Draw"]
         assert len(PdfReader(project / "output/demo.reprint.pdf").pages) == reprint["pages"]
+
+
+def test_a_format_1_manifest_is_still_the_base_of_a_reprint(project, tmp_path):
+    """A manifest written before format 2 (every field on every face) is compared as well."""
+    old = keep_manifest(project, tmp_path)
+    full = load_manifest(old)
+    old.write_text(json.dumps(full), encoding="utf-8")  # format 1: its faces in full, no tables
+    edit(project / "data/demo/cards.yaml", "then discard *one*", "then discard *two*")
+    _, manifest = build(project, changed_since=old)
+    assert manifest["changelog"]["changed"] == ["Quick Draw"] and manifest["changelog"]["since"] == "old.json"
+    assert {f["card"] for f in manifest["faces"]} == {"Quick Draw"}

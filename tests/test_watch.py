@@ -11,10 +11,11 @@ from types import SimpleNamespace
 
 import cardgen
 from cardgen.watch import Changes, _Events, changed_cards, rebuild, watch
+from cardgen.write.manifest import load_manifest
 
 
 def manifest(project):
-    return json.loads((project / "output/demo.json").read_text())
+    return load_manifest(project / "output/demo.json")
 
 
 def edit(path, old, new):

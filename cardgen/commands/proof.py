@@ -11,16 +11,22 @@ import click
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: output/proofs).")
 @click.option("--overlay", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes that rasterise (default: one a core).")
 @click.pass_context
-def proof(ctx, sets, out, overlay):
+def proof(ctx, sets, out, overlay, jobs):
     """300 dpi PNG proofs of SETS (default: every set): <out>/<set>/ with a PNG per face,
     contact.png and index.html (opens with no server). Unchanged faces are not rasterised again."""
     from ..cli import run_reporting_errors
     from ..proof import proof as make_proofs
+    from ..proof.workers import default_jobs, rate_note
 
     root = ctx.obj["root"]
-    results, seconds = run_reporting_errors(ctx, lambda: make_proofs(sets, root, out, overlay))
+    jobs = jobs or default_jobs()
+    results, seconds = run_reporting_errors(ctx, lambda: make_proofs(sets, root, out, overlay, jobs))
     for result in results:
         click.echo(result.line)
     faces = sum(r.faces for r in results)
-    click.echo(f"proofed {len(results)} set{'s' * (len(results) != 1)}, {faces} faces in {seconds:.2f} s")
+    rasterised = sum(r.rasterised for r in results)
+    click.echo(f"proofed {len(results)} set{'s' * (len(results) != 1)}, {faces} faces in {seconds:.2f} s: "
+               f"{rate_note(rasterised, seconds, jobs)}")

@@ -2,6 +2,8 @@
 Tabletop Simulator, all drawn by the build's own pipeline. See shops.py, shop_files.py, tts.py."""
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import pipeline
@@ -10,14 +12,27 @@ from .shops import SHOPS
 from .tts import export_tts
 
 
-def export(name: str, root: Path | str = ".", out: Path | str | None = None, shop: str | None = None,
-           tts: bool = False) -> list[str]:
-    """Export one set; return a line per file group written. ``out`` defaults to
-    ``<root>/output/<shop>`` (and ``<root>/output/tts``)."""
+@dataclass(frozen=True)
+class ExportReport:
+    lines: list[str]  # a line per file group written
+    rasterised: int  # distinct faces rasterised (PNG shops and Tabletop Simulator; copies are not counted)
+    seconds: float
+    jobs: int  # processes that rasterised
+
+
+def export_report(name: str, root: Path | str = ".", out: Path | str | None = None, shop: str | None = None,
+                  tts: bool = False, jobs: int | None = None) -> ExportReport:
+    """Export one set, rasterising in ``jobs`` processes (default: one a core). ``out``
+    defaults to ``<root>/output/<shop>`` (and ``<root>/output/tts``)."""
+    from ..proof.workers import default_jobs
+
+    started = time.perf_counter()
+    jobs = default_jobs() if jobs is None else jobs
     root = Path(root).resolve()
     (name,) = pipeline.resolve_names([name], root)
     session = pipeline.Session(root)
     lines = []
+    rasterised = 0
     if shop is not None:
         chosen = SHOPS[shop]
         target = Path(out) if out is not None else root / "output" / shop
@@ -29,12 +44,20 @@ def export(name: str, root: Path | str = ".", out: Path | str | None = None, sho
             for path, pages in files:
                 lines.append(f"{chosen.title}: {path} ({pages} pages, PDF/X-1a:2003, each front followed by its back)")
         else:
-            folder, files, rasterised, warnings, products = export_pngs(name, session, chosen, target)
+            folder, files, made, warnings, products = export_pngs(name, session, chosen, target, jobs)
+            rasterised += made
             lines.extend(str(problem) for problem in warnings)
-            lines.append(f"{chosen.title}: {files} PNGs in {folder} ({rasterised} rasterised), a folder per product "
+            lines.append(f"{chosen.title}: {files} PNGs in {folder} ({made} rasterised), a folder per product "
                          f"with upload.csv: {', '.join(products) or 'none'}")
     if tts:
         target = Path(out) if out is not None else root / "output" / "tts"
-        folder, decks = export_tts(name, session, target)
+        folder, decks, made = export_tts(name, session, target, jobs)
+        rasterised += made
         lines.append(f"Tabletop Simulator: {len(decks)} deck sheet{'s' * (len(decks) != 1)} in {folder}")
-    return lines
+    return ExportReport(lines, rasterised, time.perf_counter() - started, jobs)
+
+
+def export(name: str, root: Path | str = ".", out: Path | str | None = None, shop: str | None = None,
+           tts: bool = False, jobs: int | None = None) -> list[str]:
+    """Export one set; return a line per file group written (see ``export_report``)."""
+    return export_report(name, root, out, shop, tts, jobs).lines

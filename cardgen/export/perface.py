@@ -7,7 +7,6 @@ the same render, layout, imposition (layout "per-card") and PDF writer.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -16,6 +15,7 @@ from .. import pipeline
 from ..errors import CardgenError
 from ..load.setfile import load_set
 from ..model import CardSet, CardType
+from ..write.manifest import load_manifest
 
 
 def with_bleed(card_set: CardSet, bleed: Callable[[CardType], float]) -> CardSet:
@@ -38,7 +38,7 @@ def per_card_pdf(card_set: CardSet, session: pipeline.Session, path: Path) -> li
     path = Path(path)
     manifest_path = path.with_suffix(".json")
     pipeline.write_set(card_set, session, path, manifest_path, pipeline.BuildOptions(layout="per-card"))
-    return json.loads(manifest_path.read_text(encoding="utf-8"))["faces"]
+    return load_manifest(manifest_path)["faces"]
 
 
 def page_mm(card_type: CardType) -> tuple[float, float]:

@@ -8,6 +8,7 @@ trim's centre to exactly the shop's pixel size: no scaling, so a pixel is a 300 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import tempfile
 from pathlib import Path
@@ -17,8 +18,9 @@ from PIL import Image
 from .. import pipeline
 from ..errors import Problem
 from ..proof.names import card_slugs, slug
-from ..proof.raster import Rasteriser, crop_centred, png_bytes
+from ..proof.raster import centred_box, png_bytes
 from ..proof.store import ProofFolder
+from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_map
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
 from .products import plain_back_warnings, product_key
 from .shops import DPI, Shop
@@ -28,7 +30,7 @@ INDEX = "export.json"
 UPLOAD = "upload.csv"
 
 
-def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) \
+def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, jobs: int = 1) \
         -> tuple[Path, int, int, list[Problem], list[str]]:
     """PNG files into ``out/<set>/<product>-<back>/``, a folder per product the shop makes:
     one image per distinct front (copies that look alike share it), the back (``back.png``,
@@ -36,7 +38,7 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) \
     ``upload.csv``, what to upload with the number of copies. Faces at sizes the shop does not
     make are left out and returned as warnings. Return (set folder, files, pages rasterised,
     warnings, product folders). A rerun rasterises only faces whose content changed, and
-    removes the files of faces that are gone."""
+    removes the files of faces that are gone. Faces are rasterised in ``jobs`` processes."""
     card_set = load_checked(name, session.root)
     needed = shop.bleed_mm + MARGIN
     card_set = with_bleed(card_set, lambda t: max(t.bleed, needed))
@@ -53,16 +55,24 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) \
         todo = [entry for entry in entries if not folder.holds(entry["file"], entry["key"])]
         first = {entry["key"]: entry for entry in reversed(todo)}
 
-        def render(key: str):
+        def job(key: str) -> tuple:
+            """(key, page index or None for a plain back, crop box or pixel size)."""
             entry = first[key]
             card_type = card_set.types[entry["type"]]
             if entry.get("page") is None:  # a plain back: paper white
-                return Image.new("RGB", shop.pixels(card_type), "white")
-            return crop_centred(raster.page(entry["page"] - 1), page_mm(card_type), shop.pixels(card_type))
+                return key, None, shop.pixels(card_type)
+            return key, entry["page"] - 1, centred_box(page_mm(card_type), shop.pixels(card_type), DPI)
 
-        with Rasteriser(pdf, DPI) as raster:
-            folder.fill(todo, render, lambda key, image: png_bytes(image, DPI))
-            rasterised = raster.count
+        def make(keys: list[str]):
+            work = functools.partial(_shop_chunk, str(pdf))
+            for made in ordered_map(work, chunks([job(key) for key in keys], jobs), jobs):
+                yield from made
+
+        try:
+            made = folder.fill(todo, make)
+        finally:
+            close_rasterisers(pdf)
+        rasterised = sum(1 for key in made if first[key].get("page") is not None)
     for product_folder, rows in uploads.items():
         folder.write(f"{product_folder}/{UPLOAD}", _upload_csv(rows))
     folder.finish(entries, "")
@@ -70,6 +80,17 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path) \
         if old.parent.name not in uploads:
             old.unlink()
     return folder.folder, len(entries), rasterised, warnings, sorted(uploads)
+
+
+def _shop_chunk(pdf: str, chunk: list[tuple]) -> list[tuple[str, bytes]]:
+    """(key, PNG) of each face of ``chunk`` (see ``job`` in export_pngs)."""
+    made = []
+    for key, page, box in chunk:
+        if page is None:
+            made.append((key, png_bytes(Image.new("RGB", box, "white"), DPI)))
+        else:
+            made.append((key, open_rasteriser(pdf, DPI).rows(page).crop(*box).png(DPI)))
+    return made
 
 
 def _slug(text: str) -> str:

@@ -9,6 +9,7 @@ go on sheets per card size and back; every copy takes its own slot, so that the 
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import tempfile
@@ -18,7 +19,8 @@ from PIL import Image
 
 from .. import pipeline
 from ..model import CardType
-from ..proof.raster import Rasteriser, crop_centred, png_bytes
+from ..proof.raster import centred_box, png_bytes
+from ..proof.workers import close_rasterisers, open_rasteriser, ordered_map
 from ..units import MM_PER_INCH
 from .perface import load_checked, page_mm, per_card_pdf
 
@@ -101,7 +103,35 @@ def _guid(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
 
 
-def export_tts(name: str, session: pipeline.Session, out: Path) -> tuple[Path, list[dict]]:
+def _face(pdf: str, face: dict, card_type: CardType) -> Image.Image:
+    """A face rasterised and cropped to its trim at the type's sheet resolution."""
+    dpi = tts_dpi(card_type)
+    rows = open_rasteriser(pdf, dpi).rows(face["page"] - 1)
+    return rows.crop(*centred_box(page_mm(card_type), face_px(card_type), dpi)).image()
+
+
+def _sheet(pdf: str, shared: dict[str, Image.Image], sheet: tuple) -> tuple[bytes, int]:
+    """A deck sheet's PNG and the faces rasterised for it: its fronts in their slots (each
+    different one rasterised once; those of other sheets too come from ``shared``) and the
+    back in the last slot."""
+    card_type, back_image, fronts = sheet
+    cell_w, cell_h = face_px(card_type)
+    image = Image.new("RGB", (COLUMNS * cell_w, ROWS * cell_h), "white")
+    own: dict[str, Image.Image] = {}
+    for slot, front in enumerate(fronts):
+        picture = shared.get(front["hash"], own.get(front["hash"]))
+        if picture is None:
+            picture = own[front["hash"]] = _face(pdf, front, card_type)
+        row, column = divmod(slot, COLUMNS)
+        image.paste(picture, (column * cell_w, row * cell_h))
+    image.paste(back_image, ((COLUMNS - 1) * cell_w, (ROWS - 1) * cell_h))  # the hidden card
+    return png_bytes(image, tts_dpi(card_type)), len(own)
+
+
+def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -> tuple[Path, list[dict], int]:
+    """The deck sheets, their back images, ``tts.json`` and the saved object in ``out/<set>``;
+    return (folder, decks, faces rasterised). A face on several sheets (a back, copies that
+    straddle two sheets) is rasterised once, here; the sheets are drawn in ``jobs`` processes."""
     card_set = load_checked(name, session.root)
     folder = Path(out) / name
     folder.mkdir(parents=True, exist_ok=True)
@@ -111,38 +141,52 @@ def export_tts(name: str, session: pipeline.Session, out: Path) -> tuple[Path, l
     with tempfile.TemporaryDirectory(prefix="cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
-        with Rasteriser(pdf) as raster:
-            cache: dict[str, Image.Image] = {}
-
-            def picture(face: dict, card_type: CardType) -> Image.Image:
-                if face["hash"] not in cache:
-                    raster.dpi = tts_dpi(card_type)
-                    page = raster.page(face["page"] - 1)
-                    cache[face["hash"]] = crop_centred(page, page_mm(card_type), face_px(card_type), raster.dpi)
-                return cache[face["hash"]]
-
-            for card_type, back, fronts in _groups(faces, card_set):
+        planned = []  # (card type, back face or None, fronts) a sheet
+        for card_type, back, fronts in _groups(faces, card_set):
+            planned.extend((card_type, back, fronts[start:start + PER_SHEET])
+                           for start in range(0, len(fronts), PER_SHEET))
+        sheets_of: dict[str, set[int]] = {}
+        for number, (_, _, fronts) in enumerate(planned):
+            for front in fronts:
+                sheets_of.setdefault(front["hash"], set()).add(number)
+        # rasterised here, before the workers start: the backs (the back images, and every
+        # sheet's last slot) and the fronts on more than one sheet
+        shared: dict[str, Image.Image] = {}
+        for card_type, back, fronts in planned:
+            wanted = ([back] if back else []) + [front for front in fronts if len(sheets_of[front["hash"]]) > 1]
+            for face in wanted:
+                if face["hash"] not in shared:
+                    shared[face["hash"]] = _face(str(pdf), face, card_type)
+        close_rasterisers(pdf)
+        backs: dict[str, tuple[Image.Image, bytes]] = {}  # a back's image and its PNG, made once
+        sheets = []
+        for card_type, back, fronts in planned:
+            cell_w, cell_h = face_px(card_type)
+            # a type without a back gets a plain paper-white one: TTS shows every card's back
+            back_hash = back["hash"] if back else f"plain:{cell_w}x{cell_h}"
+            if back_hash not in backs:
+                back_image = shared[back_hash] if back else Image.new("RGB", (cell_w, cell_h), "white")
+                backs[back_hash] = back_image, png_bytes(back_image, tts_dpi(card_type))
+            sheets.append((card_type, backs[back_hash][0], fronts))
+        rasterised = len(shared)
+        try:
+            drawn = ordered_map(functools.partial(_sheet, str(pdf), shared), sheets, jobs)
+            for (card_type, back, fronts), (sheet_png, count) in zip(planned, drawn):
                 cell_w, cell_h = face_px(card_type)
-                # a type without a back gets a plain paper-white one: TTS shows every card's back
-                back_image = picture(back, card_type) if back else Image.new("RGB", (cell_w, cell_h), "white")
-                for start in range(0, len(fronts), PER_SHEET):
-                    chunk = fronts[start:start + PER_SHEET]
-                    number = len(decks) + 1
-                    sheet = Image.new("RGB", (COLUMNS * cell_w, ROWS * cell_h), "white")
-                    for slot, front in enumerate(chunk):
-                        row, column = divmod(slot, COLUMNS)
-                        sheet.paste(picture(front, card_type), (column * cell_w, row * cell_h))
-                    deck = {"sheet": f"deck-{number}.png", "columns": COLUMNS, "rows": ROWS, "cards": len(chunk),
-                            "card_px": [cell_w, cell_h], "back": f"deck-{number}-back.png",
-                            "plain_back": back is None, "names": [f["card"] for f in chunk],
-                            "back_hash": back["hash"] if back else f"plain:{cell_w}x{cell_h}"}
-                    sheet.paste(back_image, ((COLUMNS - 1) * cell_w, (ROWS - 1) * cell_h))  # the hidden card
-                    (folder / deck["back"]).write_bytes(png_bytes(back_image, tts_dpi(card_type)))
-                    (folder / deck["sheet"]).write_bytes(png_bytes(sheet, tts_dpi(card_type)))
-                    decks.append(deck)
+                number = len(decks) + 1
+                deck = {"sheet": f"deck-{number}.png", "columns": COLUMNS, "rows": ROWS, "cards": len(fronts),
+                        "card_px": [cell_w, cell_h], "back": f"deck-{number}-back.png",
+                        "plain_back": back is None, "names": [f["card"] for f in fronts],
+                        "back_hash": back["hash"] if back else f"plain:{cell_w}x{cell_h}"}
+                (folder / deck["back"]).write_bytes(backs[deck["back_hash"]][1])
+                (folder / deck["sheet"]).write_bytes(sheet_png)
+                decks.append(deck)
+                rasterised += count
+        finally:
+            close_rasterisers(pdf)
     (folder / "tts.json").write_text(json.dumps({"set": name, "decks": decks}, indent=1, ensure_ascii=False) + "\n",
                                      encoding="utf-8")
     saved = saved_object(card_set.title, decks, folder.resolve().as_uri() + "/")
     (folder / f"{name}.saved-object.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n",
                                                      encoding="utf-8")
-    return folder, decks
+    return folder, decks, rasterised

@@ -49,14 +49,18 @@ class CardFiles(Sequence):
         warnings = []
         for path, forced_type in self.files:
             before = count
-            for card in self._read(path, forced_type, problems):
+            rows = read_rows(path, self.root, self.delimiters.get(path))
+            for card in self._cards(rows, forced_type, problems):
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
                 total += card.count
-                if total > most:  # named at the card that passes it, and read no further
+                if total > most:  # named at the card that passes it, and no further card is made
                     problems.append(Problem(limit_message(COPIES_PER_SET, f"the set's cards come to more than "
                                                                           f"{most} copies here"),
                                             card.source, card.name))
+                    if path.suffix.lower() in (".yaml", ".yml"):
+                        for _ in rows:  # a broken YAML file's own error comes first, as when it was read whole
+                            pass
                     raise CardgenError(problems)
                 if kept is not None:
                     kept.append(card)
@@ -82,7 +86,10 @@ class CardFiles(Sequence):
                 raise CardgenError(problems)
 
     def _read(self, path: Path, forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
-        for row in read_rows(path, self.root, self.delimiters.get(path)):
+        return self._cards(read_rows(path, self.root, self.delimiters.get(path)), forced_type, problems)
+
+    def _cards(self, rows: Iterator[Row], forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
+        for row in rows:
             try:
                 yield from _cards_from_row(row, self.types, self.variables, forced_type)
             except CardgenError as error:

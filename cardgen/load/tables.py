@@ -38,7 +38,24 @@ def read_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                Source(relative_name(path, root)))
 
 
-def _yaml_rows(path: Path, root: Path) -> list[Row]:
+def _yaml_rows(path: Path, root: Path) -> Iterator[Row]:
+    """A card at a time through libyaml (yamlstream.py), or, where that reader is unsure, as
+    read_yaml reads the whole file, from the card it stopped at."""
+    from .yamlstream import Unsure, card_entries
+
+    name = relative_name(path, root)
+    done = 0
+    try:
+        for values, line, lines in card_entries(path):
+            yield Row(values, Source(name, line), {key: Source(name, at) for key, at in lines.items()})
+            done += 1
+        return
+    except Unsure:
+        pass
+    yield from _whole_yaml_rows(path, root)[done:]
+
+
+def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
     name = relative_name(path, root)
     data = read_yaml(path, root)
     if isinstance(data, dict) and "cards" in data:

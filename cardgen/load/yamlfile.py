@@ -11,6 +11,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
+from .yamlstream import Unsure, read_document
 from .yamlwords import explain
 
 
@@ -66,8 +67,17 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     (the "billion laughs"), nor refer to a value they are inside of."""
     name = relative_name(path, root)
     text = read_text(path, name)
+    try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
+        data = read_document(text)
+    except Unsure:
+        data = _round_trip(text, name)
+    _check_expansion(data, name)
+    return data
+
+
+def _round_trip(text: str, name: str) -> Any:
     try:
-        data = YAML(typ="rt", pure=True).load(text)
+        return YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:
         line, message = explain(exc, text)
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
@@ -75,8 +85,6 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
     except YAMLError as exc:
         raise fail(f"invalid YAML: {exc}", Source(name)) from None
-    _check_expansion(data, name)
-    return data
 
 
 class _Recursive(Exception):
@@ -164,7 +172,7 @@ def _written_here(child: Any, data: Any) -> bool:
 def line_of(container: Any, key: Any = None) -> int | None:
     """1-based line of a mapping key / list index inside ``container`` (or of the container)."""
     lc = getattr(container, "lc", None)
-    if lc is None:
+    if lc is None or lc.line is None:  # a tagged scalar ("!x") has no line of its own
         return None
     if key is None:
         return lc.line + 1

@@ -8,8 +8,8 @@ is not rasterised again, so a rerun after changing one card rasterises only that
 """
 from __future__ import annotations
 
+import functools
 import hashlib
-import json
 import tempfile
 import time
 from dataclasses import dataclass
@@ -19,12 +19,14 @@ from typing import Sequence
 from PIL import Image
 
 from .. import pipeline
-from .contact import contact_sheet, thumbnail
+from .contact import THUMB_REDUCTION, ContactSheet, thumbnail
 from ..load.setfile import load_set
 from .gallery import assets, gallery, gallery_data
 from .names import card_slugs, face_file
 from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
+from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
+from ..write.manifest import load_manifest
 
 CONTACT = "contact.png"
 GALLERY = "index.html"
@@ -74,33 +76,79 @@ def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
     return thumb
 
 
-def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float) -> int:
-    """Write the files of ``todo``, rasterising each new content once; return the pages rasterised."""
+def _proof_chunk(pdf: str, dpi: float, pasted: frozenset[str], chunk: list[tuple[str, int]]) -> list[tuple]:
+    """Rasterise the (key, page) of ``chunk``: (key, the face's PNG, its thumbnail's PNG, and
+    its thumbnail's pixels when the contact sheet shows it (a key in ``pasted``), else None)."""
+    raster = open_rasteriser(pdf, dpi)
+    made = []
+    for key, page in chunk:
+        rows = raster.rows(page)
+        thumb = thumbnail(rows.image())
+        made.append((key, rows.png(dpi), png_bytes(thumb, dpi / 4), thumb.tobytes() if key in pasted else None))
+    return made
+
+
+def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, jobs: int,
+                 sheet: tuple[ContactSheet, dict[str, int]] | None) -> tuple[int, set[str]]:
+    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes),
+    and paste the thumbnails of the new faces that ``sheet`` (a contact sheet and the index of
+    each key on it) shows; return the pages rasterised and the keys pasted."""
     pages = {e["key"]: e["page"] - 1 for e in todo}
+    contact, index_of = sheet if sheet else (None, {})
+    pasted: set[str] = set()
 
-    def encode(key: str, image: Image.Image) -> bytes:
-        folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), png_bytes(thumbnail(image), dpi / 4))
-        return png_bytes(image, dpi)
+    def make(keys: list[str]):
+        work = functools.partial(_proof_chunk, str(pdf), dpi, frozenset(index_of))
+        for made in ordered_map(work, chunks([(key, pages[key]) for key in keys], jobs), jobs):
+            for key, face, thumb, pixels in made:
+                folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), thumb)
+                if pixels is not None:
+                    index = index_of[key]
+                    contact.paste(index, Image.frombytes("RGB", contact.thumb_sizes[index], pixels))
+                    pasted.add(key)
+                yield key, face
 
+    try:
+        return len(folder.fill(todo, make)), pasted
+    finally:
+        close_rasterisers(pdf)
+
+
+def _contact_sheet(pdf: Path, entries: list[dict], contact: list[tuple[str, str]], dpi: float) \
+        -> tuple[ContactSheet, dict[str, int]]:
+    """The contact sheet laid out for the faces of ``contact``, its thumbnails' sizes read
+    from the PDF's pages, and the index of each key on it."""
+    pages = {}
+    for entry in entries:
+        pages.setdefault(entry["key"], entry["page"] - 1)
     with Rasteriser(pdf, dpi) as raster:
-        folder.fill(todo, lambda key: raster.page(pages[key]), encode)
-        return raster.count
+        sizes = [raster.size(pages[key]) for key, _ in contact]
+    thumbs = [tuple(-(-side // THUMB_REDUCTION) for side in size) for size in sizes]  # as Image.reduce rounds
+    return ContactSheet(thumbs), {key: index for index, (key, _) in enumerate(contact)}
 
 
-def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI) -> ProofResult:
+def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI,
+              jobs: int = 1) -> ProofResult:
+    """Proof one set, rasterising in ``jobs`` processes."""
     options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
     with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
         built = pipeline.build_set(name, session, Path(temporary), options)
-        document = json.loads(built.manifest.read_text(encoding="utf-8"))
+        document = load_manifest(built.manifest)
         folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
-        rasterised = _write_faces(folder, built.pdf, todo, dpi)
-    contact = _contact_keys(entries)
-    signature = hashlib.sha256(repr(contact).encode()).hexdigest()
-    if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
-        sheet = contact_sheet([_thumb(folder, key, file) for key, file in contact])
-        folder.write(CONTACT, png_bytes(sheet, dpi / 4))
+        contact = _contact_keys(entries)
+        signature = hashlib.sha256(repr(contact).encode()).hexdigest()
+        sheet = None
+        if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
+            sheet = _contact_sheet(built.pdf, entries, contact, dpi)
+        rasterised, pasted = _write_faces(folder, built.pdf, todo, dpi, jobs, sheet)
+    if sheet is not None:
+        contact_image, index_of = sheet
+        for key, file in contact:  # faces not rasterised this run: their thumbnails are in the folder
+            if key not in pasted:
+                contact_image.paste(index_of[key], _thumb(folder, key, file))
+        folder.write(CONTACT, png_bytes(contact_image.image, dpi / 4))
     html = gallery(gallery_data(load_set(name, session.root), entries, built.warnings, CONTACT))
     for asset_name, data in assets().items():
         folder.write(asset_name, data)
@@ -110,11 +158,13 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
 
 
 def proof(names: Sequence[str] | None = None, root: Path | str = ".", out: Path | str | None = None,
-          overlay: bool = False) -> tuple[list[ProofResult], float]:
-    """Proof sets (default: every set) into ``out`` (default ``<root>/output/proofs``)."""
+          overlay: bool = False, jobs: int | None = None) -> tuple[list[ProofResult], float]:
+    """Proof sets (default: every set) into ``out`` (default ``<root>/output/proofs``), rasterising
+    in ``jobs`` processes (default: one a core)."""
+    jobs = default_jobs() if jobs is None else jobs
     started = time.perf_counter()
     root = Path(root).resolve()
     session = pipeline.Session(root)
     out = Path(out) if out is not None else root / "output" / "proofs"
-    results = [proof_set(name, session, out, overlay) for name in pipeline.resolve_names(names, root)]
+    results = [proof_set(name, session, out, overlay, DPI, jobs) for name in pipeline.resolve_names(names, root)]
     return results, time.perf_counter() - started

@@ -37,14 +37,31 @@ def layout(sizes: Sequence[tuple[int, int]]) -> tuple[list[tuple[int, int]], tup
     return positions, (sheet_width, GAP + y + row_height)
 
 
+class ContactSheet:
+    """A contact sheet laid out from its thumbnails' sizes alone, so that each thumbnail is
+    pasted as it is made and none has to be kept: a set of 10,000 cards does not hold 10,000
+    thumbnails at once."""
+
+    def __init__(self, sizes: Sequence[tuple[int, int]]):
+        self.thumb_sizes = self.sizes = list(sizes)  # as made; as pasted
+        positions, size = layout(self.sizes)
+        self.scale = min(1.0, math.sqrt(MAX_PIXELS / (size[0] * size[1])))
+        if self.scale < 1.0:
+            self.sizes = [(max(1, round(w * self.scale)), max(1, round(h * self.scale))) for w, h in self.sizes]
+            positions, size = layout(self.sizes)
+        self.positions = positions
+        self.image = Image.new("RGB", size, "white")
+
+    def paste(self, index: int, thumb: Image.Image) -> None:
+        if self.scale < 1.0:
+            thumb = thumb.resize(self.sizes[index], Image.Resampling.BOX)
+        if thumb.size != self.sizes[index]:
+            raise ValueError(f"thumbnail {index} is {thumb.size}, not the {self.sizes[index]} laid out")
+        self.image.paste(thumb, self.positions[index])
+
+
 def contact_sheet(thumbs: Sequence[Image.Image]) -> Image.Image:
-    positions, size = layout([t.size for t in thumbs])
-    scale = min(1.0, math.sqrt(MAX_PIXELS / (size[0] * size[1])))
-    if scale < 1.0:
-        thumbs = [t.resize((max(1, round(t.width * scale)), max(1, round(t.height * scale))), Image.Resampling.BOX)
-                  for t in thumbs]
-        positions, size = layout([t.size for t in thumbs])
-    sheet = Image.new("RGB", size, "white")
-    for thumb, position in zip(thumbs, positions):
-        sheet.paste(thumb, position)
-    return sheet
+    sheet = ContactSheet([t.size for t in thumbs])
+    for index, thumb in enumerate(thumbs):
+        sheet.paste(index, thumb)
+    return sheet.image

@@ -6,12 +6,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Callable
-
-from PIL import Image
+from typing import Callable, Iterable
 
 from ..write.temporary import temporary_path
-from .raster import render_and_encode
 
 INDEX = "proof.json"
 THUMBS = ".thumbs"
@@ -57,10 +54,10 @@ class ProofFolder:
     def write(self, file: str, data: bytes) -> None:
         _write_atomic(self.folder / file, data)
 
-    def fill(self, todo: list[dict], render: Callable[[str], Image.Image],
-             encode: Callable[[str, Image.Image], bytes]) -> None:
+    def fill(self, todo: list[dict], make: Callable[[list[str]], Iterable[tuple[str, bytes]]]) -> list[str]:
         """Write the files of ``todo`` (entries with "file" and "key"): copied from a file that
-        holds the same content, else ``render``-ed once per key and ``encode``-d."""
+        holds the same content, else made once per key: ``make(keys)`` yields (key, file bytes)
+        for each. Return the keys made."""
         files: dict[str, list[str]] = {}  # key -> the files to write with it
         for entry in todo:
             files.setdefault(entry["key"], []).append(entry["file"])
@@ -74,9 +71,11 @@ class ProofFolder:
         for key, data in held.items():
             for file in files.pop(key):
                 self.write(file, data)
-        for key, data in render_and_encode(list(files), render, encode):
+        keys = list(files)
+        for key, data in make(keys):
             for file in files[key]:
                 self.write(file, data)
+        return keys
 
     def thumb_path(self, key: str) -> Path:
         return self.folder / THUMBS / (key.replace(":", "-") + ".png")

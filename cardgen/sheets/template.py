@@ -12,6 +12,7 @@ from ..errors import Source
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm from the page's bottom-left
 UNLIMITED = (math.inf, math.inf, math.inf, math.inf)
+CIRCLE_CUT = "circle-cut"  # the sheet computed for each face size (grid.py), not a file or a product
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,35 @@ the main deck in ``check_deck``; ``scope: set`` checks only the set, ``main`` / 
 """
 from __future__ import annotations
 
-from typing import Iterable
+from importlib import import_module
+from typing import TYPE_CHECKING, Iterable
 
 from ..errors import CardgenError, Problem
 from ..model import CardSet
-from .deck import Deck, DeckEntry, deck_cards, load_deck
-from .engine import Collection, Context, Entry, run_rule
-from .fieldnames import unknown_fields
-from .rulesfile import Option, Rule, RulesFile, load_rules, load_rules_file
+
+if TYPE_CHECKING:
+    from .deck import Deck, DeckEntry, deck_cards, load_deck
+    from .engine import Context
+    from .rulesfile import Option, Rule, RulesFile, load_rules, load_rules_file
 
 __all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEntry", "load_rules", "load_rules_file",
            "rules_options", "Option", "Rule", "RulesFile"]
+
+# A set without rules files, built without a deck list, needs none of these: they are imported
+# when first named (``validate.load_deck``), not with the pipeline.
+_LAZY = {"Deck": "deck", "DeckEntry": "deck", "deck_cards": "deck", "load_deck": "deck",
+         "Collection": "engine", "Context": "engine", "Entry": "engine", "run_rule": "engine",
+         "unknown_fields": "fieldnames", "Option": "rulesfile", "Rule": "rulesfile", "RulesFile": "rulesfile",
+         "load_rules": "rulesfile", "load_rules_file": "rulesfile"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def check_set(card_set: CardSet, options: Iterable[str] = ()) -> list[Problem]:
@@ -28,6 +46,8 @@ def check_set(card_set: CardSet, options: Iterable[str] = ()) -> list[Problem]:
     if not card_set.rules:  # nothing to check: the cards are not read for it
         _unknown_options(card_set, options, {})
         return []
+    from .engine import Collection, Context, Entry
+
     entries = tuple(Entry(card, card.count, card.source) for card in card_set.cards)
     context = Context({"set": Collection("set", entries, None)}, card_set.variables)
     return _run(card_set, context, ("set",), [entry.card for entry in entries], options)
@@ -35,6 +55,8 @@ def check_set(card_set: CardSet, options: Iterable[str] = ()) -> list[Problem]:
 
 def check_deck(card_set: CardSet, deck: Deck, options: Iterable[str] = ()) -> list[Problem]:
     """The set's rules over a deck list: scope main (the default), bench, or deck (both)."""
+    from .engine import Collection, Context, Entry
+
     main = tuple(Entry(e.card, e.copies, e.source) for e in deck.main)
     bench = tuple(Entry(e.card, e.copies, e.source) for e in deck.bench)
     main_source = deck.main_source or deck.source
@@ -49,6 +71,9 @@ def check_deck(card_set: CardSet, deck: Deck, options: Iterable[str] = ()) -> li
 
 def _run(card_set: CardSet, context: Context, scopes: tuple[str, ...], cards,
          asked: tuple[str, ...]) -> list[Problem]:
+    from .engine import run_rule
+    from .fieldnames import unknown_fields
+
     files = _all_files(card_set)
     rules = [rule for rules_file in files for rule in rules_file.rules]
     # every rule, an option's too: a typo in a rule would match nothing, and pass
@@ -83,6 +108,8 @@ def _unknown_options(card_set: CardSet, asked: tuple[str, ...], declared: dict[s
 
 def _all_files(card_set: CardSet) -> list[RulesFile]:
     """The rules files, in order; every mistake of every file raised at once."""
+    from .rulesfile import load_rules_file
+
     files: list[RulesFile] = []
     mistakes: list[Problem] = []
     for path in card_set.rules:

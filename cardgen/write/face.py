@@ -94,3 +94,21 @@ def _direct_ops(canvas, element, geometry: FaceGeometry, prepared) -> str:
     del code[start:]
     _DRAWN[key] = (element.attrs, ops)
     return ops
+
+
+def record_face(canvas, card_type, laid: LaidFace) -> tuple:
+    """The parts ``draw_face`` returns for a fresh layout, without drawing it: what a build's
+    worker process sends the process that writes the PDF (see workers.py). ``canvas`` is a
+    scratch one: direct elements are drawn into it for their operators, which are taken out."""
+    geometry = FaceGeometry(card_type.size.w, card_type.size.h)
+    parts: list = []
+    for index, (element, prepared) in enumerate(laid.items):
+        if element.tag == "text":
+            parts.extend(text.record(element, geometry, prepared))
+        elif not direct(element):
+            parts.append((ELEMENT, index))
+        else:
+            ops = _direct_ops(canvas, element, geometry, prepared)
+            if ops:
+                parts.append(ops)
+    return tuple(parts)

@@ -1,10 +1,27 @@
-"""The manifest beside every PDF: one entry per placed face, with its trim box in mm."""
+"""The manifest beside every PDF: every placed face, with its trim box in mm.
+
+Format 2 (``"format": 2`` in its head) keeps what faces share once: each face is one line
+``[card, copy, side, page, slot, hash]``, where ``card``, ``slot`` and ``hash`` are indexes into
+the tables ``cards`` (``{"card", "type", "data"}``), ``slots`` (``{"x_mm", "y_mm", "w_mm",
+"h_mm", "shape", "rotation"}``) and ``hashes`` (content hashes). A face in full (format 1, one
+object per face with every field) is ``{"card": cards[c]["card"], "type": cards[c]["type"],
+"copy": copy, "side": side, "page": page, **slots[s], "hash": hashes[h], "data":
+cards[c]["data"]}``: ``load_manifest`` reads either format and gives the faces in full.
+"""
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, TextIO
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterable, TextIO
 
 from ..model import Card, CardSet, Placement
+from ..streams import Latest
+
+FORMAT = 2
+FACE_FIELDS = ("card", "copy", "side", "page", "slot", "hash")  # a face line's columns
+SLOT_FIELDS = ("x_mm", "y_mm", "w_mm", "h_mm", "shape", "rotation")
+_SPOOLED = 1 << 20  # bytes of the cards and hashes tables held in memory before they go to a file
 
 
 def _json_value(value: Any) -> Any:
@@ -17,49 +34,114 @@ def _json_value(value: Any) -> Any:
     return str(value)
 
 
+class _Table:
+    """A table of the manifest written as it grows (to a file past a megabyte), one entry a
+    line: the entries met lately are found again by key and not written twice; one met again
+    long after is written again (a larger table, never a wrong one), so memory stays flat."""
+
+    LATEST = 1024
+
+    def __init__(self, folder: str | None):
+        self.lines = tempfile.SpooledTemporaryFile(_SPOOLED, "w+", encoding="utf-8", dir=folder)
+        self.latest = Latest(self.LATEST)  # key -> index
+        self.count = 0
+
+    def index(self, key, line: Callable[[], str]) -> int:
+        """The index of the entry known by ``key``; ``line()`` gives it when it is new."""
+        known = self.latest.get(key)
+        if known is not None:
+            self.latest.move_to_end(key)  # a shared back's hash stays known however long the set
+            return known
+        self.lines.write((",\n" if self.count else "\n") + line())
+        self.latest[key] = self.count
+        self.count += 1
+        return self.count - 1
+
+    def copy_to(self, out: TextIO) -> None:
+        self.lines.seek(0)
+        while chunk := self.lines.read(1 << 20):
+            out.write(chunk)
+        self.lines.close()
+
+
 class ManifestWriter:
     """The manifest as JSON with one face a line: readable in a diff, and written page by page
-    as the PDF is, so that a large set never holds it in memory. What belongs to a card (its
-    name, type and data) is encoded once for its front, back and copies. The page count (and
-    ``extra``, a reprint's changelog) follows the faces: only then is it known."""
+    as the PDF is, so that a large set never holds it in memory. What faces share (a card's
+    name, type and data, a slot's geometry, a content hash) goes once into a table, written
+    beside the faces as it grows and copied after them at the end, when the page count (and
+    ``extra``, a reprint's changelog) is known."""
 
     def __init__(self, out: TextIO, card_set: CardSet):
         self.out = out
-        head = {"set": card_set.name, "version": card_set.version, "title": card_set.title}
+        head = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "format": FORMAT,
+                "face_fields": list(FACE_FIELDS)}
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
         self.separator = ""
-        self.cards: dict[int, tuple[Card, str, str]] = {}
-        self.places: dict[tuple, str] = {}  # a slot's geometry, formatted
+        folder = str(Path(out.name).parent) if isinstance(getattr(out, "name", None), str) else None
+        self.cards = _Table(folder)
+        self.card_numbers = Latest(128)  # id(card) -> (card, its index): the card kept, so its id is not reused
+        self.hashes = _Table(folder)
+        self.slots = _Table(folder)
 
     def add(self, placements: Iterable[Placement]) -> None:
-        out, cards, places = self.out, self.cards, self.places
+        out, hashes, slots, card_numbers = self.out, self.hashes, self.slots, self.card_numbers
+        lines = []
         for placement in placements:
             face, slot = placement.face, placement.slot
             card = face.card
-            encoded = cards.get(id(card))
-            if encoded is None or encoded[0] is not card:  # kept with the card: its id is not reused
-                if len(cards) > 512:  # a sheet's worth and more: memory stays flat
-                    cards.clear()
-                encoded = cards[id(card)] = (
-                    card,
-                    f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
-                    f'"type": {json.dumps(card.type, ensure_ascii=False)}, "copy": ',
-                    json.dumps(_json_value(dict(card.fields)), ensure_ascii=False))
-            place = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
-            where = places.get(place)
-            if where is None:  # every sheet repeats the same few slots
-                if len(places) > 512:
-                    places.clear()
-                # shape is a word of cardgen's own (rect, circle): no escaping
-                where = places[place] = (
-                    f'"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
-                    f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape.split(":")[0]}", '
-                    f'"rotation": {slot.rotation}, ')
-            # side and hash are words of cardgen's own (front, back, hex digits): no escaping
-            out.write(f'{self.separator}{encoded[1]}{face.copy}, "side": "{face.side}", "page": {slot.page}, '
-                      f'{where}"hash": "{face.content_hash}", "data": {encoded[2]}}}')
+            known = card_numbers.get(id(card))
+            if known is None or known[0] is not card:
+                line = _card_line(card)  # cards alike are one entry: the key is what is written
+                known = card_numbers[id(card)] = (card, self.cards.index(line, lambda: line))
+            number = known[1]
+            where = slots.index((slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation), lambda: _slot_line(slot))
+            content = face.content_hash
+            digest = hashes.index(content, lambda: f'"{content}"')  # hex digits: no escaping
+            # side is a word of cardgen's own (front, back): no escaping
+            lines.append(f'{self.separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
             self.separator = ",\n"
+        out.write("".join(lines))
 
     def close(self, pages: int, extra: dict | None = None) -> None:
+        out = self.out
+        for name, table in (("slots", self.slots), ("hashes", self.hashes), ("cards", self.cards)):
+            out.write(f'\n], "{name}": [')
+            table.copy_to(out)
         tail = json.dumps({"pages": pages, **(extra or {})}, ensure_ascii=False)
-        self.out.write("\n], " + tail[1:] + "\n")
+        out.write("\n], " + tail[1:] + "\n")
+
+
+def _card_line(card: Card) -> str:
+    return (f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
+            f'"type": {json.dumps(card.type, ensure_ascii=False)}, '
+            f'"data": {json.dumps(_json_value(dict(card.fields)), ensure_ascii=False)}}}')
+
+
+def _slot_line(slot) -> str:
+    # shape is a word of cardgen's own (rect, circle): no escaping
+    return (f'{{"x_mm": {round(slot.x, 4)!r}, "y_mm": {round(slot.y, 4)!r}, "w_mm": {round(slot.w, 4)!r}, '
+            f'"h_mm": {round(slot.h, 4)!r}, "shape": "{slot.shape.split(":")[0]}", "rotation": {slot.rotation}}}')
+
+
+def expand(document: dict) -> dict:
+    """A manifest of any format with its faces in full (format 1's objects): the document
+    itself when it is already so. Raises ValueError, KeyError, IndexError or TypeError on a
+    format 2 manifest whose faces and tables do not agree."""
+    if document.get("format") is None:
+        return document
+    if document["format"] != FORMAT:
+        raise ValueError(f"manifest format {document['format']!r} (this cardgen reads 1 and {FORMAT})")
+    cards, slots, hashes = document["cards"], document["slots"], document["hashes"]
+    faces = []
+    for card, copy, side, page, slot, digest in document["faces"]:
+        entry = cards[card]
+        faces.append({"card": entry["card"], "type": entry["type"], "copy": copy, "side": side, "page": page,
+                      **{field: slots[slot][field] for field in SLOT_FIELDS}, "hash": hashes[digest],
+                      "data": entry["data"]})
+    shared = ("format", "face_fields", "cards", "slots", "hashes")
+    return {k: faces if k == "faces" else v for k, v in document.items() if k not in shared}
+
+
+def load_manifest(path: Path | str) -> dict:
+    """The manifest at ``path`` (JSON, format 1 or 2), its faces in full (see ``expand``)."""
+    return expand(json.loads(Path(path).read_text(encoding="utf-8")))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -92,6 +93,7 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
             else:
                 _compress_last_page(canvas, kept, content_filter)
                 stream.page_done()
+            faces.page_done()
             count += 1
             if on_page is not None:
                 on_page(page, placements)
@@ -142,12 +144,14 @@ class _FaceDrawer:
 
     ONCE = 1024  # faces drawn once that are remembered: a copy further away is drawn inline again
     RECENT = 64  # drawings kept to define a form without laying the face out again
+    FORMS = 4096  # forms pages may place, the latest used: one used longer ago is let go (defined again if needed)
 
     def __init__(self, canvas: Canvas, stream: PageStream, drawing: Callable[[Face, tuple | None], FaceDrawing],
                  stamp, content_filter=None):
         self.canvas, self.stream, self.drawing, self.stamp = canvas, stream, drawing, stamp
         self.content_filter = content_filter
-        self.defined: set[str] = set()
+        self.defined: OrderedDict[str, None] = OrderedDict()  # form names, the latest used last
+        self.on_page: set[str] = set()  # forms the page being drawn places: kept until it is written
         self.once = Latest(self.ONCE)  # markup keys of faces drawn inline once
         self.recent = Latest(self.RECENT)  # markup key -> its parts, for the latest drawings
         self.finished: set[str] = set()  # faces failed, or checked once a face has failed
@@ -161,6 +165,8 @@ class _FaceDrawer:
             return
         if name in self.defined:
             if not self.problems:
+                self.defined.move_to_end(name)
+                self.on_page.add(name)
                 _place(canvas, placement, lambda: canvas.doForm(name))
             return
         second = key in self.once
@@ -178,7 +184,9 @@ class _FaceDrawer:
             self.recent.pop(key, None)
             _define_form(canvas, name, face.card_type, drawing, self.stamp, self.content_filter)
             self.stream.form_done(name)
-            self.defined.add(name)
+            self.defined[name] = None
+            self.on_page.add(name)
+            self._let_go()
             _place(canvas, placement, lambda: canvas.doForm(name))
             return
         parts = []
@@ -186,6 +194,19 @@ class _FaceDrawer:
                drawing.pure)
         self.once[key] = None
         self.recent[key] = parts[0]
+
+    def _let_go(self) -> None:
+        """Forms past the latest FORMS used leave reportlab's tables (some 500 bytes each: a
+        set of 100,000 cards in two copies would keep 50 MB of them); only their offsets stay."""
+        while len(self.defined) > self.FORMS:
+            oldest = next(iter(self.defined))
+            if oldest in self.on_page:  # the page being drawn names it
+                return
+            del self.defined[oldest]
+            self.stream.forget(self.canvas._doc.getXObjectName(oldest))
+
+    def page_done(self) -> None:
+        self.on_page.clear()
 
 
 def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None,

@@ -3,14 +3,16 @@
 reportlab keeps every page, form and content stream as an object until ``save``, then formats
 the whole file in memory: a large set's PDF would be held two or three times over. Here each
 finished page and form is formatted and written at once, and only its object number and file
-offset are kept; ``finish`` writes what is left (fonts, which are subset only once every glyph
+offset are kept (a written page is then dropped from reportlab's tables, which cost some 600
+bytes a page: its number and offset take 8 bytes each in arrays); ``finish`` writes what is left (fonts, which are subset only once every glyph
 is known, the page tree, the catalogue), the cross-reference table and the trailer.
 
 A PDF's objects may come in any order in the file: the cross-reference table says where each is.
 """
 from __future__ import annotations
 
-from typing import BinaryIO
+from array import array
+from typing import BinaryIO, Iterator
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -38,6 +40,8 @@ class PageStream:
     def __init__(self, canvas: Canvas, out: BinaryIO):
         self.canvas, self.doc, self.out = canvas, canvas._doc, out
         self.offset = out.write(_HEAD % self.doc._pdfVersion)
+        self.offsets = array("Q", [0])  # by object number: where it starts in the file (0: not yet written)
+        self.page_numbers = array("Q")  # the object number of every written page, in order
 
     def page_done(self) -> None:
         doc = self.doc
@@ -52,8 +56,18 @@ class PageStream:
             self._write(name, page)  # formatting the page makes and names its content stream
             contents_name = page.Contents.__InternalName__
             self._write(contents_name, page.Contents)
-        pages[-1] = doc.idToObject[name] = _Written(name)  # the page tree names it at the end
-        del doc.idToObject[contents_name]  # named by its page alone
+        pages.pop()  # the page tree names it at the end, by number
+        self.page_numbers.append(doc.idToObjectNumberAndVersion[name][0])
+        self.forget(name)  # nothing names them again
+        self.forget(contents_name)
+
+    def forget(self, name: str) -> None:
+        """Drop a written object from reportlab's tables (a page, or a form no page will use
+        again): its offset stays, for the cross-reference table."""
+        doc = self.doc
+        number = doc.idToObjectNumberAndVersion.pop(name)[0]
+        del doc.numberToId[number], doc.idToOffset[name]
+        doc.idToObject.pop(name, None)
 
     def form_done(self, form_name: str) -> None:
         name = self.doc.getXObjectName(form_name)
@@ -63,14 +77,33 @@ class PageStream:
     def _write(self, name: str, obj) -> None:
         doc = self.doc
         data = pdfdoc.PDFIndirectObject(name, obj).format(doc)
-        doc.idToOffset[name] = self.offset
+        self._record(name)
         self.offset += self.out.write(data)
 
     def _put(self, name: str, body: bytes) -> None:
         """Write an object formatted here (``body``: what goes between ``obj`` and ``endobj``)."""
-        doc = self.doc
+        number = self._record(name)
+        self.offset += self.out.write(b"%d 0 obj\n%s\nendobj\n" % (number, body))
+
+    def _write_page_tree(self, name: str) -> None:
+        """The page tree, as reportlab formats it (ten pages a line), from the page numbers
+        kept: a 100,000-card set's would otherwise be a list of objects and strings first."""
+        kids = self.page_numbers
+        write = self.out.write
+        self.offset += write(b"%d 0 obj\n<<\n/Count %d /Kids [ " % (self._record(name), len(kids)))
+        for first in range(0, len(kids), 10):
+            line = b" ".join(b"%d 0 R" % number for number in kids[first:first + 10])
+            self.offset += write(line if not first else b" \n  " + line)
+        self.offset += write(b" ] /Type /Pages\n>>\nendobj\n")
+
+    def _record(self, name: str) -> int:
+        doc, offsets = self.doc, self.offsets
         doc.idToOffset[name] = self.offset
-        self.offset += self.out.write(b"%d 0 obj\n%s\nendobj\n" % (doc.idToObjectNumberAndVersion[name][0], body))
+        number = doc.idToObjectNumberAndVersion[name][0]
+        if number >= len(offsets):
+            offsets.frombytes(bytes(8 * (number + 1 - len(offsets))))
+        offsets[number] = self.offset
+        return number
 
     def finish(self) -> None:
         """What reportlab's ``save`` does, for the objects not yet written."""
@@ -85,25 +118,33 @@ class PageStream:
         if doc.Outlines.ready < 0:
             doc.Catalog.Outlines = None
         doc.encrypt.prepare(doc)
+        tree = doc.Reference(doc.Pages).name if self.page_numbers and not doc.Pages.pages else None
         number = 0
-        names = []
-        while True:  # formatting may name new objects: go on until none is left
+        while number < doc.objectcounter:  # formatting may name new objects: go on until none is left
             number += 1
             name = doc.numberToId.get(number)
-            if name is None:
-                break
-            names.append(name)
-            if name not in doc.idToOffset:
+            if name == tree:
+                self._write_page_tree(name)
+            elif name is not None and name not in doc.idToOffset:
                 self._write(name, doc.idToObject[name])
-        xref = pdfdoc.PDFCrossReferenceTable()
-        xref.addsection(0, names)
         start = self.offset
-        self.offset += self.out.write(xref.format(doc))
-        trailer = pdfdoc.PDFTrailer(startxref=start, Size=len(names) + 1, Root=doc.Reference(doc.Catalog),
+        for chunk in _cross_references(self.offsets, doc.objectcounter):
+            self.offset += self.out.write(chunk)
+        trailer = pdfdoc.PDFTrailer(startxref=start, Size=doc.objectcounter + 1, Root=doc.Reference(doc.Catalog),
                                     Info=doc.Reference(doc.info), ID=doc.ID())
         self.out.write(trailer.format(doc))
         self.out.seek(0)  # the version can rise while pages are drawn (transparency: 1.4)
         self.out.write(_HEAD % doc._pdfVersion)
+
+
+def _cross_references(offsets: array, count: int) -> Iterator[bytes]:
+    """The xref table of objects 1 to ``count``, as reportlab formats it, a few thousand
+    entries at a time."""
+    if len(offsets) <= count or 0 in offsets[1:count + 1]:
+        raise AssertionError("an object of the PDF was never written")
+    yield b"xref\n0 %d\n0000000000 65535 f \n" % (count + 1)
+    for first in range(1, count + 1, 4096):
+        yield b"".join(b"%010d 00000 n \n" % offset for offset in offsets[first:min(first + 4096, count + 1)])
 
 
 # A page as the writer makes it: its compressed content, sizes, boxes, forms and opacities. Each

@@ -7,6 +7,7 @@ import pdfplumber
 from PIL import Image
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 
 MM = 25.4 / 72
 
@@ -22,7 +23,7 @@ def test_png_jpg_and_svg_images_fill_their_boxes(project):
     (project / "data/demo/cards.yaml").write_text("- {name: Pictures, type: token, label: P}\n")
     (project / "data/demo/more.csv").write_text("name,count,text\n")
     result = cardgen.build(["demo"], project).sets[0]
-    (face,) = json.loads(result.manifest.read_text())["faces"]
+    (face,) = load_manifest(result.manifest)["faces"]
     with pdfplumber.open(result.pdf) as pdf:
         page = pdf.pages[0]
         height = float(page.height) * MM

@@ -7,6 +7,7 @@ import pypdfium2 as pdfium
 from pypdf import PdfReader
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 
 PT_PER_MM = 72 / 25.4
 
@@ -25,7 +26,7 @@ def test_opacity_prints_on_shared_and_single_faces(project):
     for form in forms:
         states = form["/Resources"]["/ExtGState"]
         assert [s.get_object()["/ca"] for s in states.values()] == [0.3]
-    faces = json.loads(result.manifest.read_text())["faces"]
+    faces = load_manifest(result.manifest)["faces"]
     pdf = pdfium.PdfDocument(result.pdf)
     for face in faces:
         image = pdf[face["page"] - 1].render(scale=4).to_pil().convert("RGB")

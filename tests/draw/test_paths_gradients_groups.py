@@ -14,6 +14,7 @@ import cardgen
 from cardgen.draw.svgpath import parse_path
 from cardgen.draw.transform import apply, parse_transform
 from cardgen.errors import CardgenError
+from cardgen.write.manifest import load_manifest
 
 PT_PER_MM = 72 / 25.4
 SCALE = 6  # render scale: 6 px a point
@@ -31,7 +32,7 @@ def build_one(project, markup: str, extra_cards: str = "", set_extra: str = ""):
         "- {name: Probe, type: probe, text: x}\n" + extra_cards, encoding="utf-8")
     (project / "data/demo/more.csv").write_text("name,count,text\n")
     result = cardgen.build(["demo"], project, options=cardgen.BuildOptions(cache=False)).sets[0]
-    faces = json.loads(result.manifest.read_text())["faces"]
+    faces = load_manifest(result.manifest)["faces"]
     return result.pdf, next(f for f in faces if f["card"] == "Probe")
 
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 import cardgen
 from cardgen.errors import CardgenError
 from cardgen.importers.ceconv import FIELDS, format_ceconv, import_ceconv, parse_ceconv, read_powers_yaml
+from cardgen.write.manifest import load_manifest
 
 from pdftext import face_texts
 
@@ -199,7 +200,7 @@ def test_imported_powers_print_through_the_power_layout(tmp_path):
     import_ceconv(FIXTURE, root / "data" / "prisoners")
     out = tmp_path / "out"
     cardgen.build(["prisoners"], root=root, out=out)
-    manifest = json.loads((out / "prisoners.json").read_text(encoding="utf-8"))
+    manifest = load_manifest(out / "prisoners.json")
     faces = [f for f in manifest["faces"] if f["type"] == "power"]
     assert sorted(f["card"] for f in faces) == ["TESTJAILER", "TESTWARDEN"]
     text = " ".join(face_texts(out / "prisoners.pdf", faces))

@@ -9,6 +9,7 @@ import pypdfium2
 import cardgen
 from cardgen.pipeline import BuildOptions
 from cardgen.units import PT_PER_MM
+from cardgen.write.manifest import load_manifest
 
 STAMP = "Demo Deck v0.3 · 2025-04-01"
 
@@ -16,7 +17,7 @@ STAMP = "Demo Deck v0.3 · 2025-04-01"
 def build(project, **options):
     (result,) = cardgen.build(["demo"], project, options=BuildOptions(stamp=True, stamp_date="2025-04-01",
                                                                      **options)).sets
-    return result, json.loads(result.manifest.read_text())
+    return result, load_manifest(result.manifest)
 
 
 def stamp_lines(page):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from ruamel.yaml import YAML
+from cardgen.write.manifest import load_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = "death-mesa"
@@ -139,7 +140,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("death-mesa-out")
     result = run_cardgen("build", SET, "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
-    manifest = json.loads((out / f"{SET}.json").read_text(encoding="utf-8"))
+    manifest = load_manifest(out / f"{SET}.json")
     with pdfplumber.open(out / f"{SET}.pdf") as pdf:
         pages = [{"height": p.height, "chars": list(p.chars)} for p in pdf.pages]
     return manifest, pages

@@ -14,6 +14,7 @@ import pytest
 import cardgen
 from cardgen import BuildOptions
 from cardgen.load.setfile import set_names
+from cardgen.write.manifest import load_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 MM = 25.4 / 72
@@ -46,7 +47,7 @@ def test_gutter_fold_of_every_shipped_set(project, paper):
                            options=BuildOptions(paper=paper, layout="gutter-fold", cache=False))
     assert [s.name for s in result.sets] == SETS
     for built in result.sets:
-        manifest = json.loads((out / f"{built.name}.json").read_text(encoding="utf-8"))
+        manifest = load_manifest(out / f"{built.name}.json")
         faces = manifest["faces"]
         fronts = [f for f in faces if f["side"] == "front"]
         backs = {(f["card"], f["copy"]): f for f in faces if f["side"] == "back"}

@@ -15,6 +15,7 @@ import pytest
 from ruamel.yaml import YAML
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 
 from pdftext import face_texts, page_texts
 
@@ -68,7 +69,7 @@ def built(tmp_path_factory) -> dict[str, dict]:
     assert [s.name for s in result.sets] == EDITIONS
     books = {}
     for name in EDITIONS:
-        manifest = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
+        manifest = load_manifest(out / f"{name}.json")
         pages = page_texts(out / f"{name}.pdf")
         faces = [norm(text) for text in face_texts(out / f"{name}.pdf", manifest["faces"])]
         books[name] = {"manifest": manifest, "pages": pages, "text": norm(" ".join(pages)),

@@ -22,6 +22,7 @@ from ruamel.yaml import YAML
 import cardgen
 from cardgen.cli import main
 from cardgen.validate import check_deck, load_deck
+from cardgen.write.manifest import load_manifest
 
 from pdftext import face_texts, page_texts
 
@@ -172,7 +173,7 @@ def test_check_of_the_shipped_set_warns_about_the_unknown_faction():
 def test_the_shipped_set_prints_its_texts_and_an_empty_faction_frame(tmp_path):
     result = cardgen.build(["prohibition"], ROOT, tmp_path, cardgen.BuildOptions(cache=False))
     (built,) = result.sets
-    manifest = json.loads(built.manifest.read_text())
+    manifest = load_manifest(built.manifest)
     assert Counter((f["card"], f["side"]) for f in manifest["faces"]) == {
         ("Blue Claws HQ", "front"): 1, ("Blue Claws HQ", "back"): 1,
         ("Falsified Ledger", "front"): 1, ("Falsified Ledger", "back"): 1}
@@ -313,7 +314,7 @@ def test_build_deck_prints_exactly_the_decks_cards_fronts_and_backs(pool, tmp_pa
     result = run(pool, "build", POOL, "--deck", str(deck), "--out", str(tmp_path))
     assert result.exit_code == 0, result.stderr
     assert not (tmp_path / f"{POOL}.json").exists()  # a deck never writes over the full build's files
-    manifest = json.loads((tmp_path / f"{POOL}.deck-valid.json").read_text())
+    manifest = load_manifest(tmp_path / f"{POOL}.deck-valid.json")
     fronts = Counter(f["card"] for f in manifest["faces"] if f["side"] == "front")
     backs = Counter(f["card"] for f in manifest["faces"] if f["side"] == "back")
     expected = deck_counts(deck)
@@ -343,7 +344,7 @@ def test_build_refuses_a_deck_that_breaks_a_rule(pool, tmp_path):
 def test_every_card_type_prints_its_legend(pool, tmp_path):
     deck = pool / "decks" / "valid.yaml"
     run(pool, "build", POOL, "--deck", str(deck), "--out", str(tmp_path))
-    manifest = json.loads((tmp_path / f"{POOL}.deck-valid.json").read_text())
+    manifest = load_manifest(tmp_path / f"{POOL}.deck-valid.json")
     first = {}
     for face in manifest["faces"]:
         if face["side"] == "front":

@@ -5,13 +5,14 @@ import json
 from pathlib import Path
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_a4_labels_sit_on_the_endisch_grid(tmp_path):
     result = cardgen.build(["skill-tokens"], REPO, tmp_path, cardgen.BuildOptions(paper="a4", cache=False))
-    faces = json.loads(result.sets[0].manifest.read_text())["faces"]
+    faces = load_manifest(result.sets[0].manifest)["faces"]
     labels = [f for f in faces if f["type"] == "label"]
     assert len(labels) == 120
     # Endisch 6500012x: A4 (210 x 297), 12 mm circles, x0 9 mm and y0 15 mm from the left and

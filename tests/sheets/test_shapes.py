@@ -13,6 +13,7 @@ import cardgen
 from cardgen.errors import CardgenError
 from cardgen.sheets import SheetOptions, impose
 from cardgen.sheets.marks import LineMark
+from cardgen.write.manifest import load_manifest
 from projects import make_project
 from sheets.helpers import card_type, pairs
 
@@ -103,7 +104,7 @@ def test_a_path_shape_is_cut_along_its_outline_and_printed_in_the_pdf(tmp_path):
     result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
     import json
 
-    faces = json.loads(result.manifest.read_text())["faces"]
+    faces = load_manifest(result.manifest)["faces"]
     assert {f["shape"] for f in faces} == {"path"}
     segments = stroked_segments(result.pdf)
     for face in faces:

@@ -8,6 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 from projects import make_project
 
 PX_PER_MM = 20  # 508 dpi: a pixel is 0.05 mm
@@ -49,7 +50,7 @@ def test_a_board_larger_than_the_paper_is_tiled_with_a_page_map(tmp_path, w, h):
     result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
     rows, cols, page_w, page_h, step_x, step_y = expected_grid(w, h)
     assert result.pages == 1 + rows * cols
-    faces = json.loads(result.manifest.read_text())["faces"]
+    faces = load_manifest(result.manifest)["faces"]
     assert [f["page"] for f in faces] == list(range(2, 2 + rows * cols))
     pdf = pdfium.PdfDocument(str(result.pdf))
     assert [round(v, 1) for v in pdf[1].get_size()] == [round(page_w * 72 / 25.4, 1), round(page_h * 72 / 25.4, 1)]

@@ -7,6 +7,7 @@ import pdfplumber
 import pytest
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 from projects import make_project
 
 MM = 25.4 / 72
@@ -23,7 +24,7 @@ def lines(tmp_path_factory):
              for a in ("left", "center", "right", "justify") for v in ("top", "middle", "bottom")]
     (root / "data/align/cards.yaml").write_text(json.dumps(cards))  # JSON is YAML
     result = cardgen.build(["align"], root, options=cardgen.BuildOptions(layout="per-card"))
-    faces = json.loads(result.sets[0].manifest.read_text())["faces"]
+    faces = load_manifest(result.sets[0].manifest)["faces"]
     found = {}
     with pdfplumber.open(result.sets[0].pdf) as pdf:
         for face in faces:

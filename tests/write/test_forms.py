@@ -9,11 +9,12 @@ from collections import Counter
 from pypdf import PdfReader
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 
 
 def test_a_face_used_again_becomes_one_form_placed_by_every_later_use(project):
     (result,) = cardgen.build(["demo"], project).sets
-    uses = Counter(face["hash"] for face in json.loads(result.manifest.read_text())["faces"])
+    uses = Counter(face["hash"] for face in load_manifest(result.manifest)["faces"])
     reader = PdfReader(result.pdf)
     placed = Counter()
     forms = set()
@@ -24,3 +25,26 @@ def test_a_face_used_again_becomes_one_form_placed_by_every_later_use(project):
     shared = [count for count in uses.values() if count > 1]
     assert len(forms) == len(shared) > 0  # the plain back, Quick Draw's two copies, the markers
     assert sorted(placed.values()) == sorted(count - 1 for count in shared)  # the first use: inline
+
+
+def test_forms_used_long_ago_are_let_go_and_defined_again_when_met_again(project, tmp_path, monkeypatch):
+    """Only the latest FORMS forms stay in reportlab's tables (memory that would grow with the
+    set); a face whose form was let go is drawn again, and every page prints the same."""
+    from cardgen.write import pdf
+    from cardgen.write.stream import PageStream
+
+    (full,) = cardgen.build(["demo"], project, tmp_path / "full", cardgen.BuildOptions(cache=False)).sets
+    forgotten = []
+    forget = PageStream.forget
+    monkeypatch.setattr(PageStream, "forget", lambda self, name: (forgotten.append(name), forget(self, name)))
+    monkeypatch.setattr(pdf._FaceDrawer, "FORMS", 1)
+    (small,) = cardgen.build(["demo"], project, tmp_path / "small", cardgen.BuildOptions(cache=False)).sets
+    forms = [name for name in forgotten if name.startswith("FormXob.")]
+    assert forms  # forms were let go while the pages were written
+    full_pages, small_pages = PdfReader(full.pdf).pages, PdfReader(small.pdf).pages
+    assert len(small_pages) == len(full_pages) == small.pages
+    for before, after in zip(full_pages, small_pages):
+        assert after.extract_text() == before.extract_text()
+        xobjects = after["/Resources"].get("/XObject", {})
+        placed = re.findall(r"/(FormXob\.\w+) Do", after.get_contents().get_data().decode("latin-1"))
+        assert all(f"/{name}" in xobjects for name in placed)  # each form a page places, it names

@@ -8,7 +8,7 @@ from types import MappingProxyType
 import cardgen
 from cardgen.errors import Source
 from cardgen.model import Card, CardSize, CardType, Face, Placement, Slot
-from cardgen.write.manifest import ManifestWriter
+from cardgen.write.manifest import ManifestWriter, expand
 
 POKER = CardType("action", "demo/action.xml.j2", None, CardSize(63.5, 88.9), 3.0, 3.0)
 
@@ -26,6 +26,81 @@ def test_cards_streaming_past_are_each_written_as_themselves(project):
     for number in range(2000):
         writer.add([_placement(f"Card {number}")])  # the only reference, gone once written
     writer.close(1)
-    faces = json.loads(out.getvalue())["faces"]
+    faces = expand(json.loads(out.getvalue()))["faces"]
     assert [f["card"] for f in faces] == [f"Card {number}" for number in range(2000)]
     assert all(f["data"] == {"name": f["card"]} for f in faces)
+
+
+def test_the_compact_manifest_keeps_what_faces_share_once_and_reads_back_in_full(project):
+    """Format 2: a face is a line of six values; a card's name, type and data, a slot's geometry
+    and a content hash each stand once in their table, and ``expand`` gives every field back."""
+    from cardgen.write.manifest import FACE_FIELDS, load_manifest
+
+    (result,) = cardgen.build(["demo"], project).sets
+    text = result.manifest.read_text(encoding="utf-8")
+    raw = json.loads(text)
+    assert list(raw) == ["set", "version", "title", "format", "face_fields", "faces", "slots", "hashes", "cards",
+                         "pages"]
+    assert (raw["set"], raw["version"], raw["format"], raw["face_fields"]) == ("demo", "0.3", 2, list(FACE_FIELDS))
+    assert text.startswith('{"set": "demo", "version": "0.3", "title": ')
+    assert f'"faces": [\n{json.dumps(raw["faces"][0])},\n{json.dumps(raw["faces"][1])},\n' in text  # a face a line
+    assert raw["faces"][0] == [0, 1, "front", 1, 0, 0]  # Quick Draw, its first copy, in the first slot
+    assert raw["faces"][1][:2] == [0, 2] and raw["faces"][1][4:] == [1, 0]  # its second copy: one card, one hash
+    assert raw["cards"][0]["card"] == "Quick Draw" and raw["cards"][0]["type"] == "action"
+    assert raw["cards"][0]["data"]["text"].startswith("Draw **two** cards")
+    assert raw["slots"][0] == {"x_mm": 12.7, "y_mm": 184.15, "w_mm": 63.5, "h_mm": 88.9, "shape": "rect",
+                               "rotation": 0}
+    names = [raw["cards"][card]["card"] for card, *_ in raw["faces"]]
+    assert len(raw["cards"]) == len(set(names)) == 5  # each card once, however many faces and copies
+    backs = {raw["hashes"][face[5]] for face in raw["faces"] if raw["cards"][face[0]]["type"] == "action"
+             and face[2] == "back"}
+    assert len(backs) == 1 and len(raw["hashes"]) == len(set(raw["hashes"]))  # the shared back: one hash
+    full = load_manifest(result.manifest)
+    assert list(full) == ["set", "version", "title", "faces", "pages"]
+    assert len(full["faces"]) == len(raw["faces"]) and full["pages"] == raw["pages"] == result.pages
+    first = full["faces"][0]
+    assert list(first) == ["card", "type", "copy", "side", "page", "x_mm", "y_mm", "w_mm", "h_mm", "shape",
+                           "rotation", "hash", "data"]
+    assert first == {"card": "Quick Draw", "type": "action", "copy": 1, "side": "front", "page": 1,
+                     **raw["slots"][0], "hash": raw["hashes"][0], "data": raw["cards"][0]["data"]}
+
+
+def test_a_format_1_manifest_is_read_as_it_is_and_an_unknown_format_is_refused(tmp_path):
+    from cardgen.write.manifest import expand, load_manifest
+
+    old = {"set": "demo", "version": "0.2", "title": "Demo", "faces": [
+        {"card": "A", "type": "action", "copy": 1, "side": "front", "page": 1, "x_mm": 1.0, "y_mm": 2.0,
+         "w_mm": 63.5, "h_mm": 88.9, "shape": "rect", "rotation": 0, "hash": "ab", "data": {"name": "A"}}],
+        "pages": 1}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    assert load_manifest(path) == old
+    try:
+        expand({**old, "format": 3})
+    except ValueError as error:
+        assert str(error) == "manifest format 3 (this cardgen reads 1 and 2)"
+    else:
+        raise AssertionError("format 3 was read")
+
+
+def test_the_tables_hold_each_entry_once_however_far_apart_its_faces(project):
+    """A card met again long after (its entry no longer among the latest) is written to its
+    table again, and a new card alike a recent one is found by what is written: either way
+    the faces read back as themselves."""
+    from cardgen.write.manifest import expand
+
+    out = io.StringIO()
+    writer = ManifestWriter(out, cardgen.load_set("demo", project))
+    kept = [_placement(f"Card {number}") for number in range(1500)]
+    writer.add(kept)
+    writer.add(kept[:3])  # the first cards again, 1,500 cards later
+    writer.add([_placement("Card 1400")])  # another card object, alike a recent one
+    writer.close(2, {"note": "x"})
+    raw = json.loads(out.getvalue())
+    assert len(raw["slots"]) == 1 and raw["hashes"] == ["h"] and raw["note"] == "x"
+    assert [face[0] for face in raw["faces"][1499:]] == [1499, 1500, 1501, 1502, 1400]
+    assert len(raw["cards"]) == 1503
+    faces = expand(raw)["faces"]
+    assert [f["card"] for f in faces] == [f"Card {number}" for number in range(1500)] + [
+        "Card 0", "Card 1", "Card 2", "Card 1400"]
+    assert all(f["hash"] == "h" and f["x_mm"] == 10.0 and f["data"] == {"name": f["card"]} for f in faces)

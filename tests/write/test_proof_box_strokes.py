@@ -9,6 +9,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 import cardgen
+from cardgen.write.manifest import load_manifest
 from cardgen.pipeline import BuildOptions
 from cardgen.units import PT_PER_MM
 
@@ -56,7 +57,7 @@ def proof_paths(pdf_path, page_number):
 
 def test_proof_boxes_are_stroked_hairlines_of_the_faces_shape(project):
     (result,) = cardgen.build(["demo"], project, options=BuildOptions(proof_boxes=True, cache=False)).sets
-    faces = json.loads(result.manifest.read_text())["faces"]
+    faces = load_manifest(result.manifest)["faces"]
     pages = {face["page"] for face in faces}
     found = [path for number in sorted(pages) for path in proof_paths(result.pdf, number - 1)]
     expected = []

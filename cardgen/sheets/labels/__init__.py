@@ -13,12 +13,11 @@ from pathlib import Path
 
 from ...errors import Source, fail
 from ...load.yamlfile import relative_name
-from ..template import SheetTemplate
+from ..template import CIRCLE_CUT, SheetTemplate
 from .glabels import GlabelsFile, read_glabels
 from .yamlsheet import read_sheet_yaml
 
 PRODUCTS = Path(__file__).resolve().parent.parent / "products"
-CIRCLE_CUT = "circle-cut"
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,221 @@
+"""A set whose every input is as it was at its last build, and whose output files are as that
+build wrote them, is not built again: the files it would write are those already there. The
+command line asks for this (``BuildOptions.skip_unchanged``); the Python API builds whenever it
+is called.
+
+The inputs are everything a build of a plain set can read: every file of the project (its
+content, size and time: the PDF's dates come from the files' times), except the cache and the
+output folder, and the fonts cardgen ships; cardgen's own code (cache.code_identity) and the
+versions of the libraries that shape the output; the build options, the output folder and the
+environment variables cardgen reads. A build reads something else only for what this module
+leaves out: a deck list, a reprint, a sheet file typed on the command line, a stamp (today's
+date), CMYK (colour profiles), tuck boxes, online card files, system fonts (fontconfig), or a
+project with links in it. Those builds always run, and so does any build after one of them.
+
+The check costs a walk of the project and a hash of its files (fonts by their size and time,
+as the font cache reads them): a few milliseconds, against a rebuild's tenths of a second.
+Each full build that could be skipped next time keeps, in ``.cardgen-cache/built-<set>.marshal``,
+the inputs' digest taken before it read anything (a file changed during the build makes the
+next build a full one), the digests of what it wrote, and its result.
+"""
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+from pathlib import Path
+
+from .errors import Problem, Source
+from .write.atomic import staged
+
+FORMAT = "cardgen-built 1"
+MAX_FILES = 5_000  # files and folders: a project larger (a virtual environment inside it?) is always built
+MAX_BYTES = 128 * 1024 * 1024
+_SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a build
+_FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+_ENVIRONMENT = ("SOURCE_DATE_EPOCH",)  # besides every CARDGEN_* variable (limits)
+
+
+def record_path(cache_folder: Path, name: str) -> Path:
+    return cache_folder / f"built-{name}.marshal"
+
+
+def may_skip(options) -> bool:
+    """Whether a build with these options reads only what ``inputs_digest`` covers."""
+    return (options.skip_unchanged and options.cache and options.deck is None and options.changed_since is None and not options.sheet
+            and not options.stamp and options.color in (None, "rgb"))
+
+
+def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options) -> str | None:
+    """The digest of everything a build of set ``name`` reads, or None when it cannot be told
+    (links in the project, a project too large to hash)."""
+    from .cache import code_identity
+    from .text.fontfolders import shipped_folder
+
+    digest = hashlib.blake2b(digest_size=32)
+    digest.update(repr((FORMAT, code_identity(), sys.version, _library_versions(), name, str(root),
+                        str(Path(out).resolve()), repr(options), _environment())).encode("utf-8"))
+    skipped = {Path(out).resolve(), Path(cache_folder).resolve()}
+    try:
+        shipped = shipped_folder().resolve()
+    except Exception:  # the build says what is wrong
+        return None
+    for folder in (root,) if shipped.is_relative_to(root) else (root, shipped):
+        if not _walk(folder, skipped, digest):
+            return None
+    return digest.hexdigest()
+
+
+def _library_versions() -> tuple:
+    """The libraries that shape the output: every package installed on ``sys.path``, by its
+    metadata folder's name, which holds its version (an upgrade of svglib or reportlab builds
+    again)."""
+    versions = []
+    for entry in sys.path:
+        try:
+            listing = os.listdir(entry or ".")
+        except OSError:  # a zip file, a folder gone
+            continue
+        versions.append((entry, tuple(sorted(name for name in listing if name.endswith((".dist-info", ".egg-info"))))))
+    return tuple(versions)
+
+
+def _environment() -> tuple:
+    return tuple(sorted((key, value) for key, value in os.environ.items()
+                        if key.startswith("CARDGEN_") or key in _ENVIRONMENT))
+
+
+def _walk(folder: Path, skipped: set[Path], digest) -> bool:
+    """Add every file below ``folder`` to ``digest``, in a fixed order; False when the folder
+    cannot be told whole (a link, an unreadable file, too many files or bytes: all are listed
+    and measured before any is read, so a project too large costs only the listing)."""
+    from .text.fonts import file_digest
+
+    found: list[tuple[Path, os.stat_result] | Path] = []
+    total = 0
+    pending = [Path(folder)]
+    while pending:
+        current = pending.pop()
+        if current in skipped:
+            continue
+        try:
+            entries = sorted(os.scandir(current), key=lambda entry: entry.name)
+            found.append(current)
+            folders = []
+            for entry in entries:
+                if entry.is_symlink():
+                    return False
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in _SKIPPED_FOLDERS:
+                        folders.append(Path(entry.path))
+                    continue
+                stat = entry.stat(follow_symlinks=False)
+                total += stat.st_size
+                found.append((Path(entry.path), stat))
+                if len(found) > MAX_FILES or total > MAX_BYTES:
+                    return False
+        except OSError:
+            return False
+        pending.extend(reversed(folders))
+    for item in found:
+        if isinstance(item, Path):
+            digest.update(b"D %d %s\n" % (len(str(item)), os.fsencode(str(item))))
+            continue
+        path, stat = item
+        try:
+            if path.suffix.lower() in _FONT_SUFFIXES:
+                content = file_digest(path)  # by size and time, as the font cache knows fonts
+            else:
+                with open(path, "rb") as handle:
+                    content = hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
+        except OSError:
+            return False
+        digest.update(f"F {path.name!r} {stat.st_size} {stat.st_mtime_ns} {content}\n".encode("utf-8",
+                                                                                             "surrogateescape"))
+    return True
+
+
+def _file_digest(path: Path) -> tuple[int, int, str] | None:
+    try:
+        stat = path.stat()
+        with open(path, "rb") as handle:
+            return stat.st_size, stat.st_mtime_ns, hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
+    except OSError:
+        return None
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+def recall(record: Path, digest: str, faces_cache: Path, result_type):
+    """The result of the last build when its inputs' digest was ``digest``, its files are
+    still as it wrote them and its face cache as it left it (a cache damaged or replaced since
+    makes a full build, which says how many faces it laid out again); else None."""
+    try:
+        kept = marshal.loads(record.read_bytes())
+        if kept["format"] != FORMAT or kept["inputs"] != digest or kept["faces_cache"] != _stat(faces_cache):
+            return None
+        for path, written in kept["files"]:
+            if _file_digest(Path(path)) != tuple(written):
+                return None
+        fields = kept["result"]
+        warnings = tuple(Problem(message, Source(file, line) if file is not None else None, card, severity)
+                         for message, file, line, card, severity in fields["warnings"])
+        return result_type(fields["name"], Path(fields["pdf"]), Path(fields["manifest"]), faces=fields["faces"],
+                           cards=fields["cards"], pages=fields["pages"], warnings=warnings, laid_out=0,
+                           reused=fields["distinct"])
+    except (OSError, EOFError, ValueError, TypeError, KeyError):
+        return None
+
+
+def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts) -> None:
+    """Keep what the next build needs to skip this one's work, if it may; else forget the last."""
+    if not _plain_set(card_set, fonts) or result.boxes or any(
+            type(p) is not Problem or type(p.source) not in (Source, type(None)) for p in result.warnings):
+        forget(record)
+        return
+    files = []
+    for path in (result.pdf, result.manifest):
+        written = _file_digest(Path(path))
+        if written is None:
+            forget(record)
+            return
+        files.append((str(path), written))
+    fields = {"name": result.name, "pdf": str(result.pdf), "manifest": str(result.manifest), "faces": result.faces,
+              "cards": result.cards, "pages": result.pages, "distinct": result.laid_out + result.reused,
+              "warnings": [(p.message, p.source.file if p.source else None, p.source.line if p.source else None,
+                            p.card, p.severity) for p in result.warnings]}
+    try:
+        data = marshal.dumps({"format": FORMAT, "inputs": digest, "files": files, "result": fields,
+                              "faces_cache": _stat(faces_cache)})
+        with staged(record) as (temporary,):
+            temporary.write_bytes(data)
+    except (ValueError, OSError):  # a value marshal cannot keep, or no room: the next build is a full one
+        forget(record)
+
+
+def forget(record: Path) -> None:
+    try:
+        record.unlink()
+    except OSError:
+        pass
+
+
+def _plain_set(card_set, fonts) -> bool:
+    """A set whose build read nothing beyond the project and cardgen: no tuck boxes, no colour
+    management, no online card file, no system font, nothing said while loading."""
+    if card_set.boxes or getattr(card_set.color, "cmyk", False) or card_set.warnings:
+        return False
+    if any(getattr(family, "origin", None) == "system" for family in fonts.found.values()):
+        return False
+    try:
+        text = (card_set.directory / "set.yaml").read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        return False
+    return "http://" not in text and "https://" not in text

@@ -1,0 +1,422 @@
+"""A build on every core: worker processes render and lay out the faces, the build's own
+process draws them and writes the PDF.
+
+Rendering templates and laying out text are most of a build's time, and each face's drawing
+can be kept as plain parts (draw/content.py) that draw byte for byte as a fresh layout does
+(the face cache's guarantee). So a large set's cards are cut into chunks in print order; worker
+processes, forked once the set is loaded (nothing is imported or read again), take the chunks
+in turn and send back, for each card, the markup key and content hash of its faces, and the
+recorded parts of each distinct face. The build's process reads the chunks in order and goes on
+exactly as a one-process build: it imposes the same faces, draws them from their parts in the
+same order into one document (fonts are subset once, forms and images named as always), and
+writes the same manifest. The output is the same bytes.
+
+Whatever a worker could not do (a template that fails, text that does not fit, a missing image,
+a card file changed under the build, a worker killed) the build's process does itself when it
+comes to it, as a one-process build would: its messages, their order and its exceptions are
+the one-process build's by construction. A worker sends a chunk only when the build's process
+asks for it (a pipe holds a few kilobytes), so at most a chunk a worker is in flight and memory
+stays flat. Workers never write a file; the build's process stops them when it is done or fails
+(an interrupted build removes its half-written files as ever, see write/atomic.py).
+"""
+from __future__ import annotations
+
+import gc
+import io
+import os
+import pickle
+import signal
+import struct
+import sys
+import threading
+from dataclasses import dataclass, field, replace
+from itertools import islice
+from typing import Callable, Iterable, Iterator
+
+from .draw.content import ELEMENT
+from .model import Card, Face
+from .render.faces import FaceRenderer, Markup
+from .rendered import Rendered
+from .write.face import FaceDrawing, record_face
+
+MIN_CARDS = 200  # below this a set builds in one process: forking and joining cost about what they save
+CHUNK = 256  # cards a chunk: a few hundred kilobytes of parts
+KEPT_CARDS = 1024  # the parts of this many cards back stay at hand: the draw stage runs behind the render stage
+_LENGTH = struct.Struct("<Q")
+
+# for tests and benchmarks: distinct faces of the last parallel build drawn from workers' parts
+last_build = {"workers": 0, "faces_from_workers": 0}
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """``jobs`` as asked (None: every usable core)."""
+    return usable_cores() if jobs is None else max(1, int(jobs))
+
+
+def pays(jobs: int, copies: int) -> bool:
+    """Whether a build of ``copies`` card copies may go to ``jobs`` worker processes: more than
+    one job, a set large enough, a platform that forks, and a process with no other thread
+    (forking one is not safe: the live preview builds from a thread)."""
+    return jobs > 1 and copies >= MIN_CARDS and hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _kept(cache, content_hash: str) -> bool:
+    """Whether the last build's cache file holds a face's drawing (see cache.py)."""
+    return cache.holds(content_hash)
+
+
+def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
+               sequence: Callable[[], Iterable[Card]]) -> Rendered:
+    """``rendered``, or (when it pays, see ``pays``) a stand-in whose faces worker processes
+    render and lay out: the same output either way. ``sequence()`` gives the cards in the order
+    the build renders them."""
+    last_build.update(workers=0, faces_from_workers=0)
+    jobs = resolve_jobs(jobs)
+    if not pays(jobs, copies):
+        return rendered
+    first = _warm_up(rendered, sequence)
+    if cache is not None and first and _kept(cache, first[0]):
+        return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
+    return start(rendered, sequence, jobs, chunk_size(copies, jobs)) or rendered
+
+
+def chunk_size(copies: int, jobs: int) -> int:
+    """Cards a chunk: ``CHUNK``, or fewer for a smaller set, so that each worker has several
+    chunks and the build's process, which draws the last chunk while the workers have nothing
+    left to do, is not long alone at the end."""
+    return max(min(32, CHUNK), min(CHUNK, copies // (8 * jobs)))
+
+
+def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
+          chunk: int | None = None) -> "ParallelRendered | None":
+    """Fork ``jobs`` workers that render and lay out the cards of ``sequence()`` (the cards in
+    the order the build renders them) a chunk at a time; None if the system refuses a process.
+    The result stands in for ``rendered``; ``close`` it when the build is done or has failed."""
+    chunk = chunk or CHUNK
+    sys.stdout.flush()
+    sys.stderr.flush()
+    workers: list[_Worker] = []
+    try:
+        for index in range(jobs):
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the worker: it never returns into the build's code
+                code = 1
+                try:
+                    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: gone at once, quietly
+                    os.close(read_fd)
+                    for other in workers:  # another worker's pipe must close when the build's process ends
+                        os.close(other.fd)
+                    _serve(index, jobs, write_fd, sequence, rendered, chunk)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(write_fd)
+            workers.append(_Worker(pid, read_fd))
+    except OSError:
+        _stop(workers)
+        return None
+    feed = _Feed(workers, chunk, rendered.cache)
+    last_build.update(workers=jobs, faces_from_workers=0)
+    renderer = _ReplayingRenderer(rendered.renderer, feed)
+    return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
+
+
+def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]]) -> list[str]:
+    """Render and lay out the first card here, before the workers are forked, so that what the
+    first face costs (compiling templates, reading fonts and images) is paid once, not once in
+    every worker; return the content hashes of its faces (its front first). A renderer of its own keeps the
+    build's renderer as it was: any problem is met again, in its place, by the build itself."""
+    hashes: list[str] = []
+    try:
+        cards = iter(sequence())
+        first = next(cards, None)
+        del cards  # the card files are closed
+        if first is None:
+            return hashes
+        renderer = FaceRenderer(rendered.renderer.card_set, rendered.renderer.templates, rendered.renderer.fingerprints)
+        trial = Rendered(renderer, rendered.resources)
+        for pair in renderer.pairs([first]):
+            for face in pair:
+                if face is not None:
+                    hashes.append(face.content_hash)
+                    trial.lay_out(face)
+    except Exception:
+        pass
+    return hashes
+
+
+# -- the build's process -----------------------------------------------------------------------
+
+@dataclass
+class _Worker:
+    pid: int
+    fd: int
+    stopped: bool = False
+    reader: io.BufferedReader | None = None
+
+
+@dataclass
+class ParallelRendered(Rendered):
+    """``Rendered`` whose faces come from the workers: ``pairs`` gives the same faces in the same
+    order, and ``drawing`` draws a face from the parts a worker recorded."""
+
+    feed: "_Feed | None" = field(default=None)
+
+    def pairs(self, cards: Iterable[Card]):
+        return self.renderer.pairs(self.feed.cards(cards))
+
+    def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
+        if parts is None:
+            cache = self.cache
+            if cache is not None:
+                parts = cache.get(face.content_hash)
+            if parts is None:
+                parts = self.feed.parts(face.content_hash)
+                if parts is not None:  # laid out by this build, in a worker
+                    self.laid_out += 1
+                    last_build["faces_from_workers"] += 1
+                    if cache is not None and not self.resources.preview:
+                        cache.put(face.content_hash, parts)
+        return super().drawing(face, parts)
+
+    def close(self) -> None:
+        self.feed.close()
+
+
+class _ReplayingRenderer(FaceRenderer):
+    """The build's renderer, given the faces the workers rendered: a face they could not render
+    (a failing template, a limit reached) is rendered here, so its problem is met in its place."""
+
+    def __init__(self, renderer: FaceRenderer, feed: "_Feed"):
+        super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, renderer.memo)
+        self.feed = feed
+
+    def _face(self, card, card_type, copy, side, drawn_by, plain):
+        record = self.feed.face()
+        if record is None:
+            return super()._face(card, card_type, copy, side, drawn_by, plain)
+        key, content_hash = record
+        text = self.feed.text(content_hash)
+        markup = Markup(text, card_type, card.name, drawn_by[2]) if text is not None else None
+        return Face(card, card_type, copy, side, key, content_hash, markup)
+
+
+class _Feed:
+    """The workers' chunks, read in order as the build's cards come by."""
+
+    def __init__(self, workers: list[_Worker], chunk: int, cache):
+        self.workers, self.chunk, self.cache = workers, chunk, cache
+        self.position = -1  # of the current card in the build's order
+        self.number = -1  # of the chunk read last
+        self.records: tuple = ()
+        self.faces: Iterator = iter(())
+        self.entries: dict[str, tuple[int, tuple | None, str | None]] = {}  # content hash -> (chunk, parts, text)
+        self.chunks: list[tuple[int, tuple]] = []  # (number, content hashes) of the chunks whose entries are kept
+        self.keep = max(2, -(-KEPT_CARDS // chunk))
+
+    def cards(self, cards: Iterable[Card]) -> Iterator[Card]:
+        for card in cards:
+            self.position += 1
+            number, at = divmod(self.position, self.chunk)
+            if number != self.number:
+                self._receive(number)
+            records = self.records
+            if at < len(records) and records[at][0] == card.name and records[at][1] == card.source:
+                self.faces = iter(records[at][2])
+            else:  # the worker stopped before this card: it is rendered here
+                self.faces = iter(())
+            yield card
+
+    def face(self) -> tuple[str, str] | None:
+        """The next face of the current card: (markup key, content hash), or None to render it here."""
+        return next(self.faces, None)
+
+    def parts(self, content_hash: str) -> tuple | None:
+        entry = self.entries.get(content_hash)
+        return entry[1] if entry is not None else None
+
+    def text(self, content_hash: str) -> str | None:
+        entry = self.entries.get(content_hash)
+        return entry[2] if entry is not None else None
+
+    def _receive(self, number: int) -> None:
+        self.number = number
+        self.records = ()
+        worker = self.workers[number % len(self.workers)]
+        message = None if worker.stopped else _read(worker)
+        if message is None or message[0] != number:
+            worker.stopped = True
+            return
+        _, self.records, entries, remembered = message
+        cache = self.cache
+        if cache is not None:
+            for key, value in remembered:  # renderings, kept for the next build as a one-process build keeps them
+                cache.remember(key, value)
+        kept = self.entries
+        for content_hash, (parts, text) in entries.items():
+            kept[content_hash] = (number, parts, text)
+        self.chunks.append((number, tuple(entries)))
+        while len(self.chunks) > self.keep:
+            old, hashes = self.chunks.pop(0)
+            for content_hash in hashes:
+                if kept.get(content_hash, (None,))[0] == old:
+                    del kept[content_hash]
+
+    def close(self) -> None:
+        _stop(self.workers)
+        self.entries.clear()
+
+
+def _read(worker: _Worker):
+    """The next message of a worker, or None if it has ended without one (it was killed; a
+    worker stopped by Ctrl-C stops the build as Ctrl-C does)."""
+    if worker.reader is None:
+        worker.reader = os.fdopen(worker.fd, "rb", buffering=1 << 16, closefd=False)
+    head = worker.reader.read(_LENGTH.size)
+    if len(head) == _LENGTH.size:
+        length = _LENGTH.unpack(head)[0]
+        if length:
+            body = worker.reader.read(length)
+            if len(body) == length:
+                return pickle.loads(body)
+        return None  # the worker gave up (its cards could not be read): the rest is done here
+    _, status = os.waitpid(worker.pid, 0)
+    worker.pid = 0
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT:
+        raise KeyboardInterrupt
+    return None
+
+
+def _stop(workers: list[_Worker]) -> None:
+    for worker in workers:
+        if worker.pid:
+            try:
+                os.kill(worker.pid, signal.SIGKILL)  # it may be half-way through a chunk nobody needs
+            except ProcessLookupError:
+                pass
+        if worker.reader is not None:
+            worker.reader.close()
+        os.close(worker.fd)
+        if worker.pid:
+            os.waitpid(worker.pid, 0)
+            worker.pid = 0
+    workers.clear()
+
+
+# -- a worker -----------------------------------------------------------------------------------
+
+class _Remembered:
+    """A worker's render memo: it keeps nothing itself, and lists the renderings it made for the
+    build's process to keep."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.made: list[tuple[str, tuple]] = []
+
+    def recall(self, key: str):
+        return None
+
+    def remember(self, key: str, value) -> None:
+        self.made.append((key, value))
+
+
+class _RecordingRenderer(FaceRenderer):
+    """Renders as the build's renderer would, noting each face for the build's process; the
+    problems are left for the build's process to meet (it renders those faces itself)."""
+
+    MAX_PROBLEMS = sys.maxsize
+
+    def __init__(self, renderer: FaceRenderer, memo):
+        super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, memo)
+        self.noted: list = []
+
+    def _face(self, card, card_type, copy, side, drawn_by, plain):
+        face = None
+        try:
+            face = super()._face(card, card_type, copy, side, drawn_by, plain)
+        finally:
+            self.noted.append(None if face is None else (face.markup_key, face.content_hash))
+        return face
+
+
+def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]], rendered: Rendered,
+           chunk: int) -> None:
+    gc.freeze()  # what the build's process made is not this process's garbage: scanning it would copy it
+    memo = _Remembered(rendered.renderer.memo.prefix) if rendered.renderer.memo is not None else None
+    renderer = _RecordingRenderer(rendered.renderer, memo)
+    from reportlab.pdfgen.canvas import Canvas
+
+    scratch = Canvas(io.BytesIO())
+    with os.fdopen(fd, "wb", buffering=0) as out:
+        try:
+            cards = iter(sequence())
+            number = 0
+            while True:
+                if number % jobs == index:
+                    batch = list(islice(cards, chunk))
+                    if not batch:
+                        return
+                    if memo is not None:
+                        memo.made = []
+                    records, entries = _chunk(renderer, rendered, scratch, batch)
+                    message = pickle.dumps((number, records, entries, memo.made if memo else ()),
+                                           pickle.HIGHEST_PROTOCOL)
+                    out.write(_LENGTH.pack(len(message)))
+                    out.write(message)
+                elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
+                    return
+                number += 1
+        except BrokenPipeError:  # the build's process is gone
+            raise
+        except Exception:  # the cards cannot be read (a card file changed): the build's process meets it
+            out.write(_LENGTH.pack(0))
+
+
+_END = object()
+
+
+def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: list[Card]):
+    """Each card's faces, as (name, source, ((markup key, content hash) or None, ...)), and each
+    distinct face's (parts or None, markup text if the build's process needs it)."""
+    noted: list = []
+    renderer._problems.clear()  # the build's process meets them: memory stays flat
+
+    def noting() -> Iterator[Card]:
+        for card in cards:
+            renderer.noted = []
+            noted.append((card.name, card.source, renderer.noted))
+            yield card
+
+    entries: dict[str, tuple] = {}
+    try:
+        for pair in renderer.pairs(noting()):
+            for face in pair:
+                if face is not None and face.content_hash not in entries:
+                    entries[face.content_hash] = _laid(rendered, scratch, face)
+    except Exception:  # a limit reached: the build's process renders the rest of the chunk, and meets it
+        pass
+    return [(name, source, tuple(faces)) for name, source, faces in noted], entries
+
+
+def _laid(rendered: Rendered, scratch, face: Face) -> tuple:
+    """(parts, markup text or None) of a face, or (None, None) for a face the build's process
+    lays out itself (it has a problem to report)."""
+    try:
+        if face.markup is None:  # rendered for an earlier card (a shared back): rendered again
+            face = replace(face, markup=rendered.renderer.markup(face))
+        parts = record_face(scratch, face.card_type, rendered.lay_out(face))
+        # a face drawn again through reportlab (an image) needs its elements: the markup goes along
+        needs_markup = any(part.__class__ is not str and part[0] == ELEMENT for part in parts)
+        return parts, face.markup.text if needs_markup else None
+    except Exception:
+        del scratch._code[:]
+        return None, None

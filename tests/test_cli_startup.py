@@ -1,0 +1,100 @@
+"""`cardgen --help` and `cardgen list` start without the build stack: a command's module is
+imported when that command runs, and the help lists the commands from plain data that says
+exactly what their own help says."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import click.testing
+import pytest
+
+from cardgen.cli import main
+from cardgen.commands import COMMAND_MODULES, SUMMARIES, LazyCommands, LazyGroup, _load
+
+from projects import FIXTURES
+
+HEAVY = ("reportlab", "jinja2", "PIL")
+
+# Runs the command line in a fresh interpreter, then tells which heavy packages it imported.
+RUN_AND_TELL = """
+import sys
+from cardgen.cli import main
+try:
+    main(sys.argv[1:], prog_name="cardgen")
+except SystemExit as exit:
+    assert not exit.code, exit.code
+loaded = sorted({name.split(".")[0] for name in sys.modules} & {%s})
+print("imported:", ", ".join(loaded + sorted(n for n in ("cardgen.pipeline",) if n in sys.modules)) or "none")
+""" % ", ".join(repr(name) for name in HEAVY)
+
+
+def _run(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", RUN_AND_TELL, *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_help_imports_no_build_stack():
+    lines = _run("--help")
+    assert lines[0] == "Usage: cardgen [OPTIONS] COMMAND [ARGS]..."
+    assert [line.split()[0] for line in lines[lines.index("Commands:") + 1:-1]] == sorted(main.commands)
+    assert lines[-1] == "imported: none"
+
+
+def test_list_imports_no_build_stack():
+    lines = _run("--root", str(FIXTURES / "project"), "list")
+    assert lines == ["demo  Demo Deck (version 0.3): 8 cards",
+                     "  action               5  63.5 x 88.9 mm rect",
+                     "  token                3  20 x 20 mm circle",
+                     "imported: none"]
+
+
+def test_every_command_module_has_its_summary_and_it_is_the_commands_own():
+    assert sorted(SUMMARIES) == sorted(module for module, _ in COMMAND_MODULES), \
+        "give each module of COMMAND_MODULES its entry in SUMMARIES (cardgen/commands/__init__.py)"
+    for module, attribute in COMMAND_MODULES:
+        name, summary = SUMMARIES[module]
+        command = _load(module, attribute)
+        assert command.name == name
+        stand_in = click.Command(name, help=summary)
+        for limit in (10, 30, 45, 60, 74, 120, 1000):
+            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (name, limit)
+
+
+@pytest.mark.parametrize("width", [50, 80, 200])
+def test_the_help_lists_the_commands_as_click_does_with_every_command_imported(width):
+    own = {name: main.commands[name] for name in ("build", "check", "list")}
+    lazy = LazyGroup("cardgen", commands=own)
+
+    def commands_text(format_commands) -> str:
+        formatter = click.HelpFormatter(width=width)
+        format_commands(lazy, click.Context(lazy), formatter)
+        return formatter.getvalue()
+
+    from_summaries = commands_text(LazyGroup.format_commands)
+    imported = commands_text(click.Group.format_commands)  # asks each command itself
+    assert from_summaries == imported
+    assert sorted(lazy.commands) == sorted(main.commands)
+
+
+def test_every_command_still_answers_its_own_help():
+    runner = click.testing.CliRunner()
+    for name, command in main.commands.items():
+        result = runner.invoke(main, [name, "--help"], prog_name="cardgen")
+        assert result.exit_code == 0, name
+        assert result.output.startswith(f"Usage: cardgen {name} ")
+        for param in command.params:
+            for option in param.opts:
+                if option.startswith("--"):
+                    assert option in result.output, (name, option)
+
+
+def test_a_command_module_without_a_summary_is_still_a_command(monkeypatch):
+    monkeypatch.delitem(SUMMARIES, "clean")
+    commands = LazyCommands((("clean", "clean"), ("new", "new")))
+    assert commands.summary("new") == SUMMARIES["new"][1]
+    assert list(commands) == ["clean", "new"]  # imported to learn its name
+    assert commands["clean"].name == "clean" and "clean" in commands and len(commands) == 2

@@ -1,0 +1,126 @@
+"""A set whose inputs and output are as its last build left them is not built again, and a
+change anywhere in them (content, size or time) builds it as a build without the cache would."""
+from __future__ import annotations
+
+import os
+
+import cardgen
+from cardgen import BuildOptions
+
+
+def build(project, out="output", **options):
+    """A build as `cardgen build` runs it: an unchanged set is not built again."""
+    return cardgen.build(["demo"], project, project / out, BuildOptions(**{"skip_unchanged": True, **options})).sets[0]
+
+
+def written(result) -> tuple:
+    """Which files a build left: a build that writes replaces them (a new inode)."""
+    return tuple((os.stat(path).st_ino, os.stat(path).st_mtime_ns) for path in (result.pdf, result.manifest))
+
+
+def fresh(project, out="fresh") -> bytes:
+    return build(project, out, cache=False).pdf.read_bytes()
+
+
+def test_an_unchanged_set_is_not_written_again(project):
+    first = build(project)
+    before = written(first)
+    again = build(project)
+    assert (again.laid_out, again.reused) == (0, first.laid_out)
+    assert (again.faces, again.cards, again.pages) == (first.faces, first.cards, first.pages)
+    assert written(again) == before
+    assert again.pdf.read_bytes() == fresh(project)
+
+
+def test_an_edit_that_keeps_the_size_and_time_is_built(project):
+    first = build(project)
+    before = written(first)
+    path = project / "data/demo/more.csv"
+    stat = path.stat()
+    text = path.read_text()
+    assert "Attack <12> & more,1,Attack" in text
+    path.write_text(text.replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
+    again = build(project)
+    assert again.laid_out == 1
+    assert written(again) != before
+    assert again.pdf.read_bytes() == fresh(project)
+
+
+def test_a_touched_file_is_built_again_with_its_new_date(project):
+    first = build(project)
+    before = written(first)
+    old = first.pdf.read_bytes()
+    path = project / "data/demo/more.csv"
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 3_600 * 10**9))  # the PDF's dates come from it
+    again = build(project)
+    assert written(again) != before
+    assert again.pdf.read_bytes() == fresh(project) != old
+
+
+def test_a_changed_output_is_written_again(project):
+    first = build(project)
+    before = written(first)
+    expected = first.pdf.read_bytes()
+    first.pdf.write_bytes(expected.replace(b"Demo Deck", b"Demo Dock"))
+    again = build(project)
+    assert again.pdf.read_bytes() == expected
+    first.manifest.unlink()
+    assert build(project).manifest.is_file()
+
+
+def test_a_new_file_anywhere_in_the_project_builds_again(project):
+    first = build(project)
+    before = written(first)
+    (project / "templates/demo/unused.xml.j2").write_text("<card/>")
+    assert written(build(project)) != before
+
+
+def test_a_damaged_cache_builds_again(project):
+    first = build(project)
+    before = written(first)
+    (project / ".cardgen-cache/faces-demo.bin").write_bytes(b"not a cache")
+    again = build(project)
+    assert (again.laid_out, again.reused) == (first.laid_out, 0)
+
+
+def test_warnings_are_counted_as_the_build_counted_them(project):
+    (project / "data/demo/empty.csv").write_text("name,title\n")
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("  - {file: more.csv, type: action}",
+                                                     "  - {file: more.csv, type: action}\n"
+                                                     "  - {file: empty.csv, type: action}"))
+    first = build(project)
+    before = written(first)
+    assert first.warnings
+    again = build(project)
+    assert written(again) == before
+    assert again.warnings == first.warnings
+
+
+def test_builds_that_read_more_than_the_project_always_run(project, tmp_path):
+    for options in ({"stamp": True, "stamp_date": "2026-01-01"}, {"color": "cmyk"}):
+        out = f"out-{len(options)}-{options.get('color', 'stamp')}"
+        first = build(project, out, **options)
+        before = written(first)
+        assert written(build(project, out, **options)) != before
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("main: {Quick Draw: 2}\n")
+    first = build(project, "deck", deck=deck)
+    before = written(first)
+    assert written(build(project, "deck", deck=deck)) != before
+
+
+def test_the_command_line_skips_an_unchanged_set_and_the_api_builds(project, cli):
+    assert cli(project, "build", "demo").exit_code == 0
+    pdf = project / "output/demo.pdf"
+    before = os.stat(pdf).st_ino
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("built 1 set, 8 cards, 4 pages in ")
+    assert os.stat(pdf).st_ino == before
+    again = cardgen.build(["demo"], project).sets[0]  # the Python API: built, from the cache
+    assert (again.laid_out, again.reused) == (0, 6)
+    assert os.stat(pdf).st_ino != before

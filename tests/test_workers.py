@@ -1,0 +1,206 @@
+"""A build on worker processes (``--jobs``) writes the bytes a one-process build writes, and
+reports the same problems in the same order."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+import cardgen
+from cardgen import workers
+from cardgen.cli import main
+from projects import REPO, make_project
+
+WORDS = "draw discard attack ally planet colony ship warp cone reward moon base".split()
+
+
+# A build forks workers only in a process with no other thread (forking one is not safe), and
+# this suite's process has some (the preview server's tests): builds on workers run in a new
+# process, a chunk every 16 cards, so that a few hundred cards make many chunks.
+BUILD = """
+import json, sys
+import cardgen
+from cardgen import workers
+workers.CHUNK, workers.MIN_CARDS = 16, 1
+{prelude}
+root, out, jobs, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+result = cardgen.build(["demo"], root, out, cardgen.BuildOptions(jobs=jobs, **options)).sets[0]
+print(json.dumps({{"workers": workers.last_build, "laid_out": result.laid_out, "reused": result.reused,
+                  "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}}))
+"""
+
+
+def _build(root, out, jobs, prelude="", **options) -> dict:
+    """Build the demo set into ``root/out`` in a new process; what it did."""
+    done = subprocess.run([sys.executable, "-c", BUILD.format(prelude=prelude), str(root), str(root / out),
+                           json.dumps(jobs), json.dumps(options)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _same_output(root, *outs) -> bool:
+    return all((root / outs[0] / name).read_bytes() == (root / out / name).read_bytes()
+               for out in outs[1:] for name in ("demo.pdf", "demo.json"))
+
+
+def _many_cards(root, rows: int, bad: dict[int, dict] = {}):
+    """The demo project with ``rows`` more cards in more.csv (some with two copies, icons of
+    both kinds, bold and italic words), a logo image on the shared back, and an empty card file
+    (a warning). ``bad`` replaces the values of some rows."""
+    demo = root / "data/demo"
+    with open(demo / "more.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["name", "count", "text", "weight"])
+        for number in range(rows):
+            words = [WORDS[(number * 7 + i * 3) % len(WORDS)] for i in range(20 + number % 30)]
+            words[2] = f"**{words[2]}**"
+            words[5] = f"*{words[5]}*"
+            words[9] = ":spade:" if number % 2 else ":star:"
+            row = {"name": f"Card {number + 1}", "count": 2 if number % 9 == 4 else 1, "text": " ".join(words),
+                   "weight": ""}
+            row.update(bad.get(number, {}))
+            writer.writerow([row["name"], row["count"], row["text"], row["weight"]])
+    (demo / "empty.csv").write_text("name,text\n", encoding="utf-8")
+    set_yaml = (demo / "set.yaml").read_text(encoding="utf-8")
+    (demo / "set.yaml").write_text(set_yaml.replace("  - {file: more.csv, type: action}",
+                                                    "  - {file: more.csv, type: action}\n"
+                                                    "  - {file: empty.csv, type: action}"), encoding="utf-8")
+    back = root / "templates/demo/back.xml.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace(
+        "</card>", '  <image x="5" y="5" w="10" h="10" src="icons/star.svg"/>\n</card>'), encoding="utf-8")
+    action = root / "templates/demo/action.xml.j2"  # a card's value that breaks the template
+    action.write_text(action.read_text(encoding="utf-8").replace(
+        "{% endblock %}", '{% if weight is defined and weight %}<text x="5" y="80" w="20" h="5">{{ 1 // (weight | int) }}</text>{% endif %}\n'
+                          "{% endblock %}"), encoding="utf-8")
+    return root
+
+
+def test_workers_write_the_bytes_of_a_one_process_build(tmp_path):
+    root = _many_cards(make_project(tmp_path), 300)
+    alone = _build(root, "alone", 1, cache=False)
+    assert alone["workers"]["workers"] == 0  # --jobs 1: no worker
+    shared = _build(root, "shared", 2, cache=False)
+    assert _same_output(root, "alone", "shared")
+    assert alone["cards"] > 300 and alone["pages"] > 60
+    for key in ("cards", "pages", "laid_out", "warnings"):
+        assert shared[key] == alone[key]
+    assert alone["warnings"] == ["data/demo/empty.csv: warning: the card file holds no cards"]
+    # every distinct face (fronts of both types, the back) was laid out by a worker
+    assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
+
+
+def test_what_workers_laid_out_goes_into_the_cache(tmp_path):
+    root = _many_cards(make_project(tmp_path), 200)
+    first = _build(root, "first", 3)
+    assert first["workers"] == {"workers": 3, "faces_from_workers": first["laid_out"]} and first["laid_out"] > 200
+    again = _build(root, "again", 3)  # the cache holds every drawing: one process draws them all
+    assert (again["laid_out"], again["reused"], again["workers"]["workers"]) == (0, first["laid_out"], 0)
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "first", "again")
+    action = root / "templates/demo/action.xml.j2"  # every front changes: workers lay them out again
+    action.write_text(action.read_text(encoding="utf-8").replace('stroke="#27408b"', 'stroke="#8b2740"'),
+                      encoding="utf-8")
+    edited = _build(root, "edited", 3)
+    assert edited["workers"] == {"workers": 3, "faces_from_workers": edited["laid_out"]}
+    assert edited["reused"] < 10 < edited["laid_out"]
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "edited")
+
+
+CLI = """
+import json, sys
+from click.testing import CliRunner
+from cardgen import workers
+from cardgen.cli import main
+workers.CHUNK = 16
+result = CliRunner().invoke(main, sys.argv[1:])
+print(json.dumps({"code": result.exit_code, "out": result.stdout, "err": result.stderr, "workers": workers.last_build}))
+"""
+
+
+def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_path):
+    long_text = " ".join(["unbreakable"] * 400)
+    root = _many_cards(make_project(tmp_path), 260, bad={
+        150: {"text": long_text},  # text that does not fit
+        201: {"weight": "0"},  # the template divides by it
+        230: {"text": "a :nosuch: icon"},  # an icon the set does not have
+        240: {"text": long_text},
+    })
+    (root / "output").mkdir()
+    (root / "output/demo.pdf").write_bytes(b"earlier")
+    runs = []
+    for jobs in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", CLI, "--root", str(root), "build", "--no-cache", "--jobs", jobs,
+                               "demo"], capture_output=True, text=True)
+        runs.append(json.loads(done.stdout))
+    assert [run["workers"]["workers"] for run in runs] == [0, 2]
+    assert [(run["code"], run["out"], run["err"]) for run in runs[1:]] == [(run["code"], run["out"], run["err"])
+                                                                           for run in runs[:1]]
+    fits = 'field "text": the text does not fit at the minimum size 5 pt in text box "body" (53.5 x 52 mm) ' \
+           "(drawn by templates/demo/action.xml.j2:5)"
+    assert runs[0]["code"] == 1
+    assert runs[0]["err"].splitlines() == [
+        'templates/demo/action.xml.j2:7: card "Card 202": integer division or modulo by zero',
+        f'data/demo/more.csv:152: card "Card 151": {fits}',
+        'data/demo/more.csv:232: card "Card 231": field "text": unknown icon ":nosuch:" (the set has: heart, '
+        'spade, star) (drawn by templates/demo/action.xml.j2:5)',
+        f'data/demo/more.csv:242: card "Card 241": {fits}',
+        "demo: 1 warning (`cardgen check demo` lists them)",
+        "cardgen: 4 errors, 1 warning"]
+    assert (root / "output/demo.pdf").read_bytes() == b"earlier"
+    assert sorted(p.name for p in (root / "output").iterdir()) == ["demo.pdf"]
+
+
+def test_a_worker_that_dies_leaves_its_chunks_to_the_build(tmp_path):
+    root = _many_cards(make_project(tmp_path), 200)
+    dying = """
+import os, signal
+chunk = workers._chunk
+
+def dying(renderer, rendered, scratch, cards):
+    if any(card.name == "Card 100" for card in cards):
+        os.kill(os.getpid(), signal.SIGKILL)  # in the worker: killed as by the out-of-memory killer
+    return chunk(renderer, rendered, scratch, cards)
+
+workers._chunk = dying
+"""
+    shared = _build(root, "shared", 2, prelude=dying, cache=False)
+    alone = _build(root, "alone", 1, cache=False)
+    assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
+    assert _same_output(root, "alone", "shared")
+
+
+def test_a_shipped_set_builds_the_same_on_workers(tmp_path):
+    root = tmp_path / "proj"
+    for folder in ("templates", "fonts"):
+        shutil.copytree(REPO / folder, root / folder)
+    shutil.copytree(REPO / "data/prisoners", root / "data/prisoners")
+    script = BUILD.format(prelude="").replace('["demo"]', '["prisoners"]')
+    results = []
+    for jobs in (1, 2):
+        done = subprocess.run([sys.executable, "-c", script, str(root), str(root / f"out{jobs}"), str(jobs),
+                               json.dumps({"cache": False, "stamp": True, "stamp_date": "2026-01-01"})],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(done.stdout))
+    assert results[1]["workers"] == {"workers": 2, "faces_from_workers": results[0]["laid_out"]}
+    assert results[0]["laid_out"] > 50
+    for name in ("prisoners.pdf", "prisoners.json"):
+        assert (root / "out1" / name).read_bytes() == (root / "out2" / name).read_bytes()
+
+
+def test_small_sets_build_in_one_process(tmp_path):
+    root = make_project(tmp_path)
+    cardgen.build(["demo"], root, root / "out", cardgen.BuildOptions(cache=False))  # 9 cards
+    assert workers.last_build["workers"] == 0
+    assert workers.MIN_CARDS == 200 and workers.chunk_size(200, 2) == 32 and workers.chunk_size(10_000, 2) == 256
+
+
+def test_jobs_must_be_a_positive_number(tmp_path):
+    root = make_project(tmp_path)
+    result = CliRunner().invoke(main, ["--root", str(root), "build", "--jobs", "0"])
+    assert result.exit_code == 2 and "--jobs" in result.output
