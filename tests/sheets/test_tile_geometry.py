@@ -93,3 +93,20 @@ def test_ticks_stop_half_a_millimetre_from_the_paper_edge_in_a_narrow_margin():
     lines = [m for m in tile.marks if isinstance(m, LineMark)]
     assert max(max(m.y0, m.y1) for m in lines) == pytest.approx(279.4 - 0.5, abs=1e-9)
     assert min(min(m.x0, m.x1) for m in lines) == pytest.approx(0.5, abs=1e-9)
+
+
+def test_the_page_map_draws_the_board_scaled_into_the_page_and_names_each_tile():
+    imposition = impose(pairs(1, card_type(390, 300, bleed=3.0), backs=False), SheetOptions(paper="letter"))
+    marks = imposition.pages[0].marks
+    texts = [(m.text, round(m.x, 6), round(m.y, 6), m.size) for m in marks if isinstance(m, TextMark)]
+    # the 396 mm bleed box fills the 207.9 mm between the margins (scale 0.525), its top 14 mm
+    # below the top margin, under the title
+    assert texts == [("Page map: c1, 390 x 300 mm, 2 x 2 tiles", 4.0, 269.4, 10.0),
+                     ("A1", 55.57375, 191.7325, 12.0), ("A2", 156.89875, 191.7325, 12.0),
+                     ("B1", 55.57375, 114.0325, 12.0), ("B2", 156.89875, 114.0325, 12.0)]
+    boxes = [m for m in marks if isinstance(m, LineMark)]
+    assert len(boxes) == 4 * 4 and {m.kind for m in boxes} == {"cut"}
+    corners = {(round(m.x0, 6), round(m.y0, 6)) for m in boxes}
+    assert {(4.0, 261.4), (113.1475, 122.065), (107.8975, 127.315), (211.9, 100.75)} <= corners
+    assert min(m.x0 for m in boxes) == pytest.approx(4.0) and max(m.x0 for m in boxes) == pytest.approx(211.9)
+    assert min(m.y0 for m in boxes) == pytest.approx(100.75) and max(m.y0 for m in boxes) == pytest.approx(261.4)
