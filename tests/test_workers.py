@@ -159,14 +159,15 @@ def test_a_worker_that_dies_leaves_its_chunks_to_the_build(tmp_path):
     root = _many_cards(make_project(tmp_path), 200)
     dying = """
 import os, signal
-chunk = workers._chunk
+from cardgen import worker_process
+chunk = worker_process._chunk
 
 def dying(renderer, rendered, scratch, cards):
     if any(card.name == "Card 100" for card in cards):
         os.kill(os.getpid(), signal.SIGKILL)  # in the worker: killed as by the out-of-memory killer
     return chunk(renderer, rendered, scratch, cards)
 
-workers._chunk = dying
+worker_process._chunk = dying
 """
     shared = _build(root, "shared", 2, prelude=dying, cache=False)
     alone = _build(root, "alone", 1, cache=False)

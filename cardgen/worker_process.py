@@ -1,0 +1,138 @@
+"""What a worker process of a build runs (see workers.py): it renders and lays out its share of
+the chunks of cards and sends back, for each card, its faces' keys and, for each distinct face,
+the recorded parts; what it could not do it leaves for the build's process."""
+from __future__ import annotations
+
+import gc
+import io
+import marshal
+import os
+import struct
+import sys
+from dataclasses import replace
+from itertools import islice
+from typing import Callable, Iterable, Iterator
+
+from .draw.content import ELEMENT
+from .model import Card, Face
+from .render.faces import FaceRenderer
+from .rendered import Rendered
+from .write.face import record_face
+
+_LENGTH = struct.Struct("<Q")  # the length of each message a worker writes
+
+
+def _where(card: Card) -> tuple | None:
+    """A card's row, as plain data: with its name, how the build's process knows a worker's
+    record of it is the one it expects."""
+    source = card.source
+    return (source.file, source.line) if source is not None else None
+
+
+
+class _Remembered:
+    """A worker's render memo: it keeps nothing itself, and lists the renderings it made for the
+    build's process to keep."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.made: list[tuple[str, tuple]] = []
+
+    def recall(self, key: str):
+        return None
+
+    def remember(self, key: str, value) -> None:
+        self.made.append((key, value))
+
+
+class _RecordingRenderer(FaceRenderer):
+    """Renders as the build's renderer would, noting each face for the build's process; the
+    problems are left for the build's process to meet (it renders those faces itself)."""
+
+    MAX_PROBLEMS = sys.maxsize
+
+    def __init__(self, renderer: FaceRenderer, memo):
+        super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, memo)
+        self.noted: list = []
+
+    def _face(self, card, card_type, copy, side, drawn_by, plain):
+        face = None
+        try:
+            face = super()._face(card, card_type, copy, side, drawn_by, plain)
+        finally:
+            self.noted.append(None if face is None else (face.markup_key, face.content_hash))
+        return face
+
+
+def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]], rendered: Rendered,
+           chunk: int) -> None:
+    gc.freeze()  # what the build's process made is not this process's garbage: scanning it would copy it
+    memo = _Remembered(rendered.renderer.memo.prefix) if rendered.renderer.memo is not None else None
+    renderer = _RecordingRenderer(rendered.renderer, memo)
+    from reportlab.pdfgen.canvas import Canvas
+
+    scratch = Canvas(io.BytesIO())
+    with os.fdopen(fd, "wb", buffering=0) as out:
+        try:
+            cards = iter(sequence())
+            number = 0
+            while True:
+                if number % jobs == index:
+                    batch = list(islice(cards, chunk))
+                    if not batch:
+                        return
+                    if memo is not None:
+                        memo.made = []
+                    records, entries = _chunk(renderer, rendered, scratch, batch)
+                    # plain data (the cache keeps parts the same way): marshal reads it back fastest
+                    message = marshal.dumps((number, records, entries, memo.made if memo else ()))
+                    out.write(_LENGTH.pack(len(message)))
+                    out.write(message)
+                elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
+                    return
+                number += 1
+        except BrokenPipeError:  # the build's process is gone
+            raise
+        except Exception:  # the cards cannot be read (a card file changed): the build's process meets it
+            out.write(_LENGTH.pack(0))
+
+
+_END = object()
+
+
+def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: list[Card]):
+    """Each card's faces, as (name, source, ((markup key, content hash) or None, ...)), and each
+    distinct face's (parts or None, markup text if the build's process needs it)."""
+    noted: list = []
+    renderer._problems.clear()  # the build's process meets them: memory stays flat
+
+    def noting() -> Iterator[Card]:
+        for card in cards:
+            renderer.noted = []
+            noted.append((card.name, _where(card), renderer.noted))
+            yield card
+
+    entries: dict[str, tuple] = {}
+    try:
+        for pair in renderer.pairs(noting()):
+            for face in pair:
+                if face is not None and face.content_hash not in entries:
+                    entries[face.content_hash] = _laid(rendered, scratch, face)
+    except Exception:  # a limit reached: the build's process renders the rest of the chunk, and meets it
+        pass
+    return [(name, source, tuple(faces)) for name, source, faces in noted], entries
+
+
+def _laid(rendered: Rendered, scratch, face: Face) -> tuple:
+    """(parts, markup text or None) of a face, or (None, None) for a face the build's process
+    lays out itself (it has a problem to report)."""
+    try:
+        if face.markup is None:  # rendered for an earlier card (a shared back): rendered again
+            face = replace(face, markup=rendered.renderer.markup(face))
+        parts = record_face(scratch, face.card_type, rendered.lay_out(face))
+        # a face drawn again through reportlab (an image) needs its elements: the markup goes along
+        needs_markup = any(part.__class__ is not str and part[0] == ELEMENT for part in parts)
+        return parts, face.markup.text if needs_markup else None
+    except Exception:
+        del scratch._code[:]
+        return None, None
