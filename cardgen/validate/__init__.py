@@ -18,7 +18,8 @@ from ..model import CardSet
 if TYPE_CHECKING:
     from .deck import Deck, DeckEntry, deck_cards, load_deck
     from .engine import Context
-    from .rulesfile import Option, Rule, RulesFile, load_rules, load_rules_file
+    from .rules import Option, Rule, RulesFile
+    from .rulesfile import load_rules, load_rules_file
 
 __all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEntry", "load_rules", "load_rules_file",
            "rules_options", "Option", "Rule", "RulesFile"]
@@ -27,7 +28,7 @@ __all__ = ["check_set", "check_deck", "load_deck", "deck_cards", "Deck", "DeckEn
 # when first named (``validate.load_deck``), not with the pipeline.
 _LAZY = {"Deck": "deck", "DeckEntry": "deck", "deck_cards": "deck", "load_deck": "deck",
          "Collection": "engine", "Context": "engine", "Entry": "engine", "run_rule": "engine",
-         "unknown_fields": "fieldnames", "Option": "rulesfile", "Rule": "rulesfile", "RulesFile": "rulesfile",
+         "unknown_fields": "fieldnames", "Option": "rules", "Rule": "rules", "RulesFile": "rules",
          "load_rules": "rulesfile", "load_rules_file": "rulesfile"}
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..model import Card
 from .fields import as_text, describe_cards, field_value, is_unknown, listing, matches_all, top_field, where_clause
-from .rulesfile import MESSAGE_NAMES, Rule
+from .rules import MESSAGE_NAMES, Rule
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping
 from ..errors import Problem
 from ..model import Card
 from .fields import Condition
-from .rulesfile import Rule
+from .rules import Rule
 
 ALWAYS = ("name", "type", "count")  # every card has these
 
