@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import re
+import signal
 import sys
 import traceback
 from dataclasses import replace
@@ -276,11 +277,22 @@ def run() -> None:
     before the command starts (modules, mostly) is never garbage, so the collector is told to
     leave it out of its scans."""
     gc.freeze()
+    terminated = []
+
+    def unwind_on_sigterm(signum, frame):
+        # Stopped by a service manager, `timeout` or `kill`: unwind as Ctrl-C does, so that
+        # staged files and temporary folders are removed and earlier outputs stay as they were.
+        terminated.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, unwind_on_sigterm)
     try:
         main(prog_name="cardgen")
         code = 0
     except SystemExit as exit_:
         code = exit_.code
+    if terminated:
+        code = 128 + signal.SIGTERM  # as a shell reports a process ended by SIGTERM
     if isinstance(code, str):
         print(code, file=sys.stderr)
         code = 1

@@ -118,6 +118,7 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
                 code = 1
                 try:
                     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: gone at once, quietly
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the command's handler unwinds the build)
                     os.close(read_fd)
                     for other in workers:  # another worker's pipe must close when the build's process ends
                         os.close(other.fd)

@@ -56,6 +56,7 @@ def _run(index: int):
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers with SIGTERM: no unwinding
 
 
 def ordered_map(work: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> Iterator[Result]:
