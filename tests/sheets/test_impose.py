@@ -1,0 +1,96 @@
+"""Which template slots take a face, and the blank back's note (mutation testing, issue 21, found
+these unchecked: a slot a little too small, the safe-zone allowance of die-cut labels, the
+tolerance of the product databases' rounding, the centring of the blank back's note)."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.sheets import SheetOptions, TextMark, impose
+from cardgen.sheets.notes import NOTE_PT, text_size
+
+from .helpers import box, by_page, card_type, pairs
+
+
+def on_sheet(tmp_path, slots: list[tuple[float, float]], kind, marks: str = "crop", count: int = 1):
+    """Impose ``count`` faces of ``kind`` on an A3 YAML template with one row of slots of the
+    given (w, h), 100 mm apart, their tops 10 mm below the page's top edge."""
+    rows = "".join(f"  - {{x: {5 + 100 * i}, y: 10, w: {w}, h: {h}}}\n" for i, (w, h) in enumerate(slots))
+    (tmp_path / "s.yaml").write_text(f"name: Test sheet\npaper: a3\nmarks: {marks}\nduplex: false\nslots:\n{rows}",
+                                     encoding="utf-8")
+    return impose(pairs(count, kind, backs=False), SheetOptions(template="s.yaml", root=tmp_path))
+
+
+def slot_lefts(imposition) -> list[float]:
+    return [round(p.slot.x - (p.slot.x - 5) % 100, 6) for p in imposition.placements]
+
+
+def refused(tmp_path, slots, kind, marks="crop") -> str:
+    with pytest.raises(CardgenError) as caught:
+        on_sheet(tmp_path, slots, kind, marks)
+    return str(caught.value)
+
+
+FACE = card_type(64.0, 90.0, bleed=2.0, back=None)  # safe zone 3 mm: 58 x 84 mm
+
+
+def test_a_face_goes_only_in_slots_it_fits_both_ways(tmp_path):
+    # too narrow but tall enough, wide enough but too short: only the third slot takes it
+    imposition = on_sheet(tmp_path, [(30, 95), (70, 50), (70, 95)], FACE)
+    assert slot_lefts(imposition) == [205.0]
+    assert box(imposition.placements[0].slot) == pytest.approx((208.0, 420 - 10 - 92.5, 272.0, 420 - 10 - 2.5))
+
+
+def test_a_slot_a_hair_too_small_is_refused_with_the_labels_size(tmp_path):
+    assert refused(tmp_path, [(63.9, 95)], FACE) == (
+        'data/t/set.yaml:7: card "c1": a 64 x 90 mm card does not fit the 63.9 x 95 mm labels of sheet template Test sheet')
+    circle = card_type(40.0, 40.0, shape="circle", back=None)
+    (tmp_path / "c.yaml").write_text("name: Discs\npaper: a4\nslots:\n  - {x: 5, y: 5, d: 30, shape: circle}\n",
+                                     encoding="utf-8")
+    with pytest.raises(CardgenError) as caught:
+        impose(pairs(1, circle, backs=False), SheetOptions(template="c.yaml", root=tmp_path))
+    assert str(caught.value) == (
+        'data/t/set.yaml:7: card "c1": a 40 x 40 mm round card does not fit the 30 x 30 mm labels of sheet template Discs')
+
+
+def test_the_product_databases_rounding_is_tolerated_up_to_a_millionth_of_a_mm(tmp_path):
+    imposition = on_sheet(tmp_path, [(64, 90)], card_type(64.000001, 90.0, back=None))
+    assert len(imposition.placements) == 1
+    imposition = on_sheet(tmp_path, [(64, 90)], card_type(64.0, 90.000001, back=None))
+    assert len(imposition.placements) == 1
+    # the same tolerance for a die-cut label down to the safe zone (58 x 84 mm)
+    for w, h in [(64.000001, 90.0), (64.0, 90.000001)]:
+        imposition = on_sheet(tmp_path, [(58, 84)], card_type(w, h, bleed=2.0, back=None), "none")
+        assert box(imposition.placements[0].slot) == pytest.approx((5.0, 420 - 10 - 84, 63.0, 420 - 10))
+
+
+@pytest.mark.parametrize("marks", ["none", "outline"])
+def test_a_die_cut_label_down_to_the_faces_safe_zone_takes_it(tmp_path, marks):
+    # 58 x 84 is the safe zone exactly: the face is drawn on the label's die, centred
+    imposition = on_sheet(tmp_path, [(58, 84)], FACE, marks)
+    slot = imposition.placements[0].slot
+    assert box(slot) == pytest.approx((5.0, 420 - 10 - 84, 63.0, 420 - 10))
+
+
+@pytest.mark.parametrize("size", [(57.9, 84), (58, 83.9), (57, 95), (70, 83)])
+def test_a_die_cut_label_smaller_than_the_safe_zone_is_refused(tmp_path, size):
+    w, h = size
+    assert refused(tmp_path, [size], FACE, "none") == (
+        f'data/t/set.yaml:7: card "c1": a 64 x 90 mm card does not fit the {w:g} x {h:g} mm labels of sheet template '
+        "Test sheet")
+
+
+def test_a_sheet_with_crop_marks_has_no_safe_zone_allowance(tmp_path):
+    # its slots are cut along crop marks: a face must fit its slot whole
+    assert refused(tmp_path, [(60, 88)], FACE, "crop").endswith("does not fit the 60 x 88 mm labels of sheet template "
+                                                                 "Test sheet")
+
+
+def test_the_blank_back_says_why_centred_in_the_bottom_margin():
+    imposition = impose(pairs(2, card_type(back=None), backs=False), SheetOptions(paper="a4", blank_backs=True))
+    (note,) = imposition.pages[1].marks
+    width, _, descent = text_size(note.text)
+    assert isinstance(note, TextMark) and note.size == NOTE_PT and note.angle == 0.0
+    assert note.x == pytest.approx((210.0 - width) / 2) and note.x > 4.0
+    assert note.y == pytest.approx(4.0 + descent)
+    assert not by_page(imposition).get(2)
