@@ -54,10 +54,9 @@ def test_a_slot_a_hair_too_small_is_refused_with_the_labels_size(tmp_path):
 
 
 def test_the_product_databases_rounding_is_tolerated_up_to_a_millionth_of_a_mm(tmp_path):
-    imposition = on_sheet(tmp_path, [(64, 90)], card_type(64.000001, 90.0, back=None))
-    assert len(imposition.placements) == 1
-    imposition = on_sheet(tmp_path, [(64, 90)], card_type(64.0, 90.000001, back=None))
-    assert len(imposition.placements) == 1
+    for w, h in [(64.000001, 90.0), (64.0, 90.000001)]:
+        (placed,) = on_sheet(tmp_path, [(64, 90)], card_type(w, h, back=None)).placements
+        assert (placed.slot.w, placed.slot.h) == (w, h)  # drawn at its own size, not shrunk
     # the same tolerance for a die-cut label down to the safe zone (58 x 84 mm)
     for w, h in [(64.000001, 90.0), (64.0, 90.000001)]:
         imposition = on_sheet(tmp_path, [(58, 84)], card_type(w, h, bleed=2.0, back=None), "none")
@@ -94,3 +93,54 @@ def test_the_blank_back_says_why_centred_in_the_bottom_margin():
     assert note.x == pytest.approx((210.0 - width) / 2) and note.x > 4.0
     assert note.y == pytest.approx(4.0 + descent)
     assert not by_page(imposition).get(2)
+
+
+@pytest.mark.parametrize("label, face, trim", [
+    ((64, 84), (64.0, 90.0), (5.0, 64.0, 84.0)),  # only its height over: the label's die is the trim
+    ((58, 90), (64.0, 90.0), (5.0, 58.0, 90.0)),  # only its width
+    ((64, 90), (60.0, 90.0), (7.0, 60.0, 90.0)),  # narrower than the label: its own size, centred
+    ((64, 90), (64.0, 86.0), (5.0, 64.0, 86.0)),
+])
+def test_a_face_is_drawn_at_its_size_or_on_a_smaller_labels_die(tmp_path, label, face, trim):
+    (placed,) = on_sheet(tmp_path, [label], card_type(*face, bleed=2.0, back=None), "none").placements
+    x, w, h = trim
+    top = 420 - 10 - (label[1] - h) / 2
+    assert (placed.slot.x, placed.slot.w, placed.slot.h) == pytest.approx((x, w, h))
+    assert placed.slot.y == pytest.approx(top - h) and placed.slot.shape == "rect" and placed.slot.rotation == 0
+
+
+def round_labels(tmp_path, d: float, dx: float, face_d: float, bleed: float):
+    (tmp_path / "r.yaml").write_text(f"paper: a4\nmarks: none\ngrid: {{shape: circle, d: {d}, nx: 2, ny: 1, x0: 10, "
+                                     f"y0: 10, dx: {dx}}}\n", encoding="utf-8")
+    kind = card_type(face_d, face_d, shape="circle", bleed=bleed, back=None)
+    return impose(pairs(2, kind, backs=False), SheetOptions(template="r.yaml", root=tmp_path)).placements
+
+
+def test_a_round_faces_art_reaches_equally_all_round_as_far_as_its_nearest_neighbour_allows(tmp_path):
+    # 34 mm labels 1 mm apart (0.5 mm of room each side of the gap, unlimited elsewhere) and
+    # 30 mm faces with 3 mm bleed: 2 mm of label round the face, so the art reaches 2.5 mm
+    for placed in round_labels(tmp_path, 34, 35, 30, 3.0):
+        s = placed.slot
+        assert s.shape == "circle" and (s.w, s.h) == (30.0, 30.0) and s.rotation == 0
+        assert s.clip == pytest.approx((s.x - 2.5, s.y - 2.5, s.x + 32.5, s.y + 32.5))
+    # a gLabels product's round labels with 4 mm of waste across and 3 mm up and down: a round
+    # face's art keeps to its circle, so it reaches the least room on every side
+    (tmp_path / "g.xml").write_text(
+        '<?xml version="1.0"?>\n<Glabels-templates><Template brand="T" part="R" size="A4"><Meta category="label"/>'
+        '<Label-round id="0" radius="15mm" x_waste="4mm" y_waste="3mm"><Layout nx="2" ny="2" x0="10mm" y0="10mm" dx="40mm" dy="40mm"/>'
+        '</Label-round></Template></Glabels-templates>\n', encoding="utf-8")
+    kind = card_type(30, 30, shape="circle", bleed=5.0, back=None)
+    placements = impose(pairs(4, kind, backs=False), SheetOptions(template="g.xml", root=tmp_path)).placements
+    assert len(placements) == 4
+    for placed in placements:
+        s = placed.slot
+        assert s.clip == pytest.approx((s.x - 3, s.y - 3, s.x + 33, s.y + 33))
+
+
+def test_a_round_face_on_a_smaller_round_label_stays_round(tmp_path):
+    # a 40 mm disc (safe zone 34 mm) on 36 mm labels: drawn on the label's die
+    (tmp_path / "c.yaml").write_text("paper: a4\nmarks: none\nslots:\n  - {x: 5, y: 5, d: 36, shape: circle}\n",
+                                     encoding="utf-8")
+    kind = card_type(40.0, 40.0, shape="circle", back=None)
+    (placed,) = impose(pairs(1, kind, backs=False), SheetOptions(template="c.yaml", root=tmp_path)).placements
+    assert (placed.slot.shape, placed.slot.w, placed.slot.h) == ("circle", 36.0, 36.0)
