@@ -70,3 +70,14 @@ def test_every_back_face_moves_by_the_offset_with_its_art(offset):
         c = before.clip
         assert after.clip == pytest.approx((c[0] + dx, c[1] + dy, c[2] + dx, c[3] + dy))
         assert (after.page, after.shape, after.rotation) == (before.page, before.shape, before.rotation)
+
+
+@pytest.mark.parametrize("offset, said", [((1.0, 0.0), "1, 0"), ((0.0, 1.0), "0, 1")])
+def test_an_offset_of_one_mm_along_one_axis_moves_the_marks_and_is_said(offset, said):
+    kind = card_type()
+    plain = impose(pairs(3, kind), SheetOptions(paper="a4"))
+    moved_ = impose(pairs(3, kind), SheetOptions(paper="a4", back_offset=offset))
+    expected = [moved(mark, *offset) for mark in plain.pages[1].marks if not isinstance(mark, TextMark)]
+    assert [as_fields(mark) for mark in moved_.pages[1].marks if not isinstance(mark, TextMark)] == expected
+    (note,) = [mark for mark in moved_.pages[1].marks if isinstance(mark, TextMark)]
+    assert note.text == f"Back side: flip on long edge (back offset {said} mm)"

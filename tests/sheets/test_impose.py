@@ -144,3 +144,36 @@ def test_a_round_face_on_a_smaller_round_label_stays_round(tmp_path):
     kind = card_type(40.0, 40.0, shape="circle", back=None)
     (placed,) = impose(pairs(1, kind, backs=False), SheetOptions(template="c.yaml", root=tmp_path)).placements
     assert (placed.slot.shape, placed.slot.w, placed.slot.h) == ("circle", 36.0, 36.0)
+
+
+def mirrored(mark, axis: str, w: float, h: float):
+    if axis == "x":
+        return (round(w - mark.x1, 6), round(mark.y0, 6), round(w - mark.x0, 6), round(mark.y1, 6))
+    return (round(mark.x0, 6), round(h - mark.y1, 6), round(mark.x1, 6), round(h - mark.y0, 6))
+
+
+def as_box(mark):
+    return (round(min(mark.x0, mark.x1), 6), round(min(mark.y0, mark.y1), 6),
+            round(max(mark.x0, mark.x1), 6), round(max(mark.y0, mark.y1), 6))
+
+
+@pytest.mark.parametrize("duplex, axis", [("long", "x"), ("short", "y")])
+def test_an_off_centre_templates_back_page_mirrors_the_fronts_marks_and_note_follows_the_art(tmp_path, duplex, axis):
+    # one card slot near the top-left of a duplex A4 template, 2 mm of waste round it: the back
+    # page's crop marks are the front's mirrored, and each page's note sits in the middle of the
+    # band between the margin and that page's own art
+    (tmp_path / "t.yaml").write_text("paper: a4\nslots:\n  - {x: 20, y: 10, w: 63.5, h: 88.9, waste: 2}\n",
+                                     encoding="utf-8")
+    imposition = impose(pairs(1, card_type()), SheetOptions(template="t.yaml", root=tmp_path, duplex=duplex))
+    front, back = imposition.pages
+    crops = {page.number: sorted(as_box(m) for m in page.marks if getattr(m, "kind", "") == "crop")
+             for page in (front, back)}
+    assert len(crops[1]) == 8
+    assert crops[2] == sorted(mirrored(m, axis, 210.0, 297.0) for m in
+                              [m for m in front.marks if getattr(m, "kind", "") == "crop"])
+    for page, placed in zip((front, back), imposition.placements):
+        (note,) = [m for m in page.marks if isinstance(m, TextMark)]
+        _, ascent, descent = text_size(note.text)
+        art_bottom = placed.slot.y - 2.0
+        assert note.angle == 0.0
+        assert note.y == pytest.approx((4.0 + art_bottom) / 2 - (ascent - descent) / 2)
