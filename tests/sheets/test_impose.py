@@ -177,3 +177,50 @@ def test_an_off_centre_templates_back_page_mirrors_the_fronts_marks_and_note_fol
         art_bottom = placed.slot.y - 2.0
         assert note.angle == 0.0
         assert note.y == pytest.approx((4.0 + art_bottom) / 2 - (ascent - descent) / 2)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_back_pages_say_which_edge_the_sheet_turns_over(duplex):
+    # the writer's duplex viewer preference comes from it
+    imposition = impose(pairs(2, card_type()), SheetOptions(paper="a4", duplex=duplex))
+    assert [page.flip for page in imposition.pages] == [None, duplex]
+
+
+def test_a_round_card_too_large_for_a_gutter_fold_page_is_refused_as_round():
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type(140, 140, shape="circle")), SheetOptions(paper="a4", layout="gutter-fold"))
+    assert str(error.value) == ('data/t/set.yaml:7: card "c1": a 140 x 140 mm round card with 3 mm bleed does not '
+                                "fit twice (front and back, gutter fold) on a4 paper (210 x 297 mm) with a 4 mm margin")
+
+
+def test_crop_marks_keep_their_room_round_a_grid_without_bleed():
+    # 130 mm square paper: 4 mm margin + 2 mm for the shortest mark each side leave 118 mm, one
+    # 60.5 mm card each way (without crop marks 122 mm: two)
+    kind = card_type(60.5, 60.5, bleed=0.0, back=None)
+    assert len(impose(pairs(4, kind, backs=False), SheetOptions(paper=(130, 130))).pages) == 4
+    assert len(impose(pairs(4, kind, backs=False), SheetOptions(paper=(130, 130), crop_marks=False)).pages) == 1
+    # gutter fold: 65 - 2.5 mm from the fold to 6 mm from the edge leave 56.5 mm for a front
+    fits = impose(pairs(2, card_type(56.5, 56.5, bleed=0.0)), SheetOptions(paper=(130, 130), layout="gutter-fold"))
+    assert len(fits.pages) == 1 and len(fits.placements) == 4
+    with pytest.raises(CardgenError, match="does not fit twice"):
+        impose(pairs(1, card_type(57.5, 57.5, bleed=0.0)), SheetOptions(paper=(130, 130), layout="gutter-fold"))
+
+
+def test_gutter_fold_on_portrait_paper_folds_across_when_that_holds_more_and_turns_the_backs():
+    # 100 x 50 mm cards beside a vertical fold of portrait Letter: none; across it, 2 x 2
+    imposition = impose(pairs(4, card_type(100, 50)), SheetOptions(paper="letter", orientation="portrait",
+                                                                 layout="gutter-fold"))
+    (page,) = imposition.pages
+    assert page.w < page.h
+    fold = [m for m in page.marks if getattr(m, "kind", "") == "fold" and not isinstance(m, TextMark)]
+    assert [(m.y0, m.y1) for m in fold] == [(279.4 / 2, 279.4 / 2)]
+    assert [p.slot.rotation for p in imposition.placements] == [0] * 4 + [180] * 4
+
+
+def test_gutter_fold_on_square_paper_breaks_a_tie_with_a_vertical_fold():
+    # 60 mm squares on 200 mm square paper: 1 x 3 beside a vertical fold, 3 x 1 beside a
+    # horizontal one: the vertical fold, backs upright
+    imposition = impose(pairs(3, card_type(60, 60)), SheetOptions(paper=(200, 200), layout="gutter-fold"))
+    fold = [m for m in imposition.pages[0].marks if getattr(m, "kind", "") == "fold" and not isinstance(m, TextMark)]
+    assert [(m.x0, m.x1) for m in fold] == [(100.0, 100.0)]
+    assert [p.slot.rotation for p in imposition.placements] == [0] * 6
