@@ -224,3 +224,22 @@ def test_gutter_fold_on_square_paper_breaks_a_tie_with_a_vertical_fold():
     fold = [m for m in imposition.pages[0].marks if getattr(m, "kind", "") == "fold" and not isinstance(m, TextMark)]
     assert [(m.x0, m.x1) for m in fold] == [(100.0, 100.0)]
     assert [p.slot.rotation for p in imposition.placements] == [0] * 6
+
+
+def test_a_round_card_too_large_for_a_sheet_names_the_custom_paper():
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type(160, 160, shape="circle")), SheetOptions(paper=(150, 200.5)))
+    assert str(error.value) == ('data/t/set.yaml:7: card "c1": a 160 x 160 mm round card with 3 mm bleed does not '
+                                "fit on 150 x 200.5 mm paper (150 x 200.5 mm) with a 4 mm margin")
+
+
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+def test_a_back_faces_art_clip_is_its_fronts_mirrored_across_the_turning_edge(orientation):
+    # short edge on portrait paper and long edge on landscape paper both reverse the rows
+    duplex = "short" if orientation == "portrait" else "long"
+    imposition = impose(pairs(2, card_type()), SheetOptions(paper="a4", orientation=orientation, duplex=duplex))
+    page_h = imposition.pages[0].h
+    fronts = {p.face.card.name: p.slot for p in imposition.placements if p.face.side == "front"}
+    for back in (p for p in imposition.placements if p.face.side == "back"):
+        c = fronts[back.face.card.name].clip
+        assert back.slot.clip == pytest.approx((c[0], page_h - c[3], c[2], page_h - c[1]))
