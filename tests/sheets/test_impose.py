@@ -243,3 +243,29 @@ def test_a_back_faces_art_clip_is_its_fronts_mirrored_across_the_turning_edge(or
     for back in (p for p in imposition.placements if p.face.side == "back"):
         c = fronts[back.face.card.name].clip
         assert back.slot.clip == pytest.approx((c[0], page_h - c[3], c[2], page_h - c[1]))
+
+
+def test_square_paper_turns_over_like_portrait_paper():
+    # long edge on square paper: the columns mirror, as on portrait paper
+    imposition = impose(pairs(1, card_type()), SheetOptions(paper=(200, 200)))
+    front, back = imposition.placements
+    assert (back.slot.x, back.slot.y) == pytest.approx((200 - front.slot.x - front.slot.w, front.slot.y))
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_without_bleed_the_duplex_notes_band_reaches_the_trim(duplex):
+    # no bleed: no art beyond the trim, so the band below the grid runs from the margin to the
+    # trim (A4: bottom band), or beside it (Letter with a 4.3 mm margin: left band), on both sides
+    kind = card_type(bleed=0.0)
+    imposition = impose(pairs(9, kind), SheetOptions(paper="a4", orientation="portrait", duplex=duplex))
+    bottom = min(p.slot.y for p in imposition.placements)
+    for page in imposition.pages:
+        (note,) = [m for m in page.marks if isinstance(m, TextMark)]
+        _, ascent, descent = text_size(note.text)
+        assert note.angle == 0.0 and note.y == pytest.approx((4.0 + bottom) / 2 - (ascent - descent) / 2)
+    imposition = impose(pairs(9, kind), SheetOptions(paper="letter", orientation="portrait", duplex=duplex, margin=4.3))
+    left = min(p.slot.x for p in imposition.placements)
+    for page in imposition.pages:
+        (note,) = [m for m in page.marks if isinstance(m, TextMark)]
+        _, ascent, descent = text_size(note.text)
+        assert note.angle == 90.0 and note.x == pytest.approx((4.3 + left) / 2 + (ascent - descent) / 2)
