@@ -269,3 +269,13 @@ def test_without_bleed_the_duplex_notes_band_reaches_the_trim(duplex):
         (note,) = [m for m in page.marks if isinstance(m, TextMark)]
         _, ascent, descent = text_size(note.text)
         assert note.angle == 90.0 and note.x == pytest.approx((4.3 + left) / 2 + (ascent - descent) / 2)
+
+
+def test_a_rectangular_template_asked_for_round_tokens_is_an_error_naming_both(tmp_path):
+    (tmp_path / "s.yaml").write_text("paper: a4\nslots:\n  - {x: 10, y: 10, w: 63.5, h: 88.9}\n", encoding="utf-8")
+    tokens = card_type(30, 30, shape="circle", name="tok", back=None)
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, tokens, backs=False, prefix="t"),
+               SheetOptions(template="s.yaml", root=tmp_path, template_everywhere=True))
+    assert str(error.value) == ('data/t/set.yaml:7: card "t1": sheet "s.yaml" does not apply to this card: the sheet '
+                                'has rectangular slots only, and "t1" (type tok) is a 30 x 30 mm round card')
