@@ -52,3 +52,32 @@ def test_a_shifted_mark_keeps_everything_but_its_place():
     assert shifted(marks, 0.5, -0.25) == [
         LineMark(1.5, 1.75, 3.5, 3.75, "crop", (1.0, 1.0), True), CircleMark(5.5, 5.75, 7.0),
         TextMark(8.5, 8.75, "Back side", 6.0, 90.0, "note")]
+
+
+@pytest.mark.parametrize("offset", [(1.5, -0.75), (1.5, 0.0), (0.0, -0.75)])
+def test_every_back_face_moves_by_the_offset_with_its_art(offset):
+    # each axis alone too: a shift in x only or in y only is not dropped
+    kind = card_type()
+    plain = impose(pairs(3, kind), SheetOptions(paper="a4"))
+    moved_ = impose(pairs(3, kind), SheetOptions(paper="a4", back_offset=offset))
+    dx, dy = offset
+    fronts = [p.slot for p in plain.placements if p.face.side == "front"]
+    assert [p.slot for p in moved_.placements if p.face.side == "front"] == fronts
+    backs = [(p.slot, q.slot) for p, q in zip(plain.placements, moved_.placements) if p.face.side == "back"]
+    assert len(backs) == 3
+    for before, after in backs:
+        assert (after.x, after.y, after.w, after.h) == pytest.approx((before.x + dx, before.y + dy, before.w, before.h))
+        c = before.clip
+        assert after.clip == pytest.approx((c[0] + dx, c[1] + dy, c[2] + dx, c[3] + dy))
+        assert (after.page, after.shape, after.rotation) == (before.page, before.shape, before.rotation)
+
+
+@pytest.mark.parametrize("offset, said", [((1.0, 0.0), "1, 0"), ((0.0, 1.0), "0, 1")])
+def test_an_offset_of_one_mm_along_one_axis_moves_the_marks_and_is_said(offset, said):
+    kind = card_type()
+    plain = impose(pairs(3, kind), SheetOptions(paper="a4"))
+    moved_ = impose(pairs(3, kind), SheetOptions(paper="a4", back_offset=offset))
+    expected = [moved(mark, *offset) for mark in plain.pages[1].marks if not isinstance(mark, TextMark)]
+    assert [as_fields(mark) for mark in moved_.pages[1].marks if not isinstance(mark, TextMark)] == expected
+    (note,) = [mark for mark in moved_.pages[1].marks if isinstance(mark, TextMark)]
+    assert note.text == f"Back side: flip on long edge (back offset {said} mm)"

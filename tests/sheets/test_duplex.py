@@ -191,3 +191,16 @@ def test_a_document_printed_double_sided_gives_sheets_without_backs_a_blank_back
     assert len(imposition.pages) == 2 and not by_page(imposition).get(2)
     # Without it (a document with no backs at all), no blank pages.
     assert len(impose(mixed[:2], SheetOptions(paper="letter")).pages) == 1
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_the_back_pages_note_lies_in_the_same_band_as_the_fronts(duplex):
+    # a centred grid mirrored is itself, bleed and all: the band between the margin and the
+    # art below it is the same on both sides (mutation testing found the mirrored slots' room,
+    # which sets the art's edge, unchecked)
+    imposition = impose(pairs(9, card_type()), SheetOptions(paper="a4", orientation="portrait", duplex=duplex))
+    (front,) = [m for m in imposition.pages[0].marks if isinstance(m, TextMark)]
+    (back,) = [m for m in imposition.pages[1].marks if isinstance(m, TextMark)]
+    assert (front.angle, back.angle) == (0.0, 0.0)
+    art_bottom = min(p.slot.clip[1] for p in imposition.placements)
+    assert 4.0 < front.y < art_bottom and back.y == pytest.approx(front.y, abs=1e-9)

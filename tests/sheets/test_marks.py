@@ -166,3 +166,10 @@ def test_circle_cut_sheet_outlines_each_used_circle():
     assert centres[1] - centres[0] == pytest.approx(25 + 4, abs=1e-9)
     # Round faces go on a circle-cut sheet by default too.
     assert impose(pairs(5, kind, backs=False), SheetOptions(paper="a4")).pages == imposition.pages
+
+
+def test_cut_lines_come_with_the_crop_marks_not_instead():
+    with_cuts = impose(pairs(9, card_type(), backs=False), SheetOptions(paper="letter", cut_lines=True)).pages[0]
+    plain = impose(pairs(9, card_type(), backs=False), SheetOptions(paper="letter")).pages[0]
+    crops = [m for m in with_cuts.marks if m.kind == "crop"]
+    assert crops and crops == [m for m in plain.marks if m.kind == "crop"]

@@ -246,3 +246,12 @@ def test_a_sets_own_template_is_named_from_the_project_folder(tmp_path):
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type()), SheetOptions(template="bad.xml", root=set_folder))
     assert str(error.value) == 'data/tokens/bad.xml:2: <Template>: missing attribute "brand"'
+
+
+def test_faces_of_one_shape_never_take_another_shapes_slot(tmp_path):
+    # the sprue's card slot would hold a token: the seventh token goes on the next sheet instead
+    write(tmp_path, "sprue.yaml", SPRUE)
+    tokens = card_type(30, 30, shape="circle", bleed=2.0, name="tok")
+    placed = by_page(impose(pairs(7, tokens, backs=False, prefix="t"), SheetOptions(template="sprue.yaml", root=tmp_path)))
+    assert [len(placed[page]) for page in sorted(placed)] == [6, 1]
+    assert all(p.slot.w == 30 for p in placed[1] + placed[2])
