@@ -83,3 +83,29 @@ def test_a_curve_is_cut_in_twelve_straight_pieces_along_it():
     expected = outline([(slot.x + x, slot.y + slot.h - y) for x, y in trim])
     assert segments(imposition.pages[0].marks) == expected
     assert len(expected) == 12 + 3
+
+
+def test_every_curve_of_a_path_is_cut_from_where_the_last_one_ended():
+    # a leaf: two curves in a row, neither with a control point on an axis, so that every term
+    # of the Bezier formula moves the cut line
+    path = "M 2 30 C 4 10 20 3 28 6 C 27 20 18 33 2 30 Z"
+    kind = card_type(30, 36, shape=f"path:{path}", back=None)
+    imposition = impose(pairs(1, kind, backs=False), SheetOptions(paper="a4"))
+    (placement,) = imposition.placements
+    slot = placement.slot
+    first = [bezier((2, 30), (4, 10), (20, 3), (28, 6), step / 12) for step in range(13)]
+    second = [bezier((28, 6), (27, 20), (18, 33), (2, 30), step / 12) for step in range(1, 12)]
+    expected = outline([(slot.x + x, slot.y + slot.h - y) for x, y in first + second])
+    assert segments(imposition.pages[0].marks) == expected
+    assert len(expected) == 24
+
+
+def test_a_sheet_templates_rectangular_slots_get_their_outline_cut_line(tmp_path):
+    # marks: outline on a YAML sheet: each used rectangle is cut along its own four edges
+    (tmp_path / "s.yaml").write_text("paper: a4\nmarks: outline\nduplex: false\n"
+                                     "slots:\n  - {x: 10, y: 20, w: 63.5, h: 88.9}\n", encoding="utf-8")
+    imposition = impose(pairs(1, card_type(), backs=False), SheetOptions(template="s.yaml", root=tmp_path))
+    (placement,) = imposition.placements
+    assert (placement.slot.x, placement.slot.y) == (10.0, 297 - 20 - 88.9)
+    bottom, top = 297 - 20 - 88.9, 297 - 20
+    assert segments(imposition.pages[0].marks) == outline([(10, bottom), (73.5, bottom), (73.5, top), (10, top)])

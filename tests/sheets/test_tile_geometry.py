@@ -93,6 +93,7 @@ def test_ticks_stop_half_a_millimetre_from_the_paper_edge_in_a_narrow_margin():
     lines = [m for m in tile.marks if isinstance(m, LineMark)]
     assert max(max(m.y0, m.y1) for m in lines) == pytest.approx(279.4 - 0.5, abs=1e-9)
     assert min(min(m.x0, m.x1) for m in lines) == pytest.approx(0.5, abs=1e-9)
+    assert max(max(m.x0, m.x1) for m in lines) == pytest.approx(215.9 - 0.5, abs=1e-9)
 
 
 def test_the_page_map_draws_the_board_scaled_into_the_page_and_names_each_tile():
@@ -110,3 +111,54 @@ def test_the_page_map_draws_the_board_scaled_into_the_page_and_names_each_tile()
     assert {(4.0, 261.4), (113.1475, 122.065), (107.8975, 127.315), (211.9, 100.75)} <= corners
     assert min(m.x0 for m in boxes) == pytest.approx(4.0) and max(m.x0 for m in boxes) == pytest.approx(211.9)
     assert min(m.y0 for m in boxes) == pytest.approx(100.75) and max(m.y0 for m in boxes) == pytest.approx(261.4)
+
+
+def crop_ticks(page):
+    """(x of the vertical crop ticks, y of the horizontal ones) of a tile page, mm."""
+    lines = [m for m in page.marks if isinstance(m, LineMark) and m.kind == "crop"]
+    return (sorted({round(m.x0, 6) for m in lines if m.x0 == m.x1}),
+            sorted({round(m.y0, 6) for m in lines if m.y0 == m.y1}))
+
+
+@pytest.mark.parametrize("w, h, bleed, tile, xs, ys", [
+    # no bleed: the trim is the tile's very edge, and still gets its ticks (a 300 x 200 board
+    # on two portrait tiles; A2 holds the board from 197.9 mm across, to its right edge)
+    (300, 200, 0.0, 1, [4.0], [75.4, 275.4]),
+    (300, 200, 0.0, 2, [106.1], [75.4, 275.4]),
+    # the right trim half a millimetre past A1's art (at 208.4 of 207.9 mm): not A1's tick
+    (205.4, 244, 3.0, 1, [7.0], [28.4, 272.4]),
+    # the right trim half a millimetre before A3's art begins (395.3 of 395.8 mm): not A3's
+    (383.3, 220, 12.0, 3, [], [43.4, 263.4]),
+    # the same down the board: the bottom trim 0.5 mm below B1's art (521.3 of 520.8 mm), and
+    # 0.5 mm above C1's (510.3 of 510.8 mm)
+    (200, 518.3, 3.0, 2, [7.0, 207.0], []),
+    (180, 498.3, 12.0, 3, [16.0, 196.0], []),
+])
+def test_a_tile_carries_crop_ticks_only_for_the_trims_on_its_own_art(w, h, bleed, tile, xs, ys):
+    imposition = impose(pairs(1, card_type(w, h, bleed=bleed), backs=False), SheetOptions(paper="letter"))
+    assert (imposition.pages[0].w, imposition.pages[0].h) == LETTER  # portrait, as planned
+    assert crop_ticks(imposition.pages[tile]) == (xs, ys)
+
+
+def test_the_page_map_of_a_tall_board_fits_its_height_and_is_centred_across():
+    imposition = impose(pairs(1, card_type(300, 900, bleed=3.0), backs=False), SheetOptions(paper="letter"))
+    assert len(imposition.pages) == 1 + 4 * 2
+    marks = imposition.pages[0].marks
+    # the 906 mm bleed box fills the 251.4 mm under the title (the page less the margins and
+    # 20 mm), from 14 mm below the top margin; its 306 mm width is centred between the margins
+    scale = (279.4 - 2 * 4 - 20) / 906
+    left = 4 + (207.9 - 306 * scale) / 2
+    boxes = [m for m in marks if isinstance(m, LineMark)]
+    assert min(m.x0 for m in boxes) == pytest.approx(left) and max(m.x0 for m in boxes) == pytest.approx(left + 306 * scale)
+    assert max(m.y0 for m in boxes) == pytest.approx(261.4) and min(m.y0 for m in boxes) == pytest.approx(261.4 - 906 * scale)
+    names = [(m.text, m.x, m.y) for m in marks if isinstance(m, TextMark)][1:]
+    assert names[0] == ("A1", pytest.approx(left + 207.9 / 2 * scale - 3), pytest.approx(261.4 - 265.4 / 2 * scale))
+
+
+def test_page_map_and_tile_labels_are_upright_notes_in_place():
+    imposition = impose(pairs(1, card_type(390, 300, bleed=3.0), backs=False), SheetOptions(paper="letter"))
+    texts = [(m.size, m.angle, m.kind) for m in imposition.pages[0].marks if isinstance(m, TextMark)]
+    assert texts == [(10.0, 0.0, "note")] + [(12.0, 0.0, "note")] * 4
+    for page in imposition.pages[1:]:
+        (label,) = [m for m in page.marks if isinstance(m, TextMark)]
+        assert (label.x, label.y, label.size, label.angle, label.kind) == (4.0, 5.5, 7.0, 0.0, "note")
