@@ -104,3 +104,54 @@ def test_the_tables_hold_each_entry_once_however_far_apart_its_faces(project):
     assert [f["card"] for f in faces] == [f"Card {number}" for number in range(1500)] + [
         "Card 0", "Card 1", "Card 2", "Card 1400"]
     assert all(f["hash"] == "h" and f["x_mm"] == 10.0 and f["data"] == {"name": f["card"]} for f in faces)
+
+
+def _set(title: str):
+    from pathlib import Path
+
+    from cardgen.model import CardSet
+
+    return CardSet("demo", title, "0.3", Path("."), Path("data/demo"), {"action": POKER}, {}, ())
+
+
+def test_values_json_cannot_hold_are_written_as_text_and_titles_as_themselves(tmp_path):
+    import datetime
+
+    card = Card("Été", "action", 1, MappingProxyType({"name": "Été", "when": datetime.date(2025, 4, 1),
+                                                        "n": 2, "tags": ("a", 1)}), Source("cards.yaml", 2))
+    out = io.StringIO()
+    writer = ManifestWriter(out, _set("Fête"))
+    writer.add([Placement(Face(card, POKER, 1, "front", "k", "h"), Slot(1, 10.0, 10.0, 63.5, 88.9))])
+    writer.close(1)
+    assert '"title": "Fête"' in out.getvalue() and '"card": "Été"' in out.getvalue()  # UTF-8, not escaped
+    (face,) = expand(json.loads(out.getvalue()))["faces"]
+    assert face["data"] == {"name": "Été", "when": "2025-04-01", "n": 2, "tags": ["a", 1]}
+
+
+def test_tables_past_their_memory_go_to_a_file_beside_the_manifest_and_come_back_whole(tmp_path, monkeypatch):
+    from cardgen.write import manifest
+
+    monkeypatch.setattr(manifest, "_SPOOLED", 16)  # every table spills at once
+    spilled = []
+    spool = manifest.tempfile.SpooledTemporaryFile
+
+    def watched(*args, **kwargs):
+        spilled.append(kwargs.get("dir"))
+        return spool(*args, **kwargs)
+
+    monkeypatch.setattr(manifest.tempfile, "SpooledTemporaryFile", watched)
+    path = tmp_path / "out" / "demo.json"
+    path.parent.mkdir()
+    names = [f"Carte {n} é" for n in range(50)]
+    with open(path, "w", encoding="utf-8") as out:
+        writer = ManifestWriter(out, _set("Fête"))
+        for name in names:
+            writer.add([_placement(name)])
+        writer.close(1)
+    assert spilled == [str(path.parent)] * 3
+    assert [face["card"] for face in manifest.load_manifest(path)["faces"]] == names
+    out = io.StringIO()  # no file: the tables spill to the system's temporary folder
+    writer = ManifestWriter(out, _set("Fête"))
+    writer.add([_placement(names[0])])
+    writer.close(1)
+    assert spilled[3:] == [None] * 3 and expand(json.loads(out.getvalue()))["faces"][0]["card"] == names[0]
