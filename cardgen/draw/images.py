@@ -107,13 +107,14 @@ def _kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
     from ..text.fonts import file_digest
 
     try:
-        kept = folder / f"image-{file_digest(path)}-{most or 0}.marshal"
+        digest = file_digest(path)
     except OSError:  # unreadable: said as a file that cannot be read is
         return _load_raster(path, most)
-    versions = (code_identity(), PIL.__version__, reportlab.Version)
+    kept = folder / f"image-{digest}-{most or 0}.marshal"
+    made_by = (code_identity(), PIL.__version__, reportlab.Version, digest, most)  # what the copy must say
     try:
         stored = marshal.loads(kept.read_bytes())
-        if stored["versions"] != versions:
+        if stored["made by"] != made_by:
             raise ValueError
         width, height = stored["size"]
         raster = Raster(*stored["raster"])
@@ -128,7 +129,7 @@ def _kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
     fields = (raster.name, raster.width, raster.height, raster.stream, raster.filters, raster.color_space,
               raster.cmyk_inverted, raster.alpha)
     try:
-        data = marshal.dumps({"versions": versions, "size": size, "raster": fields})
+        data = marshal.dumps({"made by": made_by, "size": size, "raster": fields})
         with staged(kept) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):
