@@ -9,16 +9,20 @@ import os
 import re
 import signal
 import sys
-import traceback
-from dataclasses import replace
-from pathlib import Path
-from typing import Any
 
-import click
+from . import collector_paused
 
-from .commands import LazyGroup
-from .commands.calibrate import BACK_OFFSET
-from .errors import CardgenError, UsageError, collapse, os_message, tally
+with collector_paused():
+    import traceback
+    from dataclasses import replace
+    from pathlib import Path
+    from typing import Any
+
+    import click
+
+    from .commands import LazyGroup
+    from .commands.calibrate import BACK_OFFSET
+    from .errors import CardgenError, UsageError, collapse, os_message, tally
 
 # The build stack (cardgen.pipeline: reportlab, jinja2, the YAML loader) is imported by the
 # commands that use it, when they run: `cardgen --help` and `cardgen list` start without it.
@@ -200,7 +204,8 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
           crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color, jobs):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
-    from . import pipeline
+    with collector_paused():
+        from . import pipeline
 
     root = ctx.obj["root"]
     options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
@@ -233,7 +238,8 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 @click.pass_context
 def check(ctx, sets, deck, rules_options):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
-    from . import pipeline
+    with collector_paused():
+        from . import pipeline
 
     root = ctx.obj["root"]
     problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck, rules_options)))

@@ -79,7 +79,7 @@ class Session:
             self.cache = False  # a cache folder that links out of the project is never read
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
-        self.images = ImageStore(self.root)
+        self.images = ImageStore(self.root, self.root / CACHE_FOLDER if self.cache else None)
 
 
 def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:

@@ -51,7 +51,10 @@ SUMMARIES: dict[str, tuple[str, str]] = {
 
 
 def _load(module_name: str, attribute: str) -> click.Command:
-    return getattr(importlib.import_module(f"{__name__}.{module_name}"), attribute)
+    from .. import collector_paused
+
+    with collector_paused():
+        return getattr(importlib.import_module(f"{__name__}.{module_name}"), attribute)
 
 
 def commands():

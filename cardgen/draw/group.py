@@ -1,7 +1,7 @@
 """``<group>``: elements drawn together under one transform, optionally clipped.
 
 In the markup a group holds other elements; the parser flattens it into a start (this tag),
-its content, and an end (``GROUP_END``), so every later stage sees a flat list of elements,
+its content, and an end (``GROUP_END``, in the package), so every later stage sees a flat list of elements,
 and a group costs two operator strings.
 """
 from __future__ import annotations
@@ -18,7 +18,6 @@ ATTRIBUTES = {
                       '"rotate(-90 31.75 44.45)", "translate(5 0)", "scale(0.5)" (mm, degrees clockwise)', None),
     "clip": Attr(parse_path, "an outline in SVG path syntax (see `<path>`) that clips the content", None),
 }
-GROUP_END = "/group"  # not an XML name: no template can write it
 
 
 def direct(attrs) -> bool:

@@ -9,6 +9,7 @@ face, bleed included) is downsampled, once; a JPEG small enough is embedded as i
 from __future__ import annotations
 
 import io
+import marshal
 import re
 import warnings
 import zlib
@@ -19,9 +20,11 @@ from typing import Any
 
 from reportlab.lib.rl_accel import fp_str
 
+from ..cache import code_identity
 from ..errors import CardgenError, Problem, Source
 from ..limits import IMAGE_PIXELS, limit, limit_message
 from ..paths import svg_references
+from ..write.atomic import staged
 
 KEEP_DPI = 600  # pixels per inch kept at an image's largest possible print size
 JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
@@ -55,9 +58,10 @@ class LoadedImage:
 
 
 class ImageStore:
-    def __init__(self, root: Path | None = None):
+    def __init__(self, root: Path | None = None, kept: Path | None = None):
         self._cache: dict[tuple[Path, int | None], LoadedImage | ValueError] = {}
         self.root = root  # the project folder: an SVG's references must stay inside it
+        self.kept = kept  # a folder (the project's cache) where each raster's streams are kept between builds
 
     def load(self, path: Path, longest_mm: float | None = None) -> LoadedImage:
         """Load an image that prints at most ``longest_mm`` long on its longest side (None: kept
@@ -68,7 +72,7 @@ class ImageStore:
         cached = self._cache.get(key)
         if cached is None:
             try:
-                cached = _load(path, most, self.root)
+                cached = _load(path, most, self.root, self.kept)
             except ValueError as problem:  # remembered too: a broken image is read once, not per card
                 cached = problem
                 if self.root is not None and str(problem).startswith("cannot read "):
@@ -83,13 +87,54 @@ class ImageStore:
         return cached
 
 
-def _load(path: Path, most: int | None, root: Path | None = None) -> LoadedImage:
+def _load(path: Path, most: int | None, root: Path | None = None, kept: Path | None = None) -> LoadedImage:
     if not path.is_file():
         raise ValueError(f'image "{path.name}" not found')
     if path.suffix.lower() == ".svg":
         return _load_svg(path, root)
-    raster = _load_raster(path, most)
+    raster = _kept_raster(path, most, kept) if kept is not None else _load_raster(path, most)
     return LoadedImage(path, raster.width, raster.height, raster=raster)
+
+
+def _kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
+    """``_load_raster``, from ``folder``'s copy of its streams when there is one (and kept there):
+    a rebuild neither imports Pillow's decoders nor decodes and compresses the picture again.
+    The copy is found by the file's content and the size asked for, and used only by the same
+    cardgen, Pillow and reportlab; the pixel limit is checked again, as it may have changed."""
+    import PIL
+    import reportlab
+
+    from ..text.fonts import file_digest
+
+    try:
+        digest = file_digest(path)
+    except OSError:  # unreadable: said as a file that cannot be read is
+        return _load_raster(path, most)
+    kept = folder / f"image-{digest}-{most or 0}.marshal"
+    made_by = (code_identity(), PIL.__version__, reportlab.Version, digest, most)  # what the copy must say
+    try:
+        stored = marshal.loads(kept.read_bytes())
+        if stored["made by"] != made_by:
+            raise ValueError
+        width, height = stored["size"]
+        raster = Raster(*stored["raster"])
+    except (OSError, EOFError, ValueError, TypeError, KeyError):
+        raster = None
+    if raster is not None:
+        _check_pixels(path, width, height)
+        return raster
+    with _opened(path) as image:
+        size = image.size
+        raster = _raster(path, most, image)
+    fields = (raster.name, raster.width, raster.height, raster.stream, raster.filters, raster.color_space,
+              raster.cmyk_inverted, raster.alpha)
+    try:
+        data = marshal.dumps({"made by": made_by, "size": size, "raster": fields})
+        with staged(kept) as (temporary,):
+            temporary.write_bytes(data)
+    except (ValueError, OSError):
+        pass  # no room: the image is decoded again next time
+    return raster
 
 
 def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
@@ -144,28 +189,37 @@ def _open(path: Path):
 
 def _load_raster(path: Path, most: int | None) -> Raster:
     """Decode, check, downsample and compress an image file: once per build."""
-    from PIL import Image
+    with _opened(path) as image:
+        return _raster(path, most, image)
 
-    from ..text.fonts import file_digest
 
+def _opened(path: Path):
     try:
-        image = _open(path)
+        return _open(path)
     except Exception as exc:  # Pillow raises several kinds for a broken or unknown file
         raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
-    with image:
-        width, height = image.size
-        if width * height > limit(IMAGE_PIXELS):
-            raise ValueError(limit_message(IMAGE_PIXELS, f'image "{path.name}" has {width} x {height} = '
-                                                         f"{width * height:,} pixels"))
-        scale = min(1.0, most / max(width, height)) if most else 1.0
-        size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        name = f"img{file_digest(path)[:32]}x{size[0]}"
-        try:
-            if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
-                return _jpeg(path, image, size, name)
-            return _flate(image, size, name)
-        except Exception as exc:  # a file broken past its header: truncated, bad data
-            raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
+
+
+def _check_pixels(path: Path, width: int, height: int) -> None:
+    if width * height > limit(IMAGE_PIXELS):
+        raise ValueError(limit_message(IMAGE_PIXELS, f'image "{path.name}" has {width} x {height} = '
+                                                     f"{width * height:,} pixels"))
+
+
+def _raster(path: Path, most: int | None, image) -> Raster:
+    from ..text.fonts import file_digest
+
+    width, height = image.size
+    _check_pixels(path, width, height)
+    scale = min(1.0, most / max(width, height)) if most else 1.0
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    name = f"img{file_digest(path)[:32]}x{size[0]}"
+    try:
+        if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
+            return _jpeg(path, image, size, name)
+        return _flate(image, size, name)
+    except Exception as exc:  # a file broken past its header: truncated, bad data
+        raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
 
 
 @contextmanager

@@ -61,16 +61,25 @@ def first_bad_utf8(path: Path, name: str):
     return fail("the file is not UTF-8 text (save it as UTF-8)", Source(name))
 
 
+# Characters below which a YAML file is read by ruamel's own parser: a set.yaml or fonts.yaml of
+# a few hundred bytes parses in a millisecond or two, where importing PyYAML (for libyaml's
+# parser, yamlstream.py) costs a build about 15 ms of start-up.
+SMALL_YAML = 4096
+
+
 def read_yaml(path: Path, root: Path | None = None) -> Any:
     """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line.
     Aliases may not expand the file beyond ``CARDGEN_MAX_YAML_EXPANSION`` times its own values
     (the "billion laughs"), nor refer to a value they are inside of."""
     name = relative_name(path, root)
     text = read_text(path, name)
-    try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
-        data = read_document(text)
-    except Unsure:
+    if len(text) < SMALL_YAML:  # ruamel itself: the reference, and here cheaper than importing libyaml's
         data = _round_trip(text, name)
+    else:
+        try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
+            data = read_document(text)
+        except Unsure:
+            data = _round_trip(text, name)
     _check_expansion(data, name)
     return data
 

@@ -30,16 +30,22 @@ MAX_DEPTH = 64  # lists and mappings inside a card; deeper is read_yaml's to jud
 # Characters read_yaml takes differently from libyaml, or that ruamel's reader refuses: a file
 # holding one is read_yaml's. Line breaks YAML 1.1 has and 1.2 has not, a byte-order mark, what
 # is not printable, a line ended by a carriage return alone, and a tab but in a comment line
-# (ruamel and libyaml differ on where one may stand).
-_UNSURE_CHARACTER = re.compile("[^\t\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                               "\U00010000-\U0010ffff]|\r(?!\n)")
-_UNSURE_TAB = re.compile("^(?! *#).*\t", re.M)
+# (ruamel and libyaml differ on where one may stand). The patterns are compiled when a file is first read here (_unsure_text, which every reading
+# starts with): a build whose files are all CSV or small YAML never pays for them.
+_UNSURE_CHARACTER = _UNSURE_TAB = _UNSURE_SYNTAX = _SPACES_LINE = _SPACES_LINE_BYTES = None
 
-# A block scalar's header with a comment and no space before it ("|#"): libyaml takes it, ruamel not.
-_UNSURE_SYNTAX = re.compile(r"[|>][-+0-9]*#")
-# A line of spaces only inside a block scalar: ruamel refuses some that libyaml takes.
-_SPACES_LINE = re.compile(r"[\r\n] +[\r\n]")
-_SPACES_LINE_BYTES = re.compile(_SPACES_LINE.pattern.encode())
+
+def _compile_patterns() -> None:
+    global _UNSURE_CHARACTER, _UNSURE_TAB, _UNSURE_SYNTAX, _SPACES_LINE, _SPACES_LINE_BYTES
+    _UNSURE_CHARACTER = re.compile("[^\t\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                                   "\U00010000-\U0010ffff]|\r(?!\n)")
+    _UNSURE_TAB = re.compile("^(?! *#).*\t", re.M)
+    # A block scalar's header with a comment and no space before it ("|#"): libyaml takes it, ruamel not.
+    _UNSURE_SYNTAX = re.compile(r"[|>][-+0-9]*#")
+    # A line of spaces only inside a block scalar: ruamel refuses some that libyaml takes.
+    _SPACES_LINE = re.compile(r"[\r\n] +[\r\n]")
+    _SPACES_LINE_BYTES = re.compile(_SPACES_LINE.pattern.encode())
+
 
 _STR = "tag:yaml.org,2002:str"
 _KNOWN = {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
@@ -134,6 +140,8 @@ SCAN_PIECE = 1 << 20  # characters
 
 
 def _unsure_text(text: str) -> bool:
+    if _UNSURE_CHARACTER is None:
+        _compile_patterns()
     return bool(_UNSURE_CHARACTER.search(text) or _UNSURE_SYNTAX.search(text)
                 or ("\t" in text and _UNSURE_TAB.search(text)))
 

@@ -26,7 +26,6 @@ from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt, paper_name, paper_size
 from .template import CIRCLE_CUT, SheetTemplate, TemplateSlot, mirror_slot
 from .shapes import HEXES, hex_growth
-from .tiles import best_grid, tile_pages
 
 Pair = tuple[Face, Face | None]
 FIT_TOLERANCE = 1e-6  # mm
@@ -362,6 +361,8 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
 def _tiled(book: _Book, pairs: Iterable[Pair], options: SheetOptions) -> Iterator[PagePlacements]:
     """Faces larger than the paper, each over several pages (see tiles.py): its page map and
     tiles, then its back's."""
+    from .tiles import best_grid, tile_pages  # only faces larger than the paper are tiled
+
     for front, back in pairs:
         try:
             grid = best_grid(front, _pages(options), options.margin)
