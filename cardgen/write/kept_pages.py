@@ -33,7 +33,7 @@ class KeptPages:
         self.before: tuple = ()
         self.forms: tuple = ()
         self.has_images = 0
-        self._marks: dict[int, tuple] = {}  # id(marks) -> (marks, their text)
+        self._marks: dict[tuple, str] = {}  # a page's marks -> their text
 
     # --- before a page is drawn ------------------------------------------------------
 
@@ -81,12 +81,12 @@ class KeptPages:
         return compressed
 
     def _digest(self, page, placements) -> str:
-        marks = self._marks.get(id(page.marks))
-        if marks is None or marks[0] is not page.marks:
+        marks = self._marks.get(page.marks)  # sheets alike have equal marks: their text is made once
+        if marks is None:
             if len(self._marks) > 64:
                 self._marks.clear()
-            marks = self._marks[id(page.marks)] = (page.marks, repr(page.marks))
-        parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks[1]]
+            marks = self._marks[page.marks] = repr(page.marks)
+        parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks]
         for placement in placements:
             face, slot = placement.face, placement.slot
             size = face.card_type.size
