@@ -105,6 +105,7 @@ _CHUNK = 1 << 20  # bytes read at a time while indexing the last build's file
 _RAW = 0  # marshal's bytes as they are (small values, and page contents, which are compressed)
 _PACKED = 1  # marshal's bytes deflated against the file's dictionary
 _DICTIONARY_KEY = bytes(16)  # the entry holding the dictionary: before every packed entry
+_TUPLE_TYPES = (ord("("), ord(")"))  # marshal's codes of a tuple (a drawing), less its reference flag
 PACK_FROM = 256  # bytes of marshal data from which an entry is deflated
 PACK_LEVEL = 6
 # A face's drawing is operators and words much like every other face's: deflated against
@@ -316,6 +317,27 @@ class FaceCache:
             return marshal.loads(self._unpacked(stored))
         except (EOFError, ValueError, TypeError, IndexError, zlib.error):
             return None  # damaged: it is made again
+
+    def stored_drawing(self, key: str) -> bytes | None:
+        """A face's drawing as it is stored, not unpacked (kept again for the next build, as
+        ``recall`` keeps it); None when it is not kept, or is plainly not a drawing."""
+        stored = self._recent.get(key)
+        if stored is None:
+            stored = self.last.pop(key_digest(key))
+            if stored is None:
+                return None
+            self._write(key, stored)
+        if stored[0] == _RAW and (len(stored) < 2 or stored[1] & 0x7F not in _TUPLE_TYPES):
+            return None
+        return stored
+
+    def drawing_of(self, stored: bytes) -> tuple | None:
+        """The parts of a drawing ``stored_drawing`` gave, or None if they cannot be read."""
+        try:
+            parts = marshal.loads(self._unpacked(stored))
+        except (EOFError, ValueError, TypeError, IndexError, zlib.error):
+            return None
+        return parts if isinstance(parts, tuple) else None
 
     def remember(self, key: str, value) -> None:
         """Keep ``value`` (plain data: tuples, strings, numbers) under ``key``."""

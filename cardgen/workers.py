@@ -79,8 +79,8 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
     jobs = resolve_jobs(jobs)
     if not pays(jobs, copies):
         return rendered
-    first = _warm_up(rendered, sequence)
-    if cache is not None and first and _kept(cache, first[0]):
+    first = _warm_up(rendered, sequence, (lambda content_hash: _kept(cache, content_hash)) if cache is not None else None)
+    if first is None:
         return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
     return start(rendered, sequence, jobs, chunk_size(copies, jobs)) or rendered
 
@@ -139,11 +139,14 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
 
 
-def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]]) -> list[str]:
+def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]],
+             kept: Callable[[str], bool] | None = None) -> list[str] | None:
     """Render and lay out the first card here, before the workers are forked, so that what the
     first face costs (compiling templates, reading fonts and images) is paid once, not once in
-    every worker; return the content hashes of its faces (its front first). A renderer of its own keeps the
-    build's renderer as it was: any problem is met again, in its place, by the build itself."""
+    every worker; return the content hashes of its faces (its front first). None, and nothing
+    laid out, when ``kept(hash)`` says the cache holds its front's drawing (a rebuild, which
+    builds in one process). A renderer of its own keeps the build's renderer as it was: any
+    problem is met again, in its place, by the build itself."""
     hashes: list[str] = []
     try:
         cards = iter(sequence())
@@ -153,11 +156,12 @@ def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]]) -> list
             return hashes
         renderer = FaceRenderer(rendered.renderer.card_set, rendered.renderer.templates, rendered.renderer.fingerprints)
         trial = Rendered(renderer, rendered.resources)
-        for pair in renderer.pairs([first]):
-            for face in pair:
-                if face is not None:
-                    hashes.append(face.content_hash)
-                    trial.lay_out(face)
+        faces = [face for pair in renderer.pairs([first]) for face in pair if face is not None]
+        hashes = [face.content_hash for face in faces]
+        if kept is not None and hashes and kept(hashes[0]):
+            return None
+        for face in faces:
+            trial.lay_out(face)
     except Exception:
         pass
     return hashes

@@ -24,15 +24,26 @@ TEXT, ELEMENT, ICON = "T", "E", "I"
 
 def write_text(canvas, items: Sequence, face_named: Callable) -> None:
     """Write one text object. ``face_named(pdf_name)`` gives a FontFace."""
-    show = TextWriter.of(canvas, face_named).show
+    writer = TextWriter.of(canvas, face_named)
+    fonts = writer.fonts
     code = ["BT"]
+    append = code.append
     current = None
     for item in items:
         if item.__class__ is str:
-            code.append(item)
+            append(item)
+            continue
+        font_name, size, text = item
+        font = fonts.get(font_name)
+        # the usual run, every character already coded (TextWriter.show's first case, inline)
+        if font is not None and font.name is not None and font.chars.issuperset(text):
+            if current != (font.name, size):
+                current = (font.name, size)
+                append(f"{font.name} {size} Tf")
+            append(f"({text.translate(font.table)}) Tj")
         else:
-            current = show(code, item[0], item[1], item[2], current)
-    code.append("ET")
+            current = writer.show(code, font_name, size, text, current)
+    append("ET")
     canvas._code.append(" ".join(code))
 
 

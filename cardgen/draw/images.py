@@ -13,12 +13,12 @@ import marshal
 import re
 import warnings
 import zlib
+from math import log
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.rl_accel import fp_str
 
 from ..cache import code_identity
 from ..errors import CardgenError, Problem, Source
@@ -350,10 +350,31 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
 
 def _placement(x: float, y: float, w: float, h: float) -> str:
     """``translate(x, y)`` then ``scale(w, h)`` as reportlab writes them: one ``cm`` operator,
-    the second transform multiplied into the first as reportlab reads it back from its text."""
-    a0, b0, c0, d0, e0, f0 = map(float, fp_str(1, 0, 0, 1, x, y).split())
-    return "%s cm" % fp_str(a0 * w + c0 * 0, b0 * w + d0 * 0, a0 * 0 + c0 * h, b0 * 0 + d0 * h,
-                            a0 * 0 + c0 * 0 + e0, b0 * 0 + d0 * 0 + f0)
+    the second transform multiplied into the first as reportlab reads it back from its text
+    (``fp_str(1, 0, 0, 1, x, y)`` read back gives 1.0, 0.0, 0.0, 1.0, so the product is
+    w, 0, 0, h and the translation as read back; a zero prints as 0 whatever its sign)."""
+    return f"{_number(w)} 0 0 {_number(h)} {_number(float(_number(x)))} {_number(float(_number(y)))} cm"
+
+
+_LOG_E_10 = log(10.0)
+
+
+def _number(value: float) -> str:
+    """One number as reportlab's ``fp_str`` writes it (its pure-Python version, step for step:
+    the digits kept follow log(x) / log(10), not log10, which differ at powers of ten)."""
+    size = abs(value)
+    if size <= 1e-7:
+        return "0"
+    places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LOG_E_10)), 6)
+    text = _FORMATS[places] % value
+    if places:
+        text = text.rstrip("0")
+        if text[-1] == ".":
+            text = text[:-1]
+    return text if text[0] != "0" or len(text) == 1 else text[1:]
+
+
+_FORMATS = ("%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f")
 
 
 def draw_image(canvas, image: LoadedImage, x: float, y: float, w: float, h: float, fit: str = "contain",

@@ -185,15 +185,15 @@ class FaceRenderer:
         # the values the template reads: faces with the same ones are one rendering
         values = [(n, context.get(n)) for n in reads] if reads is not None else list(context.items())
         values_text = repr(values)
-        remembered = None
-        if plain:  # the context holds the card's fields and values of cardgen's own: all plain
-            remembered = render_key(self.memo.prefix, template, card_type, values_text)
         # keyed by a digest: the values of every card would otherwise stay in memory as keys
-        shared = (template, id(card_type),
-                  remembered or hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
+        # (a face met again, such as a shared back, is found before its render key is made)
+        shared = (template, id(card_type), plain, hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
         known = self._shared.get(shared)
         if known is not None:
             return Face(card, card_type, copy, side, *known)
+        remembered = None
+        if plain:  # the context holds the card's fields and values of cardgen's own: all plain
+            remembered = render_key(self.memo.prefix, template, card_type, values_text)
         known = self.memo.recall(remembered) if remembered is not None else None
         if known is not None:
             key, refs = known

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..streams import Latest
 from ..units import mm_to_pt
 from .template import Box, TemplateSlot
 
@@ -180,6 +181,24 @@ def draw_marks(canvas, page) -> None:
         canvas._code.append(_line_marks(lines))
     if len(lines) == len(page.marks):
         return
+    # the other marks (a sheet's note, a fold label) go through reportlab, a millisecond a page;
+    # once drawn, the same marks in the same text state are the same operators (the codes of
+    # their characters in the document's font subsets are fixed once given)
+    drawn = getattr(canvas, "_cardgen_marks", None)
+    if drawn is None:
+        drawn = canvas._cardgen_marks = Latest(64)
+    key = (page.marks, canvas._initialFontName, canvas._charSpace, canvas._wordSpace, canvas._horizScale,
+           canvas._textRenderMode, canvas._rise)
+    code = drawn.get(key)
+    if code is not None:
+        canvas._code.extend(code)
+        return
+    start = len(canvas._code)
+    _draw_other_marks(canvas, page)
+    drawn[key] = canvas._code[start:]
+
+
+def _draw_other_marks(canvas, page) -> None:
     canvas.saveState()
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
     canvas.setFillColorCMYK(0, 0, 0, 1)

@@ -112,9 +112,36 @@ class ManifestWriter:
 
 
 def _card_line(card: Card) -> str:
-    return (f'{{"card": {json.dumps(card.name, ensure_ascii=False)}, '
-            f'"type": {json.dumps(card.type, ensure_ascii=False)}, '
-            f'"data": {json.dumps(_json_value(dict(card.fields)), ensure_ascii=False)}}}')
+    name, kind = card.name, card.type
+    data = _flat_json(card.fields)
+    if data is None:
+        data = json.dumps(_json_value(dict(card.fields)), ensure_ascii=False)
+    return (f'{{"card": {_string(name) if name.__class__ is str else json.dumps(name, ensure_ascii=False)}, '
+            f'"type": {_string(kind) if kind.__class__ is str else json.dumps(kind, ensure_ascii=False)}, '
+            f'"data": {data}}}')
+
+
+_string = json.encoder.encode_basestring  # a string as json.dumps(..., ensure_ascii=False) writes it
+
+
+def _flat_json(fields) -> str | None:
+    """A card's values as json.dumps writes them, when they are only strings, integers and
+    nulls under string keys (a card file's row): without building an encoder for each card.
+    None for anything else."""
+    items = []
+    for key, value in fields.items():
+        if key.__class__ is not str:
+            return None
+        kind = value.__class__
+        if kind is str:
+            items.append(f"{_string(key)}: {_string(value)}")
+        elif kind is int:
+            items.append(f"{_string(key)}: {int.__repr__(value)}")
+        elif value is None:
+            items.append(f"{_string(key)}: null")
+        else:
+            return None
+    return "{" + ", ".join(items) + "}"
 
 
 def _slot_line(slot) -> str:

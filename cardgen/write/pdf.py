@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..draw import pdfops
 from ..sheets.shapes import HEXES, hexagon
 from .face import FaceDrawing, draw_face
+from .kept_pages import KeptPages
 from .stream import PageStream
 from ..errors import CardgenError, Problem
 from ..streams import Latest
@@ -71,7 +72,10 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
     canvas.setProducer("cardgen")
     with open(path, "wb", buffering=1 << 20) as out:
         stream = PageStream(canvas, out)
-        faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font), content_filter)
+        faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font), content_filter,
+                            kept.drawing_of if kept is not None else None)
+        # pages kept whole from the last build: only plain builds (no stamp, boxes or colour filter)
+        whole = KeptPages(canvas, kept) if kept is not None and not (stamp or proof_boxes or content_filter) else None
         count = 0
         flips: set[str] = set()
         for page, placements in pages:
@@ -82,16 +86,25 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
                 canvas.setTrimBox(_box(page.trim_box))
             if page.bleed_box:
                 canvas.setBleedBox(_box(page.bleed_box))
-            for placement in placements:
-                faces.draw(placement)
-                if proof_boxes and not faces.problems:
-                    _proof_boxes(canvas, placement)
-            draw_marks(canvas, page)
+            content = whole.reuse(page, placements, faces) if whole is not None else None
+            if content is None:
+                for placement in placements:
+                    faces.draw(placement)
+                    if proof_boxes and not faces.problems:
+                        _proof_boxes(canvas, placement)
+                draw_marks(canvas, page)
+                if whole is not None:
+                    whole.drawn(faces)
             canvas.showPage()
             if faces.problems:  # this PDF will not be saved: only looking for more problems
                 canvas._doc.Pages.pages.pop()
+            elif content is not None:
+                _set_content(canvas._doc.Pages.pages[-1], content)
+                stream.page_done()
             else:
-                _compress_last_page(canvas, kept, content_filter)
+                content_key = _compress_last_page(canvas, kept, content_filter)
+                if whole is not None:
+                    whole.shown(canvas._doc.Pages.pages[-1], content_key)
                 stream.page_done()
             faces.page_done()
             count += 1
@@ -113,12 +126,14 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
 _DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 
 
-def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> None:
+def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> str | None:
     """Compress a finished page's content now: reportlab would keep it as text until it saves
-    the file, the largest part of a long build's memory."""
+    the file, the largest part of a long build's memory. Returns the cache's key of the
+    compressed content, if it keeps it."""
     page = canvas._doc.Pages.pages[-1]
     if not isinstance(getattr(page, "stream", None), str):
-        return
+        return None
+    key = None
     content = page.stream.encode("latin-1")
     if content_filter is not None:
         content = content_filter(content)
@@ -131,6 +146,11 @@ def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> None:
             kept.remember(key, compressed)
     else:
         compressed = zlib.compress(content, PAGE_COMPRESSION)
+    _set_content(page, compressed)
+    return key
+
+
+def _set_content(page, compressed: bytes) -> None:
     stream = pdfdoc.PDFStream(content=compressed)
     stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
     page.Contents, page.stream = stream, None
@@ -147,9 +167,11 @@ class _FaceDrawer:
     FORMS = 4096  # forms pages may place, the latest used: one used longer ago is let go (defined again if needed)
 
     def __init__(self, canvas: Canvas, stream: PageStream, drawing: Callable[[Face, tuple | None], FaceDrawing],
-                 stamp, content_filter=None):
+                 stamp, content_filter=None, unpack: Callable[[bytes], tuple | None] | None = None):
         self.canvas, self.stream, self.drawing, self.stamp = canvas, stream, drawing, stamp
         self.content_filter = content_filter
+        self.unpack = unpack  # a drawing kept as the cache stores it (a page kept whole) -> its parts
+        self.impure = False  # the page being drawn draws more than operators, or places forms
         self.defined: OrderedDict[str, None] = OrderedDict()  # form names, the latest used last
         self.on_page: set[str] = set()  # forms the page being drawn places: kept until it is written
         self.once = Latest(self.ONCE)  # markup keys of faces drawn inline once
@@ -170,8 +192,11 @@ class _FaceDrawer:
                 _place(canvas, placement, lambda: canvas.doForm(name))
             return
         second = key in self.once
+        parts = self.recent.get(key) if second else None
+        if parts.__class__ is bytes:  # met on a page kept whole: the cache's stored drawing
+            parts = self.unpack(parts)
         try:
-            drawing = self.drawing(face, self.recent.get(key) if second else None)
+            drawing = self.drawing(face, parts)
         except CardgenError as error:
             self.problems.extend(error.problems)
             self.finished.add(key)
@@ -180,6 +205,7 @@ class _FaceDrawer:
             self.finished.add(key)
             return
         if second:
+            self.impure = True
             del self.once[key]
             self.recent.pop(key, None)
             _define_form(canvas, name, face.card_type, drawing, self.stamp, self.content_filter)
@@ -189,6 +215,8 @@ class _FaceDrawer:
             self._let_go()
             _place(canvas, placement, lambda: canvas.doForm(name))
             return
+        if not drawing.pure:
+            self.impure = True
         parts = []
         _place(canvas, placement, lambda: parts.append(_draw_face(canvas, face.card_type, drawing, self.stamp)),
                drawing.pure)
@@ -207,6 +235,7 @@ class _FaceDrawer:
 
     def page_done(self) -> None:
         self.on_page.clear()
+        self.impure = False
 
 
 def _define_form(canvas: Canvas, name: str, card_type, drawing: FaceDrawing, stamp: tuple[str, str] | None,

@@ -1,0 +1,148 @@
+"""Pages kept whole from the last build: a rebuild writes an unchanged page's compressed content
+as it is, without drawing its faces again.
+
+A page's content is a function of what is placed on it (each face's content hash, its slot),
+the page's size and marks, and the document's state before it: which characters already have
+codes in the font subsets (codes are given in the order characters first appear, so a page's
+text bytes depend on every page before it), and whether each face is met for the first time
+(drawn inline) or again (placed as a form). So each page a build draws is kept under a digest
+of all that, where the subsets' state is a digest of every change made to them so far in the
+document (the same changes in the same order: the same codes). A rebuild that meets a page
+under the same digest gives its characters their codes in the same order, as drawing it would,
+and writes the content kept.
+
+Only the plain case is kept: every face on the page met for the first time and drawn with
+operators alone (text, image icons), no font or subset named on the page, and the document's
+images that the page uses already in it. Anything else is drawn as before.
+"""
+from __future__ import annotations
+
+import hashlib
+from itertools import islice
+
+_PREFIX = "pagewhole:"
+
+
+class KeptPages:
+    """One document's pages, told to the cache as they are drawn and asked of it before."""
+
+    def __init__(self, canvas, kept):
+        self.canvas, self.doc, self.kept = canvas, canvas._doc, kept
+        self.state = b""  # digest of every change the document's font subsets have seen
+        self.key: str | None = None  # the page being drawn: its key, when it may be kept
+        self.before: tuple = ()
+        self.forms: tuple = ()
+        self.has_images = 0
+        self._marks: dict[tuple, str] = {}  # a page's marks -> their text
+
+    # --- before a page is drawn ------------------------------------------------------
+
+    def reuse(self, page, placements, drawer) -> bytes | None:
+        """The page's compressed content, when the last build kept this very page; its fonts'
+        codes are then given as drawing it would give them. Else None, and the page is drawn
+        (``drawn`` and ``shown`` then keep it, if it may be kept)."""
+        self.key = None
+        self.before = self._fonts()
+        keys = [placement.face.markup_key for placement in placements]
+        if not keys or len(set(keys)) != len(keys) or drawer.problems:
+            return None
+        for key in keys:
+            if key in drawer.finished or key in drawer.once or "F" + key[:20] in drawer.defined:
+                return None  # a face met before: placed as a form, or inline again
+        self.key = key = _PREFIX + self._digest(page, placements)
+        entry = self.kept.recall(key)
+        if not _entry_shape(entry):
+            return None
+        content_key, changes, forms, has_images = entry
+        doc = self.doc
+        if any(doc.idToObject.get(doc.getXObjectName(name)) is None for name in forms):
+            return None  # an image that this document has not met yet: drawing it adds it
+        fonts = {ttf.fontName: ttf for ttf in doc.delayedFonts}
+        if any(name not in fonts for name, _ in changes):
+            return None
+        stored = [self.kept.stored_drawing(placement.face.content_hash) for placement in placements]
+        if any(payload is None for payload in stored):
+            return None  # a face's drawing is not in the cache: draw the page, laying it out
+        compressed = self.kept.recall(content_key)
+        if compressed.__class__ is not bytes:
+            return None
+        for name, text in changes:  # the codes, given in the order drawing the page gave them
+            fonts[name].splitString(text, doc)
+        self.canvas._formsinuse.extend(forms)
+        if has_images:
+            self.canvas._currentPageHasImages = 1
+        for placement, payload in zip(placements, stored):
+            face_key = placement.face.markup_key
+            drawer.once[face_key] = None
+            drawer.recent[face_key] = payload  # unpacked if the face is met again
+        self.kept.reused += len(placements)
+        self._advance(changes)
+        self.key = None
+        return compressed
+
+    def _digest(self, page, placements) -> str:
+        marks = self._marks.get(page.marks)  # sheets alike have equal marks: their text is made once
+        if marks is None:
+            if len(self._marks) > 64:
+                self._marks.clear()
+            marks = self._marks[page.marks] = repr(page.marks)
+        parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks]
+        for placement in placements:
+            face, slot = placement.face, placement.slot
+            size = face.card_type.size
+            parts.append(f"{face.content_hash} {face.markup_key} {size.w!r} {size.h!r} {size.shape} "
+                         f"{face.card_type.bleed!r} {slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
+                         f"{slot.rotation!r} {slot.clip!r}")
+        return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=20).hexdigest()
+
+    def _fonts(self) -> tuple:
+        """The state of the document's fonts: how many are named, and each one's codes."""
+        doc = self.doc
+        return (len(doc.fontMapping),
+                tuple((ttf, len(ttf.state[doc].assignments), len(ttf.state[doc].subsets)) for ttf in doc.delayedFonts))
+
+    # --- after a page is drawn ---------------------------------------------------------
+
+    def drawn(self, drawer) -> None:
+        """Before ``showPage``: what the page placed besides its operators (images)."""
+        self.forms = tuple(self.canvas._formsinuse)
+        self.has_images = self.canvas._currentPageHasImages
+        if drawer.impure or drawer.problems:
+            self.key = None
+
+    def shown(self, page_object, content_key: str | None) -> None:
+        """After the page is compressed: the fonts' changes enter the state, and the page is
+        kept if it may be."""
+        doc = self.doc
+        mapped, fonts = self.before
+        changes = []
+        plain = len(doc.fontMapping) == mapped and len(doc.delayedFonts) == len(fonts)
+        for ttf, assigned, subsets in fonts:
+            state = ttf.state[doc]
+            if len(state.subsets) != subsets:
+                plain = False
+            if len(state.assignments) != assigned:
+                changes.append((ttf.fontName, "".join(map(chr, islice(state.assignments, assigned, None)))))
+        if not plain:  # a font or subset named: the state moves on by all of it, and the page is not kept
+            changes.append(("", repr([(ttf.fontName, ttf.state[doc].internalName, len(ttf.state[doc].subsets),
+                                       list(ttf.state[doc].assignments.items())) for ttf in doc.delayedFonts])))
+        changes = tuple(changes)
+        key, self.key = self.key, None
+        if plain and key is not None and content_key is not None and _plain_page(page_object):
+            self.kept.remember(key, (content_key, changes, self.forms, int(bool(self.has_images))))
+        self._advance(changes)
+
+    def _advance(self, changes) -> None:
+        self.state = hashlib.blake2b(self.state + repr(changes).encode("utf-8"), digest_size=20).digest()
+
+
+def _entry_shape(entry) -> bool:
+    return (entry.__class__ is tuple and len(entry) == 4 and entry[0].__class__ is str
+            and entry[1].__class__ is tuple and entry[2].__class__ is tuple)
+
+
+def _plain_page(page) -> bool:
+    """A page whose resources are its fonts and XObjects alone (as the writer formats them)."""
+    return (not page.Resources and not page.Annots and not page._shadingUsed and not page._colorsUsed
+            and not page.ExtGState and page.CropBox is None and page.ArtBox is None and page.Dur is None
+            and page.Rotate in (0, None) and not (page.Trans and page.Trans.dict))

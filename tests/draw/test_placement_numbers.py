@@ -1,0 +1,26 @@
+"""An image's placement is formatted by cardgen, digit for digit as reportlab's fp_str does."""
+from __future__ import annotations
+
+import random
+
+from reportlab.lib.rl_accel import fp_str
+
+from cardgen.draw.images import _number, _placement
+
+
+def test_numbers_are_written_as_fp_str_writes_them():
+    rng = random.Random(19)
+    values = [0.0, -0.0, 1e-7, -1e-7, 2e-7, 1, -1, 10, 100, 1000, 1e4, 1e5, 1e6, 0.5, -0.5, 0.9999995, 999.9995]
+    values += [rng.choice((1, -1)) * 10 ** rng.uniform(-8, 7) for _ in range(20_000)]
+    values += [round(v, rng.randint(0, 7)) for v in values[-5_000:]]
+    assert [_number(v) for v in values] == [fp_str(v) for v in values]
+
+
+def test_a_placement_is_reportlabs_translate_then_scale():
+    rng = random.Random(7)
+    for _ in range(5_000):
+        x, y, w, h = (rng.uniform(-600, 600) for _ in range(4))
+        a0, b0, c0, d0, e0, f0 = map(float, fp_str(1, 0, 0, 1, x, y).split())
+        expected = "%s cm" % fp_str(a0 * w + c0 * 0, b0 * w + d0 * 0, a0 * 0 + c0 * h, b0 * 0 + d0 * h,
+                                    a0 * 0 + c0 * 0 + e0, b0 * 0 + d0 * 0 + f0)
+        assert _placement(x, y, w, h) == expected

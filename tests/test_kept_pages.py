@@ -1,0 +1,101 @@
+"""Pages kept whole: a rebuild writes the pages it has already drawn from the cache, and prints
+exactly what a build without the cache prints, whatever an edit does to the font subsets."""
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+import cardgen
+from cardgen import BuildOptions
+from cardgen.write import pdf as pdf_writer
+from pdftext import page_texts
+from projects import make_project
+
+WORDS = "token challenge planet alien power flare colony ship warp cone attack negotiate ally reward".split()
+ROWS = 60  # some seven pages of fronts, and their backs
+
+
+@pytest.fixture
+def many(tmp_path):
+    root = make_project(tmp_path)
+    _write_rows(root, {})
+    return root
+
+
+def _write_rows(root, texts: dict[int, str]) -> None:
+    with open(root / "data/demo/more.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["name", "count", "text", "weight"])
+        for number in range(ROWS):
+            words = [WORDS[(number * 5 + i * 3) % len(WORDS)] for i in range(12 + number % 9)]
+            words[2] = f"**{words[2]}**"
+            text = texts.get(number, " ".join(words))
+            writer.writerow([f"Card {number + 1}", 1, text, ""])
+
+
+def _build(root, out, **options):
+    return cardgen.build(["demo"], root, root / out, BuildOptions(jobs=1, **options)).sets[0]
+
+
+def _count_fronts_drawn(monkeypatch) -> list[str]:
+    drawn: list[str] = []
+    original = pdf_writer._FaceDrawer.draw
+
+    def draw(self, placement):
+        if placement.face.side == "front":
+            drawn.append(placement.face.card.name)
+        return original(self, placement)
+
+    monkeypatch.setattr(pdf_writer._FaceDrawer, "draw", draw)
+    return drawn
+
+
+def test_a_rebuild_draws_only_the_page_of_the_changed_card(many, monkeypatch):
+    first = _build(many, "first")
+    _write_rows(many, {30: "a changed text"})
+    drawn = _count_fronts_drawn(monkeypatch)
+    again = _build(many, "again")
+    monkeypatch.undo()
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.manifest.read_bytes() == fresh.manifest.read_bytes()
+    # the changed card's sheet, and the first sheet (its copies are placed as forms: never
+    # kept whole), which holds the fixture's own cards and Card 1 to Card 6
+    later = [name for name in drawn if name.startswith("Card ") and int(name.split()[1]) > 6]
+    assert "Card 31" in later and len(later) <= 9, later
+    assert all(abs(int(name.split()[1]) - 31) < 9 for name in later), later
+    assert len(drawn) < first.cards // 3
+    assert any("a changed text" in text for text in page_texts(again.pdf))
+
+
+@pytest.mark.parametrize("edits", [
+    [(40, "café")],  # a new character late in the set: later pages get other codes
+    [(1, "naïve Ωmega")],  # early: every later page's codes move
+    [(1, "naïve"), (1, "plain")],  # and back again
+])
+def test_kept_pages_print_what_a_fresh_build_prints_when_an_edit_moves_the_codes(many, edits):
+    _build(many, "first")
+    for row, word in edits:
+        _write_rows(many, {row: f"{word} and a few words"})
+        again = _build(many, "again")
+        fresh = _build(many, "fresh", cache=False)
+        assert again.pdf.read_bytes() == fresh.pdf.read_bytes(), (row, word)
+        assert all(any(w in text for text in page_texts(again.pdf)) for w in word.split())
+
+
+def test_a_kept_page_whose_content_is_gone_is_drawn_again(many, monkeypatch):
+    from cardgen.cache import FaceCache
+
+    _build(many, "first")
+    cache = FaceCache(many / ".cardgen-cache/faces-demo.bin")
+    original_recall = FaceCache.recall
+    monkeypatch.setattr(FaceCache, "recall",
+                        lambda self, key: None if key.startswith("page:") else original_recall(self, key))
+    del cache
+    drawn = _count_fronts_drawn(monkeypatch)
+    again = _build(many, "again")
+    monkeypatch.undo()
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert len(drawn) == again.cards  # every front drawn: no page's content was there to keep
