@@ -20,6 +20,7 @@ from untouched import build_outputs, changes
 settings.register_profile("cardgen", database=None)
 settings.load_profile("cardgen")
 _HYPOTHESIS_HOME: list[str] = []
+_OUTPUTS_BEFORE = pytest.StashKey[dict]()
 
 
 def pytest_configure(config):
@@ -34,15 +35,33 @@ def pytest_unconfigure(config):
         shutil.rmtree(_HYPOTHESIS_HOME.pop(), ignore_errors=True)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def repository_left_untouched():
-    """The suite fails (an error after the last test) if it leaves a build output or a cache in
-    the repository: shipped sets are built in a temporary folder or with the cache off."""
-    before = build_outputs(REPO)
-    yield
+def _runs_tests_itself(config) -> bool:
+    """False in a pytest-xdist worker: the run's controller (or a run without xdist) watches the
+    repository, once, from before the first test starts until the last one has finished."""
+    return not hasattr(config, "workerinput")
+
+
+def pytest_sessionstart(session):
+    if _runs_tests_itself(session.config):
+        session.config.stash[_OUTPUTS_BEFORE] = build_outputs(REPO)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    """The run fails if it leaves a build output or a cache in the repository: shipped sets are
+    built in a temporary folder or with the cache off."""
+    before = session.config.stash.get(_OUTPUTS_BEFORE, None)
+    if before is None:
+        return
     left = changes(before, build_outputs(REPO))
     if left:
-        pytest.fail("the tests wrote into the repository:\n" + "\n".join(left), pytrace=False)
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_sep("=", "the tests wrote into the repository", red=True, bold=True)
+            for line in left:
+                reporter.write_line(line, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture

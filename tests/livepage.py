@@ -60,7 +60,7 @@ class Console:
 def page(chromium):
     context = chromium.new_context(viewport={"width": 1300, "height": 900})
     tab = context.new_page()
-    tab.set_default_timeout(15_000)
+    tab.set_default_timeout(60_000)  # waits end when the page is ready: long only on a busy machine
     tab.console = Console(tab)
     yield tab
     context.close()
@@ -89,10 +89,10 @@ class Server:
             self.lines.append(line)
 
     def get(self, path: str) -> bytes:
-        with DIRECT.open(self.url + path.lstrip("/"), timeout=10) as response:
+        with DIRECT.open(self.url + path.lstrip("/"), timeout=60) as response:
             return response.read()
 
-    def wait_for_pdf(self, timeout: float = 30) -> None:
+    def wait_for_pdf(self, timeout: float = 120) -> None:
         """Until every set's PDF build has finished (ok or not)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -104,7 +104,7 @@ class Server:
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        code = self.process.wait(timeout=20)
+        code = self.process.wait(timeout=60)
         self.reader.join(timeout=5)
         return code
 

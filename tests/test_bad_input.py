@@ -383,7 +383,10 @@ def test_set_yaml_values_of_the_wrong_kind(built, cli, added, line):
 
 def test_yaml_nested_too_deeply(built, cli):
     project, before = built
-    (project / "data/demo/cards.yaml").write_text("- name: A\n  type: action\n  text: " + "[" * 3000 + "]" * 3000 + "\n")
+    # a bracket a line: ruamel's scanner weighs every open bracket of the line at each token
+    # (seconds for 3,000 on one line); the nesting, and what cardgen must say of it, is the same
+    (project / "data/demo/cards.yaml").write_text("- name: A\n  type: action\n  text:\n" + "    [\n" * 3000
+                                                  + "    " + "]" * 3000 + "\n")
     result = cli(project, "build", "demo")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["data/demo/cards.yaml: invalid YAML: lists or mappings nested too deeply",

@@ -29,7 +29,7 @@ def served(tmp_path_factory):
 
 def request(server, path: str, method: str = "GET", host: str | None = None) -> tuple[int, bytes]:
     address = urlsplit(server.url)
-    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
     headers = {"Host": host} if host else {}
     connection.request(method, path, headers=headers)  # sent as written: no normalising
     response = connection.getresponse()
@@ -38,14 +38,22 @@ def request(server, path: str, method: str = "GET", host: str | None = None) -> 
     return response.status, body
 
 
-def wait_ready(server) -> dict:
-    deadline = time.monotonic() + 30
+def wait_until(condition, failure: str, timeout: float = 120):
+    """Poll ``condition`` until it holds: generous, as the machine may be busy; only a failure waits it out."""
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if found := condition():
+            return found
+        time.sleep(0.05)
+    raise AssertionError(failure)
+
+
+def wait_ready(server) -> dict:
+    def ready():
         state = json.loads(server.get("api/state"))
-        if all(s["ready"] and s["pdf"] for s in state["sets"]):
-            return state
-        time.sleep(0.1)
-    raise AssertionError("the preview did not get ready")
+        return state if all(s["ready"] and s["pdf"] for s in state["sets"]) else None
+
+    return wait_until(ready, "the preview did not get ready")
 
 
 def test_it_listens_on_127_0_0_1_and_serves_the_page_and_its_files(served):
@@ -115,14 +123,15 @@ def processes_naming(text: str) -> list[str]:
     return [command for command in listing.splitlines() if text in command]
 
 
-@pytest.mark.parametrize("pause", [0.05, 0.6])  # a refresh under way; the PDF build under way
-def test_sigterm_stops_it_with_no_process_and_no_half_written_file(tmp_path, pause):
+@pytest.mark.parametrize("moment", ["saved", "laid out"])  # a refresh under way; the PDF build under way
+def test_sigterm_stops_it_with_no_process_and_no_half_written_file(tmp_path, moment):
     root = make_project(tmp_path, "preview")
     server = Server(root)
-    wait_ready(server)
+    generation = wait_ready(server)["generation"]
     cards = root / "data/demo/cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Quick Draw", "Slow Draw"), encoding="utf-8")
-    time.sleep(pause)
+    if moment == "laid out":  # the cards are laid out again: the PDF build starts now
+        wait_until(lambda: json.loads(server.get("api/state"))["generation"] > generation, "the change was not seen")
     assert server.stop() == 0
     assert server.lines[-1] == "stopped\n"
     address = urlsplit(server.url)
