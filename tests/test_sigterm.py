@@ -13,13 +13,15 @@ from pathlib import Path
 from projects import make_project
 
 CARDS = 60
+# a build writes its PDF as it goes: enough pages that it is still writing when stopped
+BUILD_CARDS = 1500
 
 
-def big_project(tmp_path: Path) -> Path:
+def big_project(tmp_path: Path, cards: int = CARDS) -> Path:
     """The demo project with CARDS more cards, each of its own text, so that a proof or a build
     runs long enough to be stopped half-way."""
     root = make_project(tmp_path)
-    rows = ["name,count,text"] + [f"Card {n},1,Card number {n} reads this text. :spade: {n * 7}" for n in range(CARDS)]
+    rows = ["name,count,text"] + [f"Card {n},1,Card number {n} reads this text. :spade: {n * 7}" for n in range(cards)]
     (root / "data" / "demo" / "more.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return root
 
@@ -59,7 +61,7 @@ def test_a_proof_stopped_half_way_leaves_no_temporary_folder(tmp_path):
 
 
 def test_a_build_stopped_half_way_keeps_the_earlier_output(tmp_path):
-    root = big_project(tmp_path)
+    root = big_project(tmp_path, BUILD_CARDS)
     temp = tmp_path / "tmp"
     first = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), "build", "demo", "--no-cache"],
                            capture_output=True, text=True, env=dict(os.environ, TMPDIR=str(temp.parent)))
@@ -67,7 +69,7 @@ def test_a_build_stopped_half_way_keeps_the_earlier_output(tmp_path):
     out = root / "output"
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     (root / "data" / "demo" / "more.csv").write_text(
-        "name,count,text\n" + "".join(f"Other {n},1,Changed text {n}\n" for n in range(CARDS)), encoding="utf-8")
+        "name,count,text\n" + "".join(f"Other {n},1,Changed text {n}\n" for n in range(BUILD_CARDS)), encoding="utf-8")
     build = start(root, temp, "build", "demo", "--no-cache", "--jobs", "1")
     code, err = stop_when(build, lambda: any(p.name.endswith(".tmp") for p in out.iterdir()))
     assert code == 143, err
