@@ -307,26 +307,30 @@ class FaceCache:
     def recall(self, key: str):
         """A value kept under ``key`` (kept again for the next build), or None. An entry is
         written to the new file when first used, and let go from the old one's."""
-        stored = self._recent.get(key)
+        stored = self._kept(key)
         if stored is None:
-            stored = self.last.pop(key_digest(key))
-            if stored is None:
-                return None
-            self._write(key, stored)
+            return None
         try:
             return marshal.loads(self._unpacked(stored))
         except (EOFError, ValueError, TypeError, IndexError, zlib.error):
             return None  # damaged: it is made again
 
-    def stored_drawing(self, key: str) -> bytes | None:
-        """A face's drawing as it is stored, not unpacked (kept again for the next build, as
-        ``recall`` keeps it); None when it is not kept, or is plainly not a drawing."""
+    def _kept(self, key: str) -> bytes | None:
+        """The stored bytes of ``key``, written to the new file when first used and let go from
+        the old one's; None when it is not kept."""
         stored = self._recent.get(key)
         if stored is None:
             stored = self.last.pop(key_digest(key))
-            if stored is None:
-                return None
-            self._write(key, stored)
+            if stored is not None:
+                self._write(key, stored)
+        return stored
+
+    def stored_drawing(self, key: str) -> bytes | None:
+        """A face's drawing as it is stored, not unpacked (kept again for the next build, as
+        ``recall`` keeps it); None when it is not kept, or is plainly not a drawing."""
+        stored = self._kept(key)
+        if stored is None:
+            return None
         if stored[0] == _RAW and (len(stored) < 2 or stored[1] & 0x7F not in _TUPLE_TYPES):
             return None
         return stored
