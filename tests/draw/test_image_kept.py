@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 import cardgen
-from cardgen.draw import images
+from cardgen.draw import raster
 
 
 def _art_cards(project) -> None:
@@ -42,7 +42,7 @@ def test_a_rebuild_places_the_kept_streams_without_decoding_and_writes_the_same_
     def no_decoding(path):
         raise AssertionError(f"{path} decoded again")
 
-    monkeypatch.setattr(images, "_open", no_decoding)
+    monkeypatch.setattr(raster, "_open", no_decoding)
     assert _pdf(project, tmp_path / "again") == fresh
     assert fresh.count(b"/Subtype /Image") == 3  # the PNG, its soft mask, the JPEG
 
