@@ -370,6 +370,13 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
     ("sheet: {margin: lots}\n", 'data/demo/set.yaml:26: sheet margin: expected a length such as "12", "12mm", '
                                 '"0.5in" or "10pt", got "lots"'),
     ("sheet: {template: sheets/nope.yaml}\n", 'data/demo/set.yaml:26: sheet template file "sheets/nope.yaml" not found'),
+    ('subject: "a\\0b"\n', "data/demo/set.yaml:26: the text holds U+0000, a control character"),
+    ('variables: {x: ["\\x7f"]}\n', "data/demo/set.yaml:26: the text holds U+007F, a control character"),
+    ('author: "\\uFFFF"\n', "data/demo/set.yaml:26: the text holds U+FFFF, not a character"),
+    ("bleed: .nan\n", "data/demo/set.yaml:26: bleed: expected a length, got nan"),
+    ("bleed: -.inf\n", "data/demo/set.yaml:26: bleed: expected a length of at most 100000 mm (100 m), got -inf"),
+    ("safe: 1" + "0" * 400 + "\n", "data/demo/set.yaml:26: safe: expected a length of at most 100000 mm (100 m), got "
+                                 "100000000000...(401 characters)"),
 ])
 def test_set_yaml_values_of_the_wrong_kind(built, cli, added, line):
     project, before = built

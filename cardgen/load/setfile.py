@@ -191,8 +191,9 @@ def _preflight(raw: Any, at) -> tuple:
                     values[key] = float(entry[key])
                 except (TypeError, ValueError):
                     raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
-                if values[key] <= 0:
-                    raise fail(f"{key} must be greater than 0", at(entry, key))
+                if not 0 < values[key] < 1000:
+                    raise fail(f"{key} must be a number of points greater than 0, got \"{entry[key]}\"",
+                               at(entry, key))
         if "min-size" not in values:
             raise fail("a preflight entry lowers `min-size` (the text's minimum, pt)", where)
         entries.append(MappingProxyType(values))

@@ -101,11 +101,12 @@ class _Recursive(Exception):
         self.container, self.key = container, key
 
 
-class _Surrogate(_Recursive):
-    """A string holding half of a UTF-16 pair (``"\\ud800"``): no file can encode it."""
+class _Unprintable(_Recursive):
+    """A string holding half of a UTF-16 pair (``"\\ud800"``): no file can encode it; or a
+    control character (``"\\0"``), which no layout can print: card markup cannot carry it."""
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
 def _check_expansion(data: Any, name: str) -> None:
@@ -134,17 +135,19 @@ def _check_expansion(data: Any, name: str) -> None:
                 total += size(child)
                 continue
             total += 1
-            if _SURROGATE.search(child):
-                raise _Surrogate(value, list(value)[index] if isinstance(value, dict) else index)
+            if _UNPRINTABLE.search(child):
+                raise _Unprintable(value, list(value)[index] if isinstance(value, dict) else index)
         in_progress.discard(key)
         sizes[key] = total
         return total
 
     try:
         expanded = size(data)
-    except _Surrogate as exc:
-        character = _SURROGATE.search(exc.container[exc.key]).group()
-        raise fail(f"the text holds U+{ord(character):04X}, half of a UTF-16 pair, which is not a character",
+    except _Unprintable as exc:
+        character = _UNPRINTABLE.search(exc.container[exc.key]).group()
+        kind = "half of a UTF-16 pair, which is not a character" if "\ud800" <= character <= "\udfff" else (
+            "a control character" if character < " " or character == "\x7f" else "not a character")
+        raise fail(f"the text holds U+{ord(character):04X}, {kind}",
                    Source(name, line_of(exc.container, exc.key))) from None
     except _Recursive as exc:
         raise fail("an alias refers to a value it is inside of (a recursive alias)",
