@@ -8,6 +8,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
@@ -92,8 +93,13 @@ def _round_trip(text: str, name: str) -> Any:
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
+    except ReaderError as exc:  # a character YAML refuses to read: named at its line, as one in a value is
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
+        character = exc.character if isinstance(exc.character, int) else ord(str(exc.character or "?")[0])
+        raise fail(f"invalid YAML: the file holds U+{character:04X}, which YAML does not allow (a control "
+                   "character?)", Source(name, line)) from None
     except YAMLError as exc:
-        raise fail(f"invalid YAML: {exc}", Source(name)) from None
+        raise fail(f"invalid YAML: {' '.join(str(exc).split())}", Source(name)) from None
 
 
 class _Recursive(Exception):
