@@ -10,7 +10,7 @@ cache for the next build (kept_images.py).
 from __future__ import annotations
 
 import re
-from math import log
+from math import isfinite, log
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,8 +91,11 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
             raise ValueError(f'cannot read SVG "{path.name}": its elements are nested too deeply') from None
         except Exception as exc:  # svglib raises parser errors of several kinds
             raise ValueError(f'cannot read SVG "{path.name}": {_plain(str(exc), path)}') from None
-    if drawing is None or not drawing.width or not drawing.height:
-        reason = _plain(said[0], path) if said else "it has no width and height"
+    if drawing is None or not all(isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
+        # nan (a viewBox of "0 0 nan nan") passes every test of size and fails deep in the drawing
+        reason = (_plain(said[0], path) if said else "it has no width and height" if drawing is None or not (
+            drawing.width and drawing.height) else f"its size, {drawing.width:g} x {drawing.height:g}, is not "
+                  "a finite size above 0 (width, height or viewBox)")
         raise ValueError(f'cannot read SVG "{path.name}": {reason}')
     if _holds_raster(drawing):
         raise ValueError(f'SVG "{path.name}" holds a raster <image>, which cardgen does not draw inside an SVG: '
