@@ -33,7 +33,7 @@ if [ -z "$copy" ]; then
 source_paths = ["cardgen/"]
 only_mutate = ["cardgen/sheets/*", "cardgen/write/*"]
 also_copy = ["fonts/", "data/", "templates/", "README.md"]
-pytest_add_cli_args = ["-p", "no:cacheprovider"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]  # xdist workers would hide what each test reaches
 pytest_add_cli_args_test_selection = ["tests/sheets", "tests/write", "tests/test_pipeline.py",
                                       "tests/test_reprint.py", "tests/export/test_shops.py",
                                       "tests/proof/test_stamp.py", "tests/test_kept_pages.py"]
