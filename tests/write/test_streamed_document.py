@@ -6,12 +6,16 @@ The oracle is reportlab itself: the same build with the page stream replaced by 
 writes nothing as it goes and calls ``canvas.save()`` at the end."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
 
 import cardgen
 from cardgen.write import pdf as pdf_writer
+from write.test_stream import _objects_by_xref
 from write.writing import PT_PER_MM, Page, Placement, Slot, face, write
 
 
@@ -56,7 +60,7 @@ def _plain(value, seen=()):
 def _meaning(path):
     reader = PdfReader(path, strict=True)
     root = dict(reader.trailer["/Root"])
-    root.pop("/Pages")
+    tree = {k: v for k, v in root.pop("/Pages").get_object().items() if k != "/Kids"}  # the pages: below
     pages = []
     for page in reader.pages:
         entries = {k: _plain(v) for k, v in page.items() if k not in ("/Parent", "/Contents")}
@@ -65,8 +69,17 @@ def _meaning(path):
             del entries["/Trans"]
         pages.append((entries, page.get_contents().get_data()))
     info = _plain(reader.trailer["/Info"])
-    return {"root": _plain(DictionaryObject(root)), "info": info, "pages": pages,
+    return {"root": _plain(DictionaryObject(root)), "tree": _plain(DictionaryObject(tree)), "info": info,
+            "pages": pages, "objects": _objects(Path(path).read_bytes()),
             "count": reader.trailer["/Root"]["/Pages"]["/Count"], "version": reader.pdf_header}
+
+
+def _objects(data: bytes) -> int:
+    """How many objects the file has; each stands whole between its offset and the next."""
+    offsets = sorted(_objects_by_xref(data).values())
+    for start, end in zip(offsets, [*offsets[1:], data.rindex(b"\nxref\n") + 1]):
+        assert re.fullmatch(rb"\d+ 0 obj\n.*\nendobj\n", data[start:end], re.S), data[start:start + 40]
+    return len(offsets)
 
 
 def _demo(project):
@@ -123,5 +136,12 @@ def test_pages_after_the_sheets_and_print_boxes_say_what_reportlab_would_save(tm
     write(tmp_path / "saved.pdf", pages, extra_pages=(changelog,), sheets=True)
     meaning = _meaning(tmp_path / "streamed.pdf")
     assert meaning == _meaning(tmp_path / "saved.pdf")
+    assert meaning["tree"] == {"/Type": "/Pages", "/Count": 3}
     assert meaning["count"] == 3 and "/Annots" in meaning["pages"][2][0]
     assert "/TrimBox" in meaning["pages"][0][0] and "/BleedBox" in meaning["pages"][0][0]
+
+
+def test_a_document_without_information_has_reportlabs_fixed_date(tmp_path):
+    """No ``info`` (a proof of hand-made pages): the dates are still not the clock's."""
+    metadata = write(tmp_path / "x.pdf", [(Page(1, 100, 150), [Placement(face("f1"), Slot(1, 10, 20, 20, 30))])]).metadata
+    assert metadata["/CreationDate"] == metadata["/ModDate"] == "D:20000101000000+00'00'"
