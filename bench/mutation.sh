@@ -13,7 +13,9 @@
 # reprint, print-shop and stamp tests. The copy stays (its path is printed) so that
 # `cd COPY && mutmut results` and `mutmut show NAME` can be read afterwards; a second run in the
 # same copy (MUTATION_COPY=COPY) goes on where the first stopped. MUTATION_CHILDREN=2 runs two
-# mutants at a time when the machine has a core to spare.
+# mutants at a time when the machine has a core to spare. The suite's own ``-n auto`` (xdist) is
+# turned off: mutmut sees only the tests that run in its own process (with xdist its stats run
+# finds no test reaching any mutant, and nothing is run).
 set -euo pipefail
 
 limit="${1:-3600}"
