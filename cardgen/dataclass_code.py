@@ -50,19 +50,24 @@ class KeptMethods:
             return {}
         if signature != _signature() or type(codes) is not dict:
             return {}
-        return {text: code for text, code in codes.items() if type(text) is str and type(code) is _CodeType}
+        return codes  # text -> marshalled code, loaded when its class is made (a command makes few)
 
     def exec(self, source, globals=None, locals=None, /, **kwargs):
         if type(source) is not str or kwargs:  # not a dataclass method's text: as the builtin does
             return exec(source, globals, locals, **kwargs)
         codes = self.codes()
         code = codes.get(source)
-        if code is None:
+        if type(code) is bytes:
+            try:
+                code = marshal.loads(code)
+            except Exception:  # a damaged entry: compiled again below
+                code = None
+        if type(code) is not _CodeType:
             # as exec compiles a string for dataclasses.py, which has no __future__ imports
             code = compile(source, "<string>", "exec", dont_inherit=True)
             self.compiled += 1
-            if len(codes) < MAX_METHODS:
-                codes[source] = code
+            if len(codes) < MAX_METHODS or source in codes:
+                codes[source] = marshal.dumps(code)
                 self._unsaved = True
         exec(code, globals, locals)
 
@@ -75,6 +80,7 @@ class KeptMethods:
             return
         self._unsaved = False
         codes = {**self._read(), **self.codes()}
+        codes = {text: code for text, code in codes.items() if type(text) is str and type(code) is bytes}
         while len(codes) > MAX_METHODS:
             codes.pop(next(iter(codes)))
         temporary = f"{self.path}.{os.getpid()}.tmp"

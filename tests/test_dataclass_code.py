@@ -97,7 +97,7 @@ def test_another_pythons_or_a_damaged_file_is_ignored(tmp_path, no_bytecode_flag
     _check_point(_define(damaged))
     assert damaged.compiled > 0
 
-    path.write_bytes(marshal.dumps((signature, {"not code": 1, 2: "x"})))
+    path.write_bytes(marshal.dumps((signature, {text: b"\x00not code" for text in codes} | {2: "x"})))
     wrong = KeptMethods(str(tmp_path))
     _check_point(_define(wrong))
     assert wrong.compiled > 0
