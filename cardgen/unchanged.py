@@ -50,7 +50,7 @@ def may_skip(options) -> bool:
 def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options) -> str | None:
     """The digest of everything a build of set ``name`` reads, or None when it cannot be told
     (links in the project, a project too large to hash)."""
-    from .cache import code_identity
+    from .code_identity import code_identity
     from .text.fontfolders import shipped_folder
 
     digest = hashlib.blake2b(digest_size=32)

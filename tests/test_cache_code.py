@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import cardgen
-from cardgen import cache as cache_module
+from cardgen import cache_file
+from cardgen import code_identity as identity
 from cardgen.text import parsed
 
 from projects import REPO
@@ -52,7 +53,7 @@ def test_a_cached_build_after_a_change_to_the_drawing_code_equals_a_fresh_build(
 def test_a_cache_written_by_other_code_is_not_used(project, monkeypatch):
     first = cardgen.build(["demo"], project, project / "first").sets[0]
     assert cardgen.build(["demo"], project, project / "again").sets[0].reused == first.laid_out == 6
-    monkeypatch.setattr(cache_module, "code_identity", lambda: "0.1.0 other-code")
+    monkeypatch.setattr(cache_file, "code_identity", lambda: "0.1.0 other-code")
     other = cardgen.build(["demo"], project, project / "other").sets[0]
     assert (other.laid_out, other.reused) == (6, 0)
     assert other.pdf.read_bytes() == first.pdf.read_bytes()
@@ -69,12 +70,12 @@ def test_fonts_kept_by_other_code_are_read_again(project, monkeypatch):
 
 
 def test_the_code_identity_is_the_version_and_a_digest_of_the_package():
-    version, digest = cache_module.code_identity().split(" ")
+    version, digest = identity.code_identity().split(" ")
     from importlib import metadata
 
     assert version == metadata.version("cardgen")
     assert len(digest) == 64 and int(digest, 16) >= 0
-    assert cache_module.code_identity.cache_info().misses == 1  # computed once per process
+    assert identity.code_identity.cache_info().misses == 1  # computed once per process
 
 
 def test_the_version_is_read_as_importlib_reads_it_and_from_a_tree_never_installed(tmp_path, monkeypatch):
@@ -83,14 +84,14 @@ def test_the_version_is_read_as_importlib_reads_it_and_from_a_tree_never_install
     them), importlib.metadata answers."""
     from importlib import metadata
 
-    assert cache_module._installed_version() == metadata.version("cardgen")
+    assert identity._installed_version() == metadata.version("cardgen")
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
-    assert cache_module._installed_version() == "unknown"
+    assert identity._installed_version() == "unknown"
     for version in ("1.0", "2.0"):
         info = tmp_path / f"cardgen-{version}.dist-info"
         info.mkdir()
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: cardgen\nVersion: {version}\n\n")
-    assert cache_module._installed_version() == metadata.version("cardgen") in ("1.0", "2.0")
+    assert identity._installed_version() == metadata.version("cardgen") in ("1.0", "2.0")
     (tmp_path / "cardgen-2.0.dist-info/METADATA").unlink()
     (tmp_path / "cardgen-2.0.dist-info").rmdir()
-    assert cache_module._installed_version() == "1.0"
+    assert identity._installed_version() == "1.0"

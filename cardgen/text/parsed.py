@@ -17,7 +17,7 @@ import reportlab
 from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
-from ..cache import code_identity
+from ..code_identity import code_identity
 from ..write.atomic import staged
 from .ttfread import read_face
 
