@@ -281,7 +281,7 @@ _STAGE_HOOKS = {
     "draw": [("cardgen.write.pdf", "_FaceDrawer.draw"), ("cardgen.rendered", "Rendered.drawing")],
     "impose": [("cardgen.sheets", "impose_groups"), ("cardgen.sheets", "draw_marks")],
     "cache": [("cardgen.cache", "FaceCache.recall"), ("cardgen.cache", "FaceCache._write"),
-              ("cardgen.cache", "FaceCache.save"), ("cardgen.cache", "_LastBuild.__init__")],
+              ("cardgen.cache", "FaceCache.save"), ("cardgen.cache_file", "LastBuild.__init__")],
     "write/compress": [("cardgen.write.pdf", "_compress_last_page"), ("cardgen.write.stream", "PageStream.page_done"),
                        ("cardgen.write.stream", "PageStream.form_done"), ("cardgen.write.stream", "PageStream.finish"),
                        ("cardgen.write.manifest", "ManifestWriter.add"),

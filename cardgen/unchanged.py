@@ -5,7 +5,7 @@ is called.
 
 The inputs are everything a build of a plain set can read: every file of the project (its
 content, size and time: the PDF's dates come from the files' times), except the cache and what
-builds write into the output folder (PDFs, manifests), and the fonts cardgen ships; cardgen's own code (cache.code_identity) and the
+builds write into the output folder (PDFs, manifests), and the fonts cardgen ships; cardgen's own code (code_identity.py) and the
 versions of the libraries that shape the output; the build options, the output folder and the
 environment variables cardgen reads. A build reads something else only for what this module
 leaves out: a deck list, a reprint, a sheet file typed on the command line, a stamp (today's
@@ -50,7 +50,7 @@ def may_skip(options) -> bool:
 def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options) -> str | None:
     """The digest of everything a build of set ``name`` reads, or None when it cannot be told
     (links in the project, a project too large to hash)."""
-    from .cache import code_identity
+    from .code_identity import code_identity
     from .text.fontfolders import shipped_folder
 
     digest = hashlib.blake2b(digest_size=32)

@@ -131,7 +131,8 @@ def test_a_failed_build_keeps_the_last_cache(project):
 def test_a_face_known_only_by_its_rendering_is_rendered_when_it_must_be_laid_out(project, monkeypatch):
     """The cache may know how a face renders but not how it draws (its drawing was dropped):
     the face is then rendered after all, laid out, and prints the same."""
-    from cardgen.cache import FaceCache, key_digest
+    from cardgen.cache import FaceCache
+    from cardgen.cache_file import key_digest
     from cardgen.write.manifest import load_manifest
 
     first = build(project)
@@ -213,7 +214,8 @@ def test_a_reprint_keeps_the_cache_of_the_whole_set(project, tmp_path):
 def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path):
     import random
 
-    from cardgen.cache import FaceCache, key_digest
+    from cardgen.cache import FaceCache
+    from cardgen.cache_file import key_digest
 
     path = tmp_path / "faces-x.bin"
     first = FaceCache(path)
@@ -242,7 +244,8 @@ def test_long_values_are_deflated_against_the_files_dictionary_and_copied_as_the
     byte, and each reads back exactly."""
     import marshal
 
-    from cardgen.cache import FORMAT, PACK_FROM, FaceCache, key_digest
+    from cardgen.cache import PACK_FROM, FaceCache
+    from cardgen.cache_file import FORMAT, key_digest
 
     path = tmp_path / "faces-x.bin"
     words = "kicker offense cone challenge base alien token moon".split()
@@ -281,7 +284,7 @@ def test_a_large_index_is_kept_in_arrays_and_finds_every_entry(monkeypatch):
     written twice gives its later offset, and a key it never held is not found."""
     from array import array
 
-    from cardgen.cache import _Index, key_digest
+    from cardgen.cache_file import _Index, key_digest
 
     monkeypatch.setattr(_Index, "SMALL", 10)
     digests = [key_digest(f"key{n}") for n in range(300)]

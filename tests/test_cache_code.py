@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import cardgen
-from cardgen import cache as cache_module
+from cardgen import cache_file
+from cardgen import code_identity as identity
 from cardgen.text import parsed
 
 from projects import REPO
@@ -52,7 +53,7 @@ def test_a_cached_build_after_a_change_to_the_drawing_code_equals_a_fresh_build(
 def test_a_cache_written_by_other_code_is_not_used(project, monkeypatch):
     first = cardgen.build(["demo"], project, project / "first").sets[0]
     assert cardgen.build(["demo"], project, project / "again").sets[0].reused == first.laid_out == 6
-    monkeypatch.setattr(cache_module, "code_identity", lambda: "0.1.0 other-code")
+    monkeypatch.setattr(cache_file, "code_identity", lambda: "0.1.0 other-code")
     other = cardgen.build(["demo"], project, project / "other").sets[0]
     assert (other.laid_out, other.reused) == (6, 0)
     assert other.pdf.read_bytes() == first.pdf.read_bytes()
@@ -69,12 +70,12 @@ def test_fonts_kept_by_other_code_are_read_again(project, monkeypatch):
 
 
 def test_the_code_identity_is_the_version_and_a_digest_of_the_package():
-    version, digest = cache_module.code_identity().split(" ")
+    version, digest = identity.code_identity().split(" ")
     from importlib import metadata
 
     assert version == metadata.version("cardgen")
     assert len(digest) == 64 and int(digest, 16) >= 0
-    assert cache_module.code_identity.cache_info().misses == 1  # computed once per process
+    assert identity.code_identity.cache_info().misses == 1  # computed once per process
 
 
 def test_the_version_is_read_as_importlib_reads_it_and_from_a_tree_never_installed(tmp_path, monkeypatch):
@@ -83,17 +84,17 @@ def test_the_version_is_read_as_importlib_reads_it_and_from_a_tree_never_install
     them), importlib.metadata answers."""
     from importlib import metadata
 
-    assert cache_module._installed_version() == metadata.version("cardgen")
+    assert identity._installed_version() == metadata.version("cardgen")
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
-    assert cache_module._installed_version() == "unknown"
+    assert identity._installed_version() == "unknown"
     for version in ("1.0", "2.0"):
         info = tmp_path / f"cardgen-{version}.dist-info"
         info.mkdir()
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: cardgen\nVersion: {version}\n\n")
-    assert cache_module._installed_version() == metadata.version("cardgen") in ("1.0", "2.0")
+    assert identity._installed_version() == metadata.version("cardgen") in ("1.0", "2.0")
     (tmp_path / "cardgen-2.0.dist-info/METADATA").unlink()
     (tmp_path / "cardgen-2.0.dist-info").rmdir()
-    assert cache_module._installed_version() == "1.0"
+    assert identity._installed_version() == "1.0"
 
 
 def _small_package(tmp_path: Path) -> Path:
@@ -113,38 +114,38 @@ def test_the_package_digest_is_kept_by_the_files_stats_and_read_again_after_any_
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     package, kept = _small_package(tmp_path), tmp_path / "kept"
     # the change times (which no program sets back) are new: nothing is kept yet
-    first = cache_module.package_digest(package, str(kept))
+    first = identity.package_digest(package, str(kept))
     assert not (kept / "code-digest.marshal").exists()
-    monkeypatch.setattr(cache_module, "SETTLED_NS", -10**12)  # as if the files were written long ago
-    assert cache_module.package_digest(package, str(kept)) == first
+    monkeypatch.setattr(identity, "SETTLED_NS", -10**12)  # as if the files were written long ago
+    assert identity.package_digest(package, str(kept)) == first
     assert (kept / "code-digest.marshal").is_file()
-    assert cache_module.package_digest(package, str(kept)) == first  # from the kept digest
+    assert identity.package_digest(package, str(kept)) == first  # from the kept digest
 
     # bytecode is not code: left out
     (package / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"other")
-    assert cache_module.package_digest(package, str(kept)) == first
+    assert identity.package_digest(package, str(kept)) == first
 
     # an edit of the same size, its modification time set back: the change time tells
     a = package / "a.py"
     times = a.stat()
     a.write_text("A = 2\n")
     os.utime(a, ns=(times.st_atime_ns, times.st_mtime_ns))
-    edited = cache_module.package_digest(package, str(kept))
+    edited = identity.package_digest(package, str(kept))
     assert edited != first
-    assert edited == cache_module.package_digest(package, str(tmp_path / "elsewhere"))  # as read afresh
+    assert edited == identity.package_digest(package, str(tmp_path / "elsewhere"))  # as read afresh
 
     (package / "sub" / "c.py").write_text("")  # a new file
-    assert cache_module.package_digest(package, str(kept)) != edited
+    assert identity.package_digest(package, str(kept)) != edited
 
     # a damaged kept file is read as none
     (kept / "code-digest.marshal").write_bytes(b"\x00damaged")
-    assert cache_module.package_digest(package, str(kept)) == cache_module.package_digest(package, str(tmp_path / "x"))
+    assert identity.package_digest(package, str(kept)) == identity.package_digest(package, str(tmp_path / "x"))
 
 
 def test_the_package_digest_names_contents_and_names(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     package = _small_package(tmp_path)
-    digest = cache_module.package_digest(package, str(tmp_path / "kept"))
+    digest = identity.package_digest(package, str(tmp_path / "kept"))
     assert not (tmp_path / "kept").exists()  # Python writes no bytecode: nor is this kept
     (package / "sub" / "b.txt").rename(package / "sub" / "c.txt")
-    assert cache_module.package_digest(package, str(tmp_path / "kept")) != digest
+    assert identity.package_digest(package, str(tmp_path / "kept")) != digest

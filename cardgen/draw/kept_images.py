@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshal
 from pathlib import Path
 
-from ..cache import code_identity
+from ..code_identity import code_identity
 from ..write.atomic import staged
 from .raster import Raster, check_pixels, load_raster, opened, raster_from
 

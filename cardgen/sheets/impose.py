@@ -51,7 +51,8 @@ class _Book:
             marks = _marks(sheet, used, options, bleed, axis)
             if note:
                 slots = [mirror_slot(s, axis, sheet.w, sheet.h) for s in sheet.slots] if axis else list(sheet.slots)
-                marks += filter(None, [duplex_note(note, slots, marks, sheet.w, sheet.h, options.margin)])
+                turn = duplex_note(note, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed)
+                marks += filter(None, [turn])
             if axis and options.back_offset != (0.0, 0.0):
                 marks = shifted(marks, *options.back_offset)
             known = self._marks[key] = (sheet, tuple(marks))

@@ -26,10 +26,12 @@ def text_size(text: str, size_pt: float = NOTE_PT) -> tuple[float, float, float]
     return len(text) * CHAR_EM * em, ASCENT * em, DESCENT * em
 
 
-def _art(slots: list[TemplateSlot]) -> tuple[float, float, float, float]:
-    """The box round every slot and the art printed beyond it (an unlimited room counts as none)."""
+def _art(slots: list[TemplateSlot], bleed: float) -> tuple[float, float, float, float]:
+    """The box round every slot and the art printed beyond it: its room, or where the room is
+    unlimited (a YAML sheet's outer slots without ``waste``) the faces' bleed, which is then
+    printed whole (impose._place)."""
     def reach(value: float) -> float:
-        return value if math.isfinite(value) else 0.0
+        return value if math.isfinite(value) else bleed
 
     return (min(s.x - reach(s.room[0]) for s in slots), min(s.y - reach(s.room[1]) for s in slots),
             max(s.x + s.w + reach(s.room[2]) for s in slots), max(s.y + s.h + reach(s.room[3]) for s in slots))
@@ -61,13 +63,14 @@ def _along(length: float, free: list[tuple[float, float]], centre: float) -> flo
 
 
 def duplex_note(text: str, slots: list[TemplateSlot], marks: list, page_w: float, page_h: float,
-                margin: float, size_pt: float = NOTE_PT) -> TextMark | None:
-    """The note's mark, in the margin band of the first edge that takes it (None: none does)."""
+                margin: float, size_pt: float = NOTE_PT, *, bleed: float) -> TextMark | None:
+    """The note's mark, in the margin band of the first edge that takes it (None: none does).
+    ``bleed``: of the faces on the page."""
     if not slots:
         return None
     width, ascent, descent = text_size(text, size_pt)
     height = ascent + descent
-    x0, y0, x1, y1 = _art(slots)
+    x0, y0, x1, y1 = _art(slots, bleed)
     lines = [m for m in marks if isinstance(m, LineMark)]
     circles = [m for m in marks if isinstance(m, CircleMark)]
 

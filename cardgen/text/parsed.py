@@ -3,7 +3,7 @@
 Every build in a new process reads each font it uses: reportlab walks the font's tables in
 Python, about 10 ms a face (5 ms with the bulk reading of ttfread.py). What it finds is plain data (numbers, tables, names), kept here
 with ``marshal`` by the file's content hash, reportlab's version and the code that read it
-(cache.code_identity), and read back in a fraction
+(code_identity.py), and read back in a fraction
 of that time. The font file itself is still read from fonts/, so subsets are cut from it.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ import reportlab
 from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
-from ..cache import code_identity
+from ..code_identity import code_identity
 from ..write.atomic import staged
 from .ttfread import read_face
 

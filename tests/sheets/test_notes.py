@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import math
 
+import pdfplumber
 import pytest
 
+import cardgen
 from cardgen.sheets import CircleMark, LineMark
-from cardgen.sheets.notes import duplex_note, text_size
+from cardgen.sheets.notes import NOTE_PT, duplex_note, text_size
 from cardgen.sheets.template import TemplateSlot
 from cardgen.units import PT_PER_MM
+
+from projects import make_project
 
 SIZE = 2 * PT_PER_MM  # a 2 mm em: a character 1.2 mm wide, ascent 1.6 mm, descent 0.5 mm
 TEXT = "abcdefghij"  # 12 mm wide
@@ -28,8 +32,8 @@ def where(mark):
     return None if mark is None else (round(mark.x, 6), round(mark.y, 6), mark.text, mark.size, mark.angle, mark.kind)
 
 
-def note(slot_list, marks, page_w, page_h, margin, text=TEXT):
-    return where(duplex_note(text, slot_list, marks, page_w, page_h, margin, SIZE))
+def note(slot_list, marks, page_w, page_h, margin, text=TEXT, bleed=0.0):
+    return where(duplex_note(text, slot_list, marks, page_w, page_h, margin, SIZE, bleed=bleed))
 
 
 def test_a_notes_size_is_estimated_from_its_characters_and_type_size():
@@ -59,10 +63,46 @@ def test_a_band_exactly_as_tall_as_the_note_takes_it():
     assert note([slot], [], 250, 300, 0.0) == (119.0, round(height / 2 - RISE, 6), TEXT, SIZE, 0.0, "note")
 
 
-def test_an_unlimited_room_counts_as_no_art_beyond_the_slot():
+@pytest.mark.parametrize("bleed, middle", [(0.0, 17.5), (3.0, 16.0)])
+def test_an_unlimited_room_counts_as_the_bleed_beyond_the_slot(bleed, middle):
     slot = TemplateSlot(20, 30, 100, 200)  # the room of a slot unlimited: UNLIMITED
     assert slot.room == (math.inf,) * 4
-    assert note([slot], [], 140, 260, 5.0) == (64.0, round(17.5 - RISE, 6), TEXT, SIZE, 0.0, "note")
+    # the bottom band: from the 5 mm margin to the slot's art, 30 mm less the bleed
+    assert note([slot], [], 140, 260, 5.0, bleed=bleed) == (64.0, round(middle - RISE, 6), TEXT, SIZE, 0.0, "note")
+
+
+TWO_ROWS = """name: Two rows
+paper: letter
+grid: {w: 63.5, h: 88.9, nx: 3, ny: 2, x0: 12.7, y0: 94.6}
+"""  # no waste: the outer edges' room is unlimited; the bottom row ends 7 mm above the paper's edge
+
+
+def test_on_a_yaml_sheet_without_waste_the_note_keeps_off_the_faces_bleed(tmp_path):
+    """The demo's faces fill their 3 mm bleed with blue; 3 mm of paper lie below the bottom
+    row's trim beyond the 4 mm margin, room enough for the note were the bleed not printed."""
+    root = make_project(tmp_path)
+    (tmp_path / "two-rows.yaml").write_text(TWO_ROWS, encoding="utf-8")
+    options = cardgen.BuildOptions(cache=False, sheet=str(tmp_path / "two-rows.yaml"))
+    built = cardgen.build(["demo"], root, tmp_path / "out", options).sets[0]
+    with pdfplumber.open(built.pdf) as pdf:
+        assert len(pdf.pages) == 4
+        for number, page in enumerate(pdf.pages, 1):
+            art = [mm_box(shape, page.height) for shape in page.rects + page.curves if shape["fill"]]
+            assert bool(art) == (number != 4), number  # the last: the tokens' blank back page
+            chars = [mm_box(c, page.height) for c in page.chars if abs(c["size"] - NOTE_PT) < 1e-6]
+            assert chars, number  # every page has its note
+            for char in chars:
+                for box in art:
+                    assert not overlaps(char, box), (number, char, box)
+
+
+def mm_box(obj, page_h_pt):
+    to_mm = 1 / PT_PER_MM
+    return (obj["x0"] * to_mm, (page_h_pt - obj["bottom"]) * to_mm, obj["x1"] * to_mm, (page_h_pt - obj["top"]) * to_mm)
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def test_crop_marks_and_circles_crossing_the_band_push_the_note_to_the_widest_free_stretch():
