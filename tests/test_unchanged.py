@@ -137,3 +137,22 @@ def test_an_output_folder_among_the_inputs_leaves_them_in_view(project):
     again = cardgen.build(["demo"], project, project, BuildOptions(skip_unchanged=True)).sets[0]
     assert again.laid_out == 1
     assert written(again) != before
+
+
+def test_a_file_is_hashed_a_piece_at_a_time_to_the_digest_of_its_whole_content(tmp_path):
+    # a large set's card file, PDF and manifest are hashed in pieces (held whole, they were a
+    # 100,000-card build's peak memory); the digest is still the whole content's, so what an
+    # earlier build recorded is still recognised
+    import hashlib
+
+    from cardgen import unchanged
+
+    data = bytes(range(256)) * 12_289  # some 3 MB: many pieces, the last one short
+    path = tmp_path / "big.bin"
+    path.write_bytes(data)
+    size, _, digest = unchanged._file_digest(path)
+    assert size == len(data)
+    assert digest == hashlib.blake2b(data, digest_size=32).hexdigest()
+    path.write_bytes(data[:-1] + b"\0")
+    assert unchanged._file_digest(path)[2] != digest
+    assert unchanged._file_digest(tmp_path / "missing.bin") is None
