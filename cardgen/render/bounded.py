@@ -29,6 +29,17 @@ _PLAIN_NUMBERS = frozenset({int, float})
 _OPERATORS = {"+": operator.add, "*": operator.mul, "%": operator.mod, "**": operator.pow}
 
 
+_PYTHON: dict[tuple, str] = {}  # (settings, source, name, defer_init) -> the Python code Jinja writes
+_CODE: dict[tuple[str, str], Any] = {}  # (that code, file name) -> its compiled code object
+_REMEMBERED = 512  # templates: a long watch or serve session edits them again and again
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= _REMEMBERED:
+        memo.clear()
+    memo[key] = value
+
+
 class TemplateLimit(SecurityError):
     """A rendering passed one of the limits."""
 
@@ -58,6 +69,34 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             self.steps_left = 0
             raise TemplateLimit(limit_message(TEMPLATE_STEPS, "the template takes too many steps "
                                                               "(loops inside loops, or a very long value)"))
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        """Jinja's compile, remembering in this process the Python code it writes for a source:
+        every build makes its own environment, and watch, serve and the tests build many times
+        in one process. The code does not depend on the file name (``compile`` is given it)."""
+        if not isinstance(source, str):
+            return super().compile(source, name, filename, raw, defer_init)
+        key = (self.settings(), source, name, defer_init)
+        python = _PYTHON.get(key)
+        if python is None:
+            python = super().compile(source, name, filename, raw=True, defer_init=defer_init)
+            _remember(_PYTHON, key, python)
+        if raw:
+            return python
+        filename = "<template>" if filename is None else filename
+        code = _CODE.get((python, filename))
+        if code is None:
+            code = self._compile(python, filename)
+            _remember(_CODE, (python, filename), code)
+        return code
+
+    def settings(self) -> tuple:
+        """What the code Jinja writes for a template depends on besides its source."""
+        return (type(self), self.block_start_string, self.block_end_string, self.variable_start_string,
+                self.variable_end_string, self.comment_start_string, self.comment_end_string,
+                self.line_statement_prefix, self.line_comment_prefix, self.trim_blocks, self.lstrip_blocks,
+                self.newline_sequence, self.keep_trailing_newline, self.optimized, self.autoescape,
+                tuple(sorted(self.filters)), tuple(sorted(self.tests)), tuple(sorted(self.extensions)))
 
     def _parse(self, source, name, filename):
         """Every for-loop's iterable goes through the ``COUNTED`` filter (each turn is a step),

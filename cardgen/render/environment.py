@@ -57,6 +57,21 @@ class MarkedLoader(FileSystemLoader):
         return marked, filename, uptodate
 
 
+_NAMES: dict[tuple, tuple[frozenset[str], tuple[str | None, ...]]] = {}
+
+
+def _names_in(env: BoundedEnvironment, source: str) -> tuple[frozenset[str], tuple[str | None, ...]]:
+    """The names a template's source reads and the templates it names (None: a computed name),
+    remembered in this process: each build has its own environment, and the same sources."""
+    key = (env.settings(), source)
+    if key not in _NAMES:
+        tree = env.parse(source)
+        if len(_NAMES) >= 512:
+            _NAMES.clear()
+        _NAMES[key] = (frozenset(meta.find_undeclared_variables(tree)), tuple(meta.find_referenced_templates(tree)))
+    return _NAMES[key]
+
+
 class Templates:
     """The project's templates, compiled once per build."""
 
@@ -101,9 +116,9 @@ class Templates:
                         continue
                     seen.add(current)
                     source = self.env.loader.get_source(self.env, current)[0]
-                    tree = self.env.parse(source)
-                    used |= meta.find_undeclared_variables(tree)
-                    for referenced in meta.find_referenced_templates(tree):
+                    names, referenced_templates = _names_in(self.env, source)
+                    used |= names
+                    for referenced in referenced_templates:
                         if referenced is None:  # a computed template name: anything may be read
                             self._used[name] = None
                             return None
