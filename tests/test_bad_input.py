@@ -444,3 +444,15 @@ def test_proofs_into_an_unwritable_folder(built, cli):
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/proofs: permission denied\n"
     _intact(project, before)
+
+
+@pytest.mark.parametrize("row, shown", [('"Two\nlines",two,x', "Two\\nlines"), ('"Page\fbreak",two,x', "Page\\x0cbreak"),
+                                        ('"Line\u2028separator",two,x', "Line\\u2028separator")])
+def test_a_card_name_with_line_breaks_is_one_line(built, cli, row, shown):
+    project, before = built
+    (project / "data/demo/more.csv").write_text(f"name,count,text\n{row}\n", encoding="utf-8")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f'data/demo/more.csv:2: card "{shown}": count must be a whole number, got "two"',
+                                          "cardgen: 1 error, 0 warnings"]
+    _intact(project, before)
