@@ -280,8 +280,15 @@ def test_usage_errors_exit_2(built, cli, args, message):
 
 @pytest.mark.parametrize("change, lines", [
     (lambda p: (p / "data/demo/icons/star.svg").write_text("<svg"),
-     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: it has no width and height',
-      "cardgen: 1 error, 0 warnings"]),
+     ['data/demo/icons/star.svg:1: card "Escape Artist": cannot read SVG: Couldn\'t find end of Start Tag svg line 1 '
+      "(a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/icons/star.svg").write_bytes((p / "data/demo/icons/star.svg").read_bytes()[:150]),
+     ['data/demo/icons/star.svg:1: card "Escape Artist": cannot read SVG: Couldn\'t find end of Start Tag polygon '
+      "line 1 (a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),  # it drew nothing, silently
+    (lambda p: (p / "data/demo/icons/star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" '
+                                                           'height="9">\n<rect width="1" height="1"/>\0</svg>'),
+     ['data/demo/icons/star.svg:2: card "Escape Artist": cannot read SVG: PCDATA invalid Char value 0 '
+      "(a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),
     (lambda p: (p / "data/demo/icons/star.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan nan"><rect width="1" height="1"/></svg>'),
      ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: its size, nan x nan, is not a finite size '
