@@ -272,10 +272,16 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
                 return kept
     with _collecting_seldom():
         card_set = load_set(name, session.root)
+        boxes_due = card_set.boxes and options.layout == "sheets" and options.deck is None and (
+            options.changed_since is None)
+        if boxes_due:
+            from .components.boxes import check_boxes  # only sets with boxes pay for the import
+
+            check_boxes(card_set, build_paper(card_set, options))
         result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
                            progress)
-    if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
-        from .components.boxes import build_boxes  # only sets with boxes pay for the import
+    if boxes_due:
+        from .components.boxes import build_boxes
 
         boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
         result = replace(result, boxes=tuple(boxes))
