@@ -388,6 +388,8 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
     ('subject: "a\\0b"\n', "data/demo/set.yaml:26: the text holds U+0000, a control character"),
     ('variables: {x: ["\\x7f"]}\n', "data/demo/set.yaml:26: the text holds U+007F, a control character"),
     ('author: "\\uFFFF"\n', "data/demo/set.yaml:26: the text holds U+FFFF, not a character"),
+    ("date: 2024-13-45\n", "data/demo/set.yaml:26: invalid YAML: 2024-13-45 is not a date (month must be in 1..12): "
+                          "put quotes round it to keep it as text"),
     ("bleed: .nan\n", "data/demo/set.yaml:26: bleed: expected a length, got nan"),
     ("bleed: -.inf\n", "data/demo/set.yaml:26: bleed: expected a length of at most 100000 mm (100 m), got -inf"),
     ("safe: 1" + "0" * 400 + "\n", "data/demo/set.yaml:26: safe: expected a length of at most 100000 mm (100 m), got "
