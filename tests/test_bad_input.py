@@ -131,6 +131,21 @@ def test_out_naming_a_file(built, cli):
     _intact(project, before)
 
 
+def test_a_manifest_that_cannot_replace_the_old_one_puts_the_old_pdf_back(built, cli):
+    """The PDF is renamed into place first; when the manifest's rename then fails (a folder
+    stands where it goes), the earlier PDF is put back: never a new PDF beside an old manifest."""
+    project, before = built
+    (project / "output/demo.json").unlink()
+    (project / "output/demo.json").mkdir()
+    (project / "data/demo/more.csv").write_text("name,count,text\nNew card,1,New text\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.json: it is a folder, not a file\n"
+    assert (project / "output/demo.pdf").read_bytes() == before["demo.pdf"]
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]  # no debris
+    assert list((project / "output/demo.json").iterdir()) == []
+
+
 def test_a_full_disk_in_process(built, cli, monkeypatch):
     project, before = built
     import cardgen.write.pdf as pdf_writer
