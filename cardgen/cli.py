@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 bad data or a failed check, 2 bad usage (unknown set, b
 from __future__ import annotations
 
 import gc
+import math
 import os
 import re
 import signal
@@ -48,6 +49,22 @@ class Paper(click.ParamType):
 
 
 PAPERS = Paper()
+
+
+class Margin(click.ParamType):
+    """mm along the paper's edges: a number from 0 (nan, which click's own FloatRange lets
+    through, fails deep in the imposition)."""
+
+    name = "MM"
+
+    def convert(self, value, param, ctx):
+        try:
+            margin = float(value)
+        except (TypeError, ValueError):
+            margin = math.nan
+        if not 0 <= margin <= 1000:
+            self.fail(f'"{value}" is not a margin in mm from 0 to 1000', param, ctx)
+        return margin
 
 
 class ProgressBars:
@@ -177,7 +194,7 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 @click.option("--gutter-fold", is_flag=True, help="Fronts and backs on one page, mirrored across a fold line.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="The edge a duplex printer turns the sheet over.")
-@click.option("--margin", type=click.FloatRange(min=0), default=None,
+@click.option("--margin", type=Margin(), default=None,
               help="mm along every paper edge where nothing is printed (default 4, or the set's sheet margin).")
 @click.option("--back-offset", type=BACK_OFFSET, default="0,0",
               help="X,Y in mm: shift every back page to correct the printer's drift (`cardgen calibrate` measures it).")

@@ -22,6 +22,9 @@ class Source:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
 
 
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
 @dataclass(frozen=True)
 class Problem:
     message: str
@@ -33,7 +36,8 @@ class Problem:
         where = f"{self.source}: " if self.source else ""
         label = "warning: " if self.severity == "warning" else ""
         who = f'card "{self.card}": ' if self.card else ""
-        return f"{where}{label}{who}{self.message}"
+        # one problem, one line: a card named by a CSV cell that spans lines prints its breaks as \n
+        return f"{where}{label}{who}{self.message}".translate(_LINE_BREAKS)
 
     @property
     def is_error(self) -> bool:

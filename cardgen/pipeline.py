@@ -151,30 +151,32 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
     cache = FaceCache(_faces_cache(session, card_set.name)) if options.cache and session.cache else None
-    rendered = render_set(card_set, session, cache)
-    layout = sheet_options(card_set, options)
-    by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
-    if layout.layout == "sheets" and any(card_set.types[name].back for name in by_type):
-        layout = replace(layout, blank_backs=True)  # printed double-sided: every sheet a front and a back
-    groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
-    copies = sum(by_type.values())
-    extra_pages, notes = [], {}
-    if options.changed_since is not None:
-        streams, copies, changelog = _reprinted(rendered, cards, layout, Path(options.changed_since))
-        extra_pages.append(changelog.page)
-        notes["changelog"] = changelog.as_json()
-    else:
-        streams = (_batched(rendered.pairs(_batched(_of(cards, group, card_set, layout)))) for group in groups)
-    stamp = None
-    if options.stamp:
-        date = options.stamp_date or time.strftime("%Y-%m-%d")
-        stamp = f"{card_set.title} v{card_set.version} · {date}"
-    counts = {"faces": 0, "fronts": 0}
-    converter = color_converter(card_set, options)
-    if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
-        rendered = workers.on_workers(rendered, options.jobs, copies, cache,
-                                      lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
-    try:
+    rendered = None
+    try:  # from here a failure discards the cache's new file: nothing of it is left behind
+        rendered = render_set(card_set, session, cache)
+        layout = sheet_options(card_set, options)
+        by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
+        if layout.layout == "sheets" and any(card_set.types[name].back for name in by_type):
+            layout = replace(layout, blank_backs=True)  # printed double-sided: every sheet a front and a back
+        groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
+        copies = sum(by_type.values())
+        extra_pages, notes = [], {}
+        if options.changed_since is not None:
+            streams, copies, changelog = _reprinted(rendered, cards, layout, Path(options.changed_since))
+            extra_pages.append(changelog.page)
+            notes["changelog"] = changelog.as_json()
+        else:
+            streams = (_batched(rendered.pairs(_batched(_of(cards, group, card_set, layout)))) for group in groups)
+        stamp = None
+        if options.stamp:
+            date = options.stamp_date or time.strftime("%Y-%m-%d")
+            stamp = f"{card_set.title} v{card_set.version} · {date}"
+        counts = {"faces": 0, "fronts": 0}
+        converter = color_converter(card_set, options)
+        if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
+            rendered = workers.on_workers(
+                rendered, options.jobs, copies, cache,
+                lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
         with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
 
@@ -271,10 +273,16 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
                 return kept
     with _collecting_seldom():
         card_set = load_set(name, session.root)
+        boxes_due = card_set.boxes and options.layout == "sheets" and options.deck is None and (
+            options.changed_since is None)
+        if boxes_due:
+            from .components.boxes import check_boxes  # only sets with boxes pay for the import
+
+            check_boxes(card_set, build_paper(card_set, options))
         result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
                            progress)
-    if card_set.boxes and options.layout == "sheets" and options.deck is None and options.changed_since is None:
-        from .components.boxes import build_boxes  # only sets with boxes pay for the import
+    if boxes_due:
+        from .components.boxes import build_boxes
 
         boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
         result = replace(result, boxes=tuple(boxes))

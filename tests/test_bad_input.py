@@ -295,8 +295,15 @@ def test_usage_errors_exit_2(built, cli, args, message):
 
 @pytest.mark.parametrize("change, lines", [
     (lambda p: (p / "data/demo/icons/star.svg").write_text("<svg"),
-     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: it has no width and height',
-      "cardgen: 1 error, 0 warnings"]),
+     ['data/demo/icons/star.svg:1: card "Escape Artist": cannot read SVG: Couldn\'t find end of Start Tag svg line 1 '
+      "(a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/icons/star.svg").write_bytes((p / "data/demo/icons/star.svg").read_bytes()[:150]),
+     ['data/demo/icons/star.svg:1: card "Escape Artist": cannot read SVG: Couldn\'t find end of Start Tag polygon '
+      "line 1 (a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),  # it drew nothing, silently
+    (lambda p: (p / "data/demo/icons/star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" '
+                                                           'height="9">\n<rect width="1" height="1"/>\0</svg>'),
+     ['data/demo/icons/star.svg:2: card "Escape Artist": cannot read SVG: PCDATA invalid Char value 0 '
+      "(a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),
     (lambda p: (p / "data/demo/icons/star.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan nan"><rect width="1" height="1"/></svg>'),
      ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: its size, nan x nan, is not a finite size '
@@ -396,6 +403,8 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
     ('subject: "a\\0b"\n', "data/demo/set.yaml:26: the text holds U+0000, a control character"),
     ('variables: {x: ["\\x7f"]}\n', "data/demo/set.yaml:26: the text holds U+007F, a control character"),
     ('author: "\\uFFFF"\n', "data/demo/set.yaml:26: the text holds U+FFFF, not a character"),
+    ("date: 2024-13-45\n", "data/demo/set.yaml:26: invalid YAML: 2024-13-45 is not a date (month must be in 1..12): "
+                          "put quotes round it to keep it as text"),
     ("bleed: .nan\n", "data/demo/set.yaml:26: bleed: expected a length, got nan"),
     ("bleed: -.inf\n", "data/demo/set.yaml:26: bleed: expected a length of at most 100000 mm (100 m), got -inf"),
     ("safe: 1" + "0" * 400 + "\n", "data/demo/set.yaml:26: safe: expected a length of at most 100000 mm (100 m), got "
@@ -458,4 +467,16 @@ def test_proofs_into_an_unwritable_folder(built, cli):
         undo()
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/proofs: permission denied\n"
+    _intact(project, before)
+
+
+@pytest.mark.parametrize("row, shown", [('"Two\nlines",two,x', "Two\\nlines"), ('"Page\fbreak",two,x', "Page\\x0cbreak"),
+                                        ('"Line\u2028separator",two,x', "Line\\u2028separator")])
+def test_a_card_name_with_line_breaks_is_one_line(built, cli, row, shown):
+    project, before = built
+    (project / "data/demo/more.csv").write_text(f"name,count,text\n{row}\n", encoding="utf-8")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f'data/demo/more.csv:2: card "{shown}": count must be a whole number, got "two"',
+                                          "cardgen: 1 error, 0 warnings"]
     _intact(project, before)

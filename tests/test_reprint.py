@@ -110,6 +110,8 @@ def test_a_bad_or_foreign_manifest_is_an_error_naming_the_file(project, tmp_path
     result = cli(project, "build", "demo", "--changed-since", str(bad))
     assert result.exit_code == 1
     assert f"{bad}: {message}" in result.output
+    # the cache's new file, begun before the manifest was read, is not left behind
+    assert [p.name for p in (project / ".cardgen-cache").iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_a_reprint_manifest_is_refused_as_the_base(project, tmp_path):

@@ -7,6 +7,9 @@ from pathlib import Path
 import click
 
 
+MOST_OFFSET = 100.0  # mm: a printer drifts by a few; beyond the paper's own size means nothing
+
+
 class BackOffset(click.ParamType):
     """X,Y in mm ("0.5,-1"): how far every back page is shifted (right and up, as seen on the back)."""
 
@@ -20,8 +23,9 @@ class BackOffset(click.ParamType):
             x, y = (float(part.removesuffix("mm")) for part in parts)
         except ValueError:
             self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1', param, ctx)
-        if not (math.isfinite(x) and math.isfinite(y)):
-            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1', param, ctx)
+        if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > MOST_OFFSET:
+            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1 (at most {MOST_OFFSET:g} mm either way)',
+                      param, ctx)
         return (x + 0.0, y + 0.0)
 
 

@@ -70,6 +70,15 @@ def tuck_box(card_set: CardSet, spec: BoxSpec) -> tuple[TuckBox, list[tuple[Card
     return TuckBox.for_cards(card_w, card_h, count, spec.thickness, spec.clearance), held
 
 
+def check_boxes(card_set: CardSet, paper="letter") -> None:
+    """What can be known of every box without drawing it (its cards, their sizes, the paper it
+    needs): checked before the set's own files are written, so a box that cannot be made fails
+    the build while the earlier output is still as it was."""
+    for spec in card_set.boxes.values():
+        box, _ = tuck_box(card_set, spec)
+        _page(box, paper, spec)
+
+
 def build_boxes(card_set: CardSet, session, out: Path, paper="letter") -> list[Path]:
     """Write every tuck box of the set; each file whole or not at all."""
     written = []

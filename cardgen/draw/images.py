@@ -58,7 +58,7 @@ class ImageStore:
                 if self.root is not None and str(problem).startswith("cannot read "):
                     # the file itself is the one cause, however many faces use it: said at the file
                     cached = CardgenError(Problem(str(problem).replace(f' "{path.name}"', "", 1),
-                                                  Source(_shown(path, self.root))))
+                                                  Source(_shown(path, self.root), getattr(problem, "line", None))))
             self._cache[key] = cached
         if isinstance(cached, ValueError):
             raise ValueError(*cached.args)
@@ -81,9 +81,9 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
 
     from .svgsize import check_svg_size
 
-    check_svg_size(path)
-    if root is not None:
+    if root is not None:  # first: a reference out of the project is refused before anything reads the file
         svg_references(path, root, _shown(path, root))
+    check_svg_size(path)
     with _svglib_said() as said:
         try:
             drawing = svg2rlg(str(path), **_reference_root(root))

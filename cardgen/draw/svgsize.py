@@ -21,8 +21,17 @@ def check_svg_size(path: Path) -> None:
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
     try:
         root = etree.parse(str(path), parser).getroot()
-    except (etree.XMLSyntaxError, OSError):
+    except OSError:
         return  # svglib reports an unreadable file in its own words
+    except etree.XMLSyntaxError as exc:
+        # svglib reads on past the damage (a file cut short draws nothing, silently): refused here
+        error = exc.error_log.last_error  # this parse's: the log may hold earlier ones
+        if error is None or error.level_name != "FATAL":
+            return  # an undeclared xlink: prefix and the like: svglib reads those as meant
+        reason = error.message.strip().rstrip(".")
+        refused = ValueError(f'cannot read SVG "{path.name}": {reason} (a damaged or cut-short file?)')
+        refused.line = error.line or None  # the file's line, for its Source
+        raise refused from None
     if root is None:
         return
     by_id = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str) and element.get("id")}

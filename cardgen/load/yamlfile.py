@@ -85,6 +85,22 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     return data
 
 
+_DATE = re.compile(r"(?<![\w.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w.-]|:\d)")
+
+
+def _impossible_date(text: str) -> tuple[int | None, str]:
+    """The line and words of the first date-like value that no calendar has."""
+    import datetime
+
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _DATE.finditer(line.split(" #", 1)[0]):
+            try:
+                datetime.date(*(int(part) for part in match.groups()))
+            except ValueError:
+                return number, match.group()
+    return None, "a value"
+
+
 def _round_trip(text: str, name: str) -> Any:
     try:
         return YAML(typ="rt", pure=True).load(text)
@@ -93,6 +109,10 @@ def _round_trip(text: str, name: str) -> Any:
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
+    except ValueError as exc:  # a date that does not exist (2024-13-45): YAML reads it as a date
+        line, written = _impossible_date(text)
+        raise fail(f"invalid YAML: {written} is not a date ({exc}): put quotes round it to keep it as text",
+                   Source(name, line)) from None
     except ReaderError as exc:  # a character YAML refuses to read: named at its line, as one in a value is
         line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
         character = exc.character if isinstance(exc.character, int) else ord(str(exc.character or "?")[0])

@@ -147,6 +147,20 @@ def test_a_box_that_holds_nothing_is_an_error(tmp_path):
         "box \"none\" holds no card: nothing matches {'type': 'nothing'}")
 
 
+@pytest.mark.parametrize("box", ["boxes:\n  mixed:\n    template: demo/box.xml.j2\n",
+                                 "boxes:\n  none:\n    template: demo/box.xml.j2\n    cards: {type: nothing}\n"])
+def test_a_box_that_cannot_be_made_leaves_the_earlier_output_as_it_was(tmp_path, box):
+    root = make_box_project(tmp_path, "")
+    out = tmp_path / "out"
+    cardgen.build(["demo"], root, out, cardgen.BuildOptions(cache=False))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    set_yaml = root / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + box)
+    with pytest.raises(CardgenError):  # checked before the set's own files are replaced
+        cardgen.build(["demo"], root, out, cardgen.BuildOptions(cache=False, stamp=True, stamp_date="2024-01-01"))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
 def test_a_box_counts_its_copies(tmp_path):
     import pypdfium2 as pdfium
 

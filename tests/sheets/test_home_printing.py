@@ -214,7 +214,11 @@ def test_margin_option(project):
     (["--per-card", "--mix-backs"], "--mix-backs does not apply to --per-card pages (one face a page, no sheet)"),
     (["--gutter-fold", "--back-offset", "1,0"], "--back-offset does not apply to --gutter-fold pages (no back pages)"),
     (["--back-offset", "1"], "Invalid value for '--back-offset': \"1\" is not two lengths in mm such as 0.5,-1"),
-    (["--margin", "-1"], "Invalid value for '--margin': -1.0 is not in the range x>=0."),
+    (["--back-offset", "1e308,0"], "Invalid value for '--back-offset': \"1e308,0\" is not two lengths in mm such as "
+                                   "0.5,-1 (at most 100 mm either way)"),
+    (["--margin", "-1"], "Invalid value for '--margin': \"-1\" is not a margin in mm from 0 to 1000"),
+    (["--margin", "nan"], "Invalid value for '--margin': \"nan\" is not a margin in mm from 0 to 1000"),
+    (["--margin", "1e400"], "Invalid value for '--margin': \"1e400\" is not a margin in mm from 0 to 1000"),
 ])
 def test_options_that_do_not_apply_are_usage_errors(project, args, message):
     out = project / "out" / "usage"
