@@ -166,7 +166,7 @@ def test_the_manifest_text_exactly_for_values_of_every_kind_and_a_path_shaped_sl
                  Source("cards.yaml", 3))
     out = io.StringIO()
     writer = ManifestWriter(out, _set("Fête"))
-    slot = Slot(2, 10.123456, 20.00004, 63.5, 88.9, shape="path:M 0 0 L 1 1 Z", rotation=180)
+    slot = Slot(2, 10.123456, 20.00004, 63.512345, 88.900049, shape="path:M 0 0 L 1 1 Z", rotation=180)
     writer.add([Placement(Face(card, POKER, 1, "front", "k", "h1"), slot),
                 Placement(Face(plain, POKER, 2, "back", "k2", "h2"), Slot(3, 1.0, 2.0, 3.0, 4.0))])
     writer.add([Placement(Face(card, POKER, 3, "front", "k", "h1"), slot)])
@@ -175,7 +175,7 @@ def test_the_manifest_text_exactly_for_values_of_every_kind_and_a_path_shaped_sl
         '{"set": "demo", "version": "0.3", "title": "Fête", "format": 2, '
         '"face_fields": ["card", "copy", "side", "page", "slot", "hash"], "faces": [\n'
         '[0, 1, "front", 2, 0, 0],\n[1, 2, "back", 3, 1, 1],\n[0, 3, "front", 2, 0, 0]\n], "slots": [\n'
-        '{"x_mm": 10.1235, "y_mm": 20.0, "w_mm": 63.5, "h_mm": 88.9, "shape": "path", "rotation": 180},\n'
+        '{"x_mm": 10.1235, "y_mm": 20.0, "w_mm": 63.5123, "h_mm": 88.9, "shape": "path", "rotation": 180},\n'
         '{"x_mm": 1.0, "y_mm": 2.0, "w_mm": 3.0, "h_mm": 4.0, "shape": "rect", "rotation": 0}\n], "hashes": [\n'
         '"h1",\n"h2"\n], "cards": [\n'
         '{"card": "Say \\"hi\\"", "type": "action", "data": {"name": "Say \\"hi\\"", "n": 3, "f": 1.5, '

@@ -3,10 +3,13 @@ at every object, and its header must name the version the document ended up need
 from __future__ import annotations
 
 import re
+from array import array
 
 import pypdf
+import pytest
 
 import cardgen
+from cardgen.write.stream import _cross_references
 from projects import make_project
 
 
@@ -40,3 +43,24 @@ def test_the_header_names_the_version_that_transparency_needs(tmp_path):
     data = pdf.read_bytes()
     assert b"/ca " in data or b"/CA " in data
     assert data.startswith(b"%PDF-1.4\n")
+
+
+def _table(offsets, count: int) -> bytes:
+    return b"".join(_cross_references(array("Q", offsets), count))
+
+
+def test_the_cross_reference_table_lists_every_object_across_its_chunks():
+    """Written a few thousand entries at a time: an entry a line, none lost or doubled at the
+    chunks' edges (a set of thousands of pages has tens of thousands of objects)."""
+    offsets = [0] + [15 + 7 * number for number in range(1, 9001)]
+    for count in (1, 2, 4095, 4096, 4097, 4098, 8192, 8193, 8194, 9000):
+        expected = b"xref\n0 %d\n0000000000 65535 f \n" % (count + 1) + b"".join(
+            b"%010d 00000 n \n" % offset for offset in offsets[1:count + 1])
+        assert _table(offsets[:count + 1], count) == expected, count
+
+
+def test_an_object_never_written_stops_the_table():
+    for offsets, count in (([0, 15, 0, 30], 3), ([0, 15, 22, 30, 0], 4), ([0, 0, 22], 2), ([0, 15, 22], 3)):
+        with pytest.raises(AssertionError) as raised:
+            _table(offsets, count)
+        assert str(raised.value) == "an object of the PDF was never written", (offsets, count)

@@ -145,3 +145,20 @@ def test_a_document_without_information_has_reportlabs_fixed_date(tmp_path):
     """No ``info`` (a proof of hand-made pages): the dates are still not the clock's."""
     metadata = write(tmp_path / "x.pdf", [(Page(1, 100, 150), [Placement(face("f1"), Slot(1, 10, 20, 20, 30))])]).metadata
     assert metadata["/CreationDate"] == metadata["/ModDate"] == "D:20000101000000+00'00'"
+
+
+def test_a_page_tree_of_more_than_ten_lines_of_kids_says_what_reportlab_would_save(tmp_path, monkeypatch):
+    """The page tree names ten pages a line: 23 pages make three lines, read back in order."""
+    pages = [(Page(n, 100, 150 + n), [Placement(face(f"f{n % 4}"), Slot(n, 10, 20, 20, 30))]) for n in range(1, 24)]
+    reader = write(tmp_path / "streamed.pdf", pages)
+    assert [round(float(page.mediabox[3]) / PT_PER_MM, 3) for page in reader.pages] == [150 + n for n in range(1, 24)]
+    monkeypatch.setattr(pdf_writer, "PageStream", _SavedByReportlab)
+    write(tmp_path / "saved.pdf", pages)
+    meaning = _meaning(tmp_path / "streamed.pdf")
+    assert meaning == _meaning(tmp_path / "saved.pdf") and meaning["tree"] == {"/Type": "/Pages", "/Count": 23}
+    # every reference of /Kids stands apart from the next (a lenient reader would take "0 R12" too)
+    data = (tmp_path / "streamed.pdf").read_bytes()
+    tree = reader.trailer["/Root"].raw_get("/Pages").idnum
+    start = _objects_by_xref(data)[tree]
+    kids = re.match(rb"\d+ 0 obj\n<<\n/Count 23 /Kids \[(.*?)\] /Type /Pages\n>>\nendobj\n", data[start:], re.S).group(1)
+    assert re.fullmatch(rb"(\s+\d+ 0 R)+\s+", kids) and len(kids.split(b"R")) == 24
