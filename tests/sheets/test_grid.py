@@ -6,6 +6,7 @@ import math
 import pytest
 
 from cardgen.sheets import CARD_SIZES, PAPER_SIZES, LineMark, SheetOptions, impose
+from cardgen.sheets.grid import fit
 from cardgen.sheets.marks import MARK_EDGE_ROOM
 
 from .helpers import box, by_page, card_type, grow, overlap, pairs
@@ -156,3 +157,13 @@ def test_custom_paper():
     assert (page.w, page.h) == (130, 130)
     assert len(slots) == 4
     assert sorted({s.x for s in slots}) == pytest.approx([15.0, 65.0])
+
+
+@pytest.mark.parametrize("length, cell, gap, count", [
+    (190.5, 63.5, 0.0, 3), (190.4, 63.5, 0.0, 2), (63.5, 63.5, 0.0, 1), (63.4, 63.5, 0.0, 0),
+    (0.0, 63.5, 0.0, 0), (-5.0, 63.5, 6.0, 0),
+    (133.0, 63.5, 6.0, 2), (132.9, 63.5, 6.0, 1), (202.5, 63.5, 6.0, 3), (202.4, 63.5, 6.0, 2),
+    (3 * 88.9, 88.9, 0.0, 3),  # 266.70000000000005: a float's last bit does not lose a row
+])
+def test_fit_counts_cells_and_the_gaps_between_them_only(length, cell, gap, count):
+    assert fit(length, cell, gap) == count
