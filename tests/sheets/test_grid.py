@@ -167,3 +167,13 @@ def test_custom_paper():
 ])
 def test_fit_counts_cells_and_the_gaps_between_them_only(length, cell, gap, count):
     assert fit(length, cell, gap) == count
+
+
+def test_the_outer_bleed_stops_at_the_margin_on_every_side():
+    # 202.5 mm: 3 poker cards + 2 x 6 mm, so 2 mm between the 4 mm margin and the trim left and
+    # right: the 3 mm bleed is printed 2 mm there; 16.65 mm above and below: all 3 mm.
+    page, slots = first_page(card_type(), SheetOptions(paper=(202.5, 300)), count=9)
+    assert len(slots) == 9
+    clips = [s.clip for s in slots]
+    assert (min(c[0] for c in clips), max(c[2] for c in clips)) == pytest.approx((4.0, 198.5), abs=1e-9)
+    assert (min(c[1] for c in clips), max(c[3] for c in clips)) == pytest.approx((13.65, 300 - 13.65), abs=1e-9)
