@@ -5,7 +5,7 @@
 
 The whole build process is measured by ``/usr/bin/time -v`` (elapsed time, maximum resident
 set size), so interpreter start and imports count. Goal (issue 22): under 5 s and 300 MB.
-The image is decoded, downsampled and embedded once per build (cardgen/draw/images.py).
+The image is decoded, downsampled and embedded once per build (cardgen/draw/raster.py).
 """
 from __future__ import annotations
 

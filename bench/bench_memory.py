@@ -5,8 +5,12 @@ bytes a card of what a build leaves (the PDF, the manifest, the cache).
     python bench/bench_memory.py --sizes 10000 --runs 1  # quicker
 
 Each build is a new `python -m cardgen build` process in the deck's folder, its cache and output
-removed first (cold); its peak memory is the process's own ru_maxrss (os.wait4), its CPU time
-user + system. This process stays small (the decks are written by a child of their own): Linux
+removed first (cold); its peak memory is ru_maxrss as os.wait4 gives it, which is the largest of
+the process and of the worker processes it waited for (a build on two cores, workers.py), not
+their sum; its CPU time is user + system of all of them. The build also reports (through a small
+wrapper, below) the peak of its own process and of its largest worker apart: ``sum`` is the
+build's process plus --jobs times its largest worker, an upper bound (a worker is forked from the
+build's process, and the pages they share are counted in both). This process stays small (the decks are written by a child of their own): Linux
 counts a parent's memory at the fork in its child's ru_maxrss. Each is run ``--runs`` times (default 3), alternating sizes, and the median is
 shown. After the cold runs, one more build keeps the cache (a rebuild with nothing changed):
 its peak memory includes the index of the last build's cache file.
@@ -28,13 +32,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import REPO  # noqa: E402
 
 
+WORKERS = len(os.sched_getaffinity(0))  # the workers a build starts (cardgen's default --jobs: every usable core)
+
+
 def build(folder: Path, cold: bool = True) -> dict:
     """One `cardgen build` process: its peak memory (MB), CPU seconds and output sizes."""
     if cold:
         shutil.rmtree(folder / ".cardgen-cache", ignore_errors=True)
         shutil.rmtree(folder / "output", ignore_errors=True)
-    environment = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen([sys.executable, "-m", "cardgen", "build"], cwd=folder, env=environment,
+    peaks = folder.parent / f"{folder.name}-peaks.txt"  # beside the project: not one of its files
+    peaks.unlink(missing_ok=True)
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "BENCH_PEAKS": str(peaks)}
+    process = subprocess.Popen([sys.executable, "-c", _REPORTING, "build"], cwd=folder, env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -42,10 +51,30 @@ def build(folder: Path, cold: bool = True) -> dict:
     process.stderr.close()
     if process.returncode:
         raise SystemExit(f"cardgen build failed in {folder}:\n{errors}")
-    return {"peak_mb": usage.ru_maxrss / 1024, "cpu": usage.ru_utime + usage.ru_stime,
+    own, worker = (int(kb) / 1024 for kb in peaks.read_text().split())
+    return {"peak_mb": usage.ru_maxrss / 1024, "own_mb": own, "worker_mb": worker,
+            "cpu": usage.ru_utime + usage.ru_stime,
             "pdf": (folder / "output/bench.pdf").stat().st_size,
             "manifest": (folder / "output/bench.json").stat().st_size,
             "cache": (folder / ".cardgen-cache/faces-bench.bin").stat().st_size}
+
+
+# `cardgen build` as the command runs it (cli.run), which ends with os._exit: just before, the
+# build's process writes its own peak and its largest worker's (the children it waited for), in kB
+_REPORTING = """
+import os, resource, sys
+from cardgen import cli
+main_pid, real_exit = os.getpid(), os._exit
+def reporting_exit(code):
+    if os.getpid() == main_pid:
+        with open(os.environ["BENCH_PEAKS"], "w") as out:
+            out.write(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} "
+                      f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
+    real_exit(code)
+os._exit = reporting_exit
+sys.argv[0] = "cardgen"
+cli.run()
+"""
 
 
 def make_in_child(folder: Path, cards: int, deck: str) -> Path:
@@ -66,7 +95,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="cold builds per measurement (the median is shown)")
     args = parser.parse_args()
     sizes = sorted(args.sizes)
-    print(f"{'deck':<7} {'cards':>7} {'peak MB':>8} {'CPU s':>7} {'rebuild MB':>11} {'PDF B/card':>11} "
+    print(f"{'deck':<7} {'cards':>7} {'peak MB':>8} {'own MB':>7} {'worker':>7} {'sum':>6} {'CPU s':>7} "
+          f"{'rebuild MB':>11} {'PDF B/card':>11} "
           f"{'manifest':>9} {'cache':>7} {'(m+c)/pdf':>10}")
     with tempfile.TemporaryDirectory(prefix="cardgen-bench-memory-") as temporary:
         for deck in args.decks:
@@ -75,18 +105,24 @@ def main() -> None:
             for _ in range(args.runs):
                 for cards in sizes:  # alternating: a change in the machine's load touches every size
                     runs[cards].append(build(folders[cards]))
-            peaks = {}
+            peaks, owns = {}, {}
             for cards in sizes:
                 last = runs[cards][-1]
                 rebuild = build(folders[cards], cold=False)
                 peaks[cards] = statistics.median(r["peak_mb"] for r in runs[cards])
                 cpu = statistics.median(r["cpu"] for r in runs[cards])
+                own = owns[cards] = statistics.median(r["own_mb"] for r in runs[cards])
+                worker = statistics.median(r["worker_mb"] for r in runs[cards])
+                total = own + (WORKERS * worker if worker else 0)
                 pdf, manifest, cache = (last[k] / cards for k in ("pdf", "manifest", "cache"))
-                print(f"{deck:<7} {cards:>7} {peaks[cards]:>8.1f} {cpu:>7.2f} {rebuild['peak_mb']:>11.1f} "
+                print(f"{deck:<7} {cards:>7} {peaks[cards]:>8.1f} {own:>7.1f} {worker:>7.1f} {total:>6.1f} {cpu:>7.2f} "
+                      f"{rebuild['peak_mb']:>11.1f} "
                       f"{pdf:>11.0f} {manifest:>9.0f} {cache:>7.0f} {(manifest + cache) / pdf:>10.2f}")
                 shutil.rmtree(folders[cards] / "output", ignore_errors=True)
             if len(sizes) > 1:
-                print(f"{deck:<7} peak memory {sizes[-1]} / {sizes[0]} cards: {peaks[sizes[-1]] / peaks[sizes[0]]:.2f}")
+                print(f"{deck:<7} peak memory {sizes[-1]} / {sizes[0]} cards: {peaks[sizes[-1]] / peaks[sizes[0]]:.2f} "
+                      f"(the build's own process: {owns[sizes[-1]] / owns[sizes[0]]:.2f})")
+    print(f"own MB: the build's process; worker: its largest worker; sum: own + {WORKERS} x worker (an upper bound)")
     print("B/card: whole files (fonts and images included) over the cards; manifest and cache: output/bench.json and")
     print(".cardgen-cache/faces-bench.bin after a cold build; rebuild MB: a build with the cache of the one before")
 

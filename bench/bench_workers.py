@@ -57,7 +57,7 @@ STAGES = (  # (stage, where its code lives), first match wins: the build's proce
     ("receiving chunks (workers.py, marshal)", ("workers.py", "marshal.loads")),
     ("reading cards", ("/load/",)),
     ("rendering templates", ("/render/", "jinja2", ".j2")),
-    ("laying out (text fitting, images read)", ("/text/", "layout.py", "assets.py", "PIL", "images.py _load")),
+    ("laying out (text fitting, images read)", ("/text/", "layout.py", "assets.py", "PIL", "images.py _load", "raster.py load_raster")),
     ("imposing", ("/sheets/",)),
     ("manifest", ("manifest.py", "json/")),
     ("drawing faces (text, images, forms)", ("/draw/", "rendered.py", "write/face.py", "write/pdf.py")),

@@ -35,10 +35,23 @@ if [ -z "$copy" ]; then
 source_paths = ["cardgen/"]
 only_mutate = ["cardgen/sheets/*", "cardgen/write/*"]
 also_copy = ["fonts/", "data/", "templates/", "README.md"]
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-n", "0"]  # xdist workers would hide what each test reaches
 pytest_add_cli_args_test_selection = ["tests/sheets", "tests/write", "tests/test_pipeline.py",
                                       "tests/test_reprint.py", "tests/export/test_shops.py",
-                                      "tests/proof/test_stamp.py"]
+                                      "tests/proof/test_stamp.py", "tests/test_kept_pages.py"]
+EOF
+    # mutmut runs each mutant in a child forked from a process that ran the clean tests: module
+    # caches (a slot's operators in write/pdf.py, an element's in write/face.py) come filled, and
+    # the mutated code behind them is never called. Every test starts with them empty.
+    cat >> "$copy/tests/conftest.py" <<'EOF'
+
+
+@pytest.fixture(autouse=True)
+def _empty_module_caches_for_mutmut():
+    from cardgen.write import face as _face, pdf as _pdf
+
+    _pdf._POSITIONS.clear()
+    _face._DRAWN.clear()
 EOF
 fi
 echo "mutation copy: $copy"

@@ -10,7 +10,7 @@ import re
 import signal
 import sys
 
-from . import collector_paused
+from . import collector_paused, stops
 
 with collector_paused():
     import traceback
@@ -283,21 +283,21 @@ def run() -> None:
     before the command starts (modules, mostly) is never garbage, so the collector is told to
     leave it out of its scans."""
     gc.freeze()
-    terminated = []
-
-    def unwind_on_sigterm(signum, frame):
-        # Stopped by a service manager, `timeout` or `kill`: unwind as Ctrl-C does, so that
-        # staged files and temporary folders are removed and earlier outputs stay as they were.
-        terminated.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, unwind_on_sigterm)
+    # Stopped by a service manager, `timeout` or `kill`, or Ctrl-C: unwind, so that staged files
+    # and temporary folders are removed and earlier outputs stay as they were (see stops.py)
+    stops.unwind_on_stops()
+    code = 1  # a stop that cuts short the command's own exit (click says 1 for Ctrl-C)
     try:
-        main(prog_name="cardgen")
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code
-    if terminated:
+        try:
+            main(prog_name="cardgen")
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code
+        finally:
+            stops.note_stops_only()  # the command is over and its files whole: only the status changes
+    except KeyboardInterrupt:  # it came before the handlers above were in place
+        pass
+    if signal.SIGTERM in stops.asked():
         code = 128 + signal.SIGTERM  # as a shell reports a process ended by SIGTERM
     if isinstance(code, str):
         print(code, file=sys.stderr)

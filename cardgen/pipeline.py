@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import sheets, unchanged, validate, workers
+from . import sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
@@ -179,6 +179,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             manifest = ManifestWriter(out, card_set)
 
             def on_page(page, placements) -> None:
+                stops.check()
                 manifest.add(placements)
                 counts["faces"] += len(placements)
                 counts["fronts"] += sum(1 for p in placements if p.face.side == "front")
@@ -305,6 +306,7 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
     for name in resolve_names(names, root):
+        stops.check()
         report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
         results.append(build_set(name, session, out, options, report))
     return BuildResult(tuple(results), time.perf_counter() - started)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 from .assets import Fingerprints
 from .cache import FaceCache
 from .draw import direct
-from .draw.content import ICON, TEXT
+from .draw.content import ELEMENT, ICON, TEXT
 from .errors import CardgenError, Problem
 from .layout import LaidFace, Resources, blame_value, lay_out
 from .model import Card, CardSet, Face
@@ -50,8 +50,11 @@ class Rendered:
         if parts is None and self.cache is not None:
             parts = self.cache.get(face.content_hash)
         if parts is not None:
-            return FaceDrawing(parts=parts, element_at=_ElementsOf(lambda: self.renderer.markup(face), resources),
-                               pure=all(part.__class__ is str or part[0] in _PURE for part in parts), **common)
+            element_at = _ElementsOf(lambda: self.renderer.markup(face), resources)
+            pure = all(part.__class__ is str or part[0] in _PURE for part in parts)
+            if not pure:
+                element_at.prepare_all(parts)
+            return FaceDrawing(parts=parts, element_at=element_at, pure=pure, **common)
         laid = self.lay_out(face)
         self.laid_out += 1
         keep = None
@@ -83,8 +86,26 @@ class _ElementsOf:
             self.elements = self.markup().elements()
         element = self.elements[index]
         if element.tag == "image":
-            return element, self.resources.image(self.resources.find_image(element.attrs["src"]))
+            try:
+                return element, self.resources.image(self.resources.find_image(element.attrs["src"]))
+            except ValueError as exc:  # said as a fresh layout says it (layout.lay_out)
+                raise CardgenError(Problem(str(exc), element.source, self.markup().card_name)) from None
         return element, None
+
+    def prepare_all(self, parts: tuple) -> None:
+        """Prepare every element the parts draw again, before the face is drawn: an image that
+        can no longer be used (a lowered pixel limit, a file gone) is then a problem of this
+        face, gathered with the others' (as a fresh layout's), not an error half-way through
+        drawing it."""
+        problems = []
+        for part in parts:
+            if part.__class__ is not str and part[0] == ELEMENT:
+                try:
+                    self(part[1])
+                except CardgenError as error:
+                    problems += error.problems
+        if problems:
+            raise CardgenError(problems)
 
 
 def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = None, preview: bool = False) -> Rendered:

@@ -140,8 +140,7 @@ def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
             if path.suffix.lower() in _FONT_SUFFIXES:
                 content = "font"  # told by its size and time, as the font cache knows fonts (text/fonts.py)
             else:
-                with open(path, "rb") as handle:
-                    content = hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
+                content = _content_digest(path)
         except OSError:
             return False
         digest.update(f"F {str(path)!r} {stat.st_size} {stat.st_mtime_ns} {content}\n".encode("utf-8",
@@ -149,11 +148,21 @@ def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
     return True
 
 
+def _content_digest(path: Path) -> str:
+    """A file's digest, read a piece at a time: a large set's card file, PDF or manifest (tens
+    of megabytes at 100,000 cards) would otherwise be held whole, the build's peak memory."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, _blake2b_32).hexdigest()
+
+
+def _blake2b_32():
+    return hashlib.blake2b(digest_size=32)
+
+
 def _file_digest(path: Path) -> tuple[int, int, str] | None:
     try:
         stat = path.stat()
-        with open(path, "rb") as handle:
-            return stat.st_size, stat.st_mtime_ns, hashlib.blake2b(handle.read(), digest_size=32).hexdigest()
+        return stat.st_size, stat.st_mtime_ns, _content_digest(path)
     except OSError:
         return None
 

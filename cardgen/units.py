@@ -1,6 +1,7 @@
 """Lengths in card markup and data: millimetres by default, also ``in`` and ``pt``."""
 from __future__ import annotations
 
+import math
 import re
 
 MM_PER_INCH = 25.4
@@ -8,6 +9,7 @@ MM_PER_PT = MM_PER_INCH / 72.0
 PT_PER_MM = 72.0 / MM_PER_INCH
 
 _LENGTH = re.compile(r"^\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|in|pt|cm)?\s*$")
+MAX_LENGTH = 100_000.0  # mm: 100 m, far beyond any paper, still exact in PDF's numbers
 _FACTOR = {None: 1.0, "mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_PT}
 
 
@@ -16,11 +18,37 @@ def parse_length(value: object) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected a length, got {value!r}")
     if isinstance(value, (int, float)):
-        return float(value)
-    match = _LENGTH.match(str(value))
-    if not match:
-        raise ValueError(f'expected a length such as "12", "12mm", "0.5in" or "10pt", got "{value}"')
-    return float(match.group(1)) * _FACTOR[match.group(2)]
+        try:
+            length = float(value)
+        except OverflowError:  # an int beyond any float
+            length = math.inf
+    else:
+        match = _LENGTH.match(str(value))
+        if not match:
+            raise ValueError(f'expected a length such as "12", "12mm", "0.5in" or "10pt", got "{value}"')
+        length = float(match.group(1)) * _FACTOR[match.group(2)]
+    if math.isnan(length):  # nan passes every comparison that would stop it later
+        raise ValueError(f"expected a length, got {_shown(value)}")
+    if abs(length) > MAX_LENGTH:
+        raise ValueError(f"expected a length of at most {MAX_LENGTH:g} mm (100 m), got {_shown(value)}")
+    return length
+
+
+def parse_number(value: str) -> float:
+    """A plain number, finite: "nan", "inf" and "1e999" pass every comparison meant to stop a
+    bad value later, and fail deep inside the drawing."""
+    try:
+        result = float(value)
+    except ValueError:
+        raise ValueError(f'expected a number, got "{_shown(value)}"') from None
+    if not math.isfinite(result):
+        raise ValueError(f'expected a finite number, got "{_shown(value)}"')
+    return result
+
+
+def _shown(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:12]}...({len(text)} characters)"
 
 
 def mm_to_pt(mm: float) -> float:

@@ -124,8 +124,8 @@ def watch(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
         if (root / folder).is_dir():
             observer.schedule(events, str(root / folder), recursive=True)
     observer.start()
-    echo(f"watching {', '.join(f + '/' for f in WATCHED)} in {root} (Ctrl-C stops)")
-    try:
+    try:  # from here on: a Ctrl-C as soon as "watching" shows still stops the observer
+        echo(f"watching {', '.join(f + '/' for f in WATCHED)} in {root} (Ctrl-C stops)")
         while not stop.wait(0.05):
             if events.quiet_for(debounce):
                 for line in rebuild(names, root, out, options, proofs):

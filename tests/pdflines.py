@@ -8,9 +8,14 @@ face) the page draws. Each line is a dict with pdfplumber's keys: ``x0``, ``x1``
 ``bottom`` in points (top and bottom from the top of the page), ``stroking_color`` (a tuple of
 the colour's components) and ``dash`` (``(array, phase)``). A subpath is a line when it is one
 ``m`` and one ``l`` (as pdfminer splits and names paths); ``n`` paints nothing.
+
+The operators are read by a tokenizer of the content-stream syntax here (one regular expression):
+turning each of qpdf's parsed operands into a Python object took longer than the parsing, on
+text-heavy faces. A stream with an inline image (``BI``) is read by pikepdf's parser instead.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pikepdf
@@ -46,11 +51,72 @@ def page_lines(pdf_path: Path) -> list[list[dict]]:
         return pages
 
 
+_DELIMITER = rb"\s()<>\[\]{}/%"
+# every token, whitespace included, so that the tokens add up to the stream when all is read; a
+# string with parentheses nested in it (cardgen's writer escapes them) is not read here
+_TOKEN = re.compile(rb"\s+|%[^\r\n]*|\((?:[^()\\]|\\.)*\)|<<|>>|\[|\]|<[^<>]*>|/[^" + _DELIMITER + rb"]*|[^"
+                    + _DELIMITER + rb"]+", re.S)
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_WANTED = frozenset(OPERATORS.split())
+_SPACE = frozenset(b" \t\r\n\f\x00%")  # whitespace, and comments
+_NUMBER = frozenset(b"+-.0123456789")
+
+
+def _tokenized(data: bytes) -> list[tuple[str, list]] | None:
+    """The wanted operators of a content stream with their operands (numbers as floats, names
+    as "/Name", arrays as lists); None if this tokenizer cannot read the stream (an inline image,
+    a string with nested parentheses)."""
+    tokens = _TOKEN.findall(data)
+    if sum(map(len, tokens)) != len(data):
+        return None
+    found: list[tuple[str, list]] = []
+    operands: list = []
+    nested: list[list] = []
+    for token in tokens:
+        first = token[0]
+        if first in _SPACE:
+            continue
+        if first in _NUMBER:
+            operands.append(float(token))
+        elif first == 0x2F:  # /
+            operands.append(_NAME_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), token).decode("latin-1"))
+        elif token in (b"[", b"<<"):
+            nested.append(operands)
+            operands = []
+        elif token in (b"]", b">>"):
+            inner, operands = operands, nested.pop()
+            operands.append(inner)
+        elif first in b"(<" or token in (b"true", b"false", b"null"):
+            operands.append(token)
+        elif token == b"BI":
+            return None
+        elif not nested:
+            operator = token.decode("latin-1")
+            if operator in _WANTED:
+                found.append((operator, operands))
+            operands = []
+    return found
+
+
+def _content(stream) -> bytes:
+    """A form's stream, or a page's contents (one stream or several, read as one)."""
+    if isinstance(stream, pikepdf.Stream):
+        return stream.read_bytes()
+    contents = stream.get("/Contents")
+    if contents is None:
+        return b""
+    if isinstance(contents, pikepdf.Array):
+        return b"\n".join(part.read_bytes() for part in contents)
+    return contents.read_bytes()
+
+
 def _operators(stream, parsed: dict) -> list[tuple[str, list]]:
     key = stream.objgen
     if key == (0, 0) or key not in parsed:
-        found = [(str(operator), list(operands))
-                 for operands, operator in pikepdf.parse_content_stream(stream, OPERATORS)]  # the rest skipped in C++
+        found = _tokenized(_content(stream))
+        if found is None:  # an inline image: qpdf's parser knows where its data ends
+            found = [(str(operator), list(operands))
+                     for operands, operator in pikepdf.parse_content_stream(stream, OPERATORS)]
         if key == (0, 0):
             return found
         parsed[key] = found

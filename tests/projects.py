@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
+
+from click.testing import CliRunner
+
+from cardgen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -14,3 +19,12 @@ def make_project(tmp_path: Path, fixture: str = "project") -> Path:
     shutil.copytree(FIXTURES / fixture, root)
     shutil.copytree(REPO / "fonts", root / "fonts")
     return root
+
+
+def run_cli(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """``cardgen --root ROOT ARGS`` run in this process by click's runner, as ``subprocess.run``
+    reports a process: exit code, stdout, stderr. For tests of what a command says and returns;
+    tests of the process itself (signals, exit on a real interpreter) start one."""
+    result = CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False)
+    return subprocess.CompletedProcess(["cardgen", "--root", str(root), *args], result.exit_code,
+                                       result.stdout, result.stderr)

@@ -131,6 +131,21 @@ def test_out_naming_a_file(built, cli):
     _intact(project, before)
 
 
+def test_a_manifest_that_cannot_replace_the_old_one_puts_the_old_pdf_back(built, cli):
+    """The PDF is renamed into place first; when the manifest's rename then fails (a folder
+    stands where it goes), the earlier PDF is put back: never a new PDF beside an old manifest."""
+    project, before = built
+    (project / "output/demo.json").unlink()
+    (project / "output/demo.json").mkdir()
+    (project / "data/demo/more.csv").write_text("name,count,text\nNew card,1,New text\n")
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr == "cardgen: cannot write output/demo.json: it is a folder, not a file\n"
+    assert (project / "output/demo.pdf").read_bytes() == before["demo.pdf"]
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]  # no debris
+    assert list((project / "output/demo.json").iterdir()) == []
+
+
 def test_a_full_disk_in_process(built, cli, monkeypatch):
     project, before = built
     import cardgen.write.pdf as pdf_writer
@@ -282,6 +297,14 @@ def test_usage_errors_exit_2(built, cli, args, message):
     (lambda p: (p / "data/demo/icons/star.svg").write_text("<svg"),
      ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: it has no width and height',
       "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/icons/star.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan nan"><rect width="1" height="1"/></svg>'),
+     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: its size, nan x nan, is not a finite size '
+      "above 0 (width, height or viewBox)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/icons/star.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="-4" height="8"><rect width="1" height="1"/></svg>'),
+     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: its size, -3 x 6, is not a finite size '
+      "above 0 (width, height or viewBox)", "cardgen: 1 error, 0 warnings"]),
     (lambda p: (p / "templates/demo/token.xml.j2").write_bytes(b"<card>\n\xff</card>\n"),
      ['templates/demo/token.xml.j2:2: card "Marker": the template is not UTF-8 text: byte 0xFF at byte offset 7 '
       "(save it as UTF-8)", "cardgen: 1 error, 0 warnings"]),
@@ -370,6 +393,13 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
     ("sheet: {margin: lots}\n", 'data/demo/set.yaml:26: sheet margin: expected a length such as "12", "12mm", '
                                 '"0.5in" or "10pt", got "lots"'),
     ("sheet: {template: sheets/nope.yaml}\n", 'data/demo/set.yaml:26: sheet template file "sheets/nope.yaml" not found'),
+    ('subject: "a\\0b"\n', "data/demo/set.yaml:26: the text holds U+0000, a control character"),
+    ('variables: {x: ["\\x7f"]}\n', "data/demo/set.yaml:26: the text holds U+007F, a control character"),
+    ('author: "\\uFFFF"\n', "data/demo/set.yaml:26: the text holds U+FFFF, not a character"),
+    ("bleed: .nan\n", "data/demo/set.yaml:26: bleed: expected a length, got nan"),
+    ("bleed: -.inf\n", "data/demo/set.yaml:26: bleed: expected a length of at most 100000 mm (100 m), got -inf"),
+    ("safe: 1" + "0" * 400 + "\n", "data/demo/set.yaml:26: safe: expected a length of at most 100000 mm (100 m), got "
+                                 "100000000000...(401 characters)"),
 ])
 def test_set_yaml_values_of_the_wrong_kind(built, cli, added, line):
     project, before = built

@@ -94,3 +94,57 @@ def test_the_version_is_read_as_importlib_reads_it_and_from_a_tree_never_install
     (tmp_path / "cardgen-2.0.dist-info/METADATA").unlink()
     (tmp_path / "cardgen-2.0.dist-info").rmdir()
     assert cache_module._installed_version() == "1.0"
+
+
+def _small_package(tmp_path: Path) -> Path:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "a.py").write_text("A = 1\n")
+    (package / "sub" / "b.txt").write_text("data\n")
+    (package / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"left out")
+    settled = 1_600_000_000  # long ago: files old enough for their digest to be kept
+    for path in (package / "a.py", package / "sub" / "b.txt"):
+        os.utime(path, (settled, settled))
+    return package
+
+
+def test_the_package_digest_is_kept_by_the_files_stats_and_read_again_after_any_edit(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    package, kept = _small_package(tmp_path), tmp_path / "kept"
+    # the change times (which no program sets back) are new: nothing is kept yet
+    first = cache_module.package_digest(package, str(kept))
+    assert not (kept / "code-digest.marshal").exists()
+    monkeypatch.setattr(cache_module, "SETTLED_NS", -10**12)  # as if the files were written long ago
+    assert cache_module.package_digest(package, str(kept)) == first
+    assert (kept / "code-digest.marshal").is_file()
+    assert cache_module.package_digest(package, str(kept)) == first  # from the kept digest
+
+    # bytecode is not code: left out
+    (package / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"other")
+    assert cache_module.package_digest(package, str(kept)) == first
+
+    # an edit of the same size, its modification time set back: the change time tells
+    a = package / "a.py"
+    times = a.stat()
+    a.write_text("A = 2\n")
+    os.utime(a, ns=(times.st_atime_ns, times.st_mtime_ns))
+    edited = cache_module.package_digest(package, str(kept))
+    assert edited != first
+    assert edited == cache_module.package_digest(package, str(tmp_path / "elsewhere"))  # as read afresh
+
+    (package / "sub" / "c.py").write_text("")  # a new file
+    assert cache_module.package_digest(package, str(kept)) != edited
+
+    # a damaged kept file is read as none
+    (kept / "code-digest.marshal").write_bytes(b"\x00damaged")
+    assert cache_module.package_digest(package, str(kept)) == cache_module.package_digest(package, str(tmp_path / "x"))
+
+
+def test_the_package_digest_names_contents_and_names(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    package = _small_package(tmp_path)
+    digest = cache_module.package_digest(package, str(tmp_path / "kept"))
+    assert not (tmp_path / "kept").exists()  # Python writes no bytecode: nor is this kept
+    (package / "sub" / "b.txt").rename(package / "sub" / "c.txt")
+    assert cache_module.package_digest(package, str(tmp_path / "kept")) != digest

@@ -207,6 +207,28 @@ def test_a_decompression_bomb_png_names_the_limit_without_paths_or_addresses(bui
         "CARDGEN_MAX_IMAGE_PIXELS", 150_000_000)])  # the back is one face, laid out once
 
 
+def test_a_lowered_pixel_limit_is_said_alike_with_the_faces_cache_warm_or_cold(built):
+    """Warm, the faces come from the cache and only their images are loaded again: the image
+    over the limit is the same problem of the same cards, not an internal error."""
+    root, _ = built
+    Image.new("RGB", (400, 300), "navy").save(root / "data/demo/icons/art.png")
+    action = root / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text(encoding="utf-8").replace(
+        "{% endblock %}", '<image x="5" y="60" w="20" h="10" src="icons/art.png"/>\n{% endblock %}'), encoding="utf-8")
+    assert cardgen(root, "build", "demo").returncode == 0  # the cache warm
+    before = output_files(root)
+    line = action.read_text(encoding="utf-8").splitlines().index(
+        '<image x="5" y="60" w="20" h="10" src="icons/art.png"/>') + 1
+    said = [f'templates/demo/action.xml.j2:{line}: card "Quick Draw": ' + limit_text(
+                'image "art.png" has 400 x 300 = 120,000 pixels', "pixels in one image (width x height)",
+                "CARDGEN_MAX_IMAGE_PIXELS", 1000) + " (and 3 more cards)",
+            "cardgen: 1 error, 0 warnings"]
+    for cache in ("--cache", "--no-cache"):
+        result = cardgen(root, "build", cache, "demo", env={"CARDGEN_MAX_IMAGE_PIXELS": "1000"})
+        assert (result.returncode, result.stderr.splitlines()) == (1, said), cache
+        assert output_files(root) == before
+
+
 def test_an_svg_holding_a_raster_image_is_refused_with_a_message(built):
     root, _ = built
     Image.new("RGB", (4, 4), "red").save(root / "data/demo/icons/red.png")

@@ -1,13 +1,18 @@
 """A `cardgen` stopped by SIGTERM (a service manager, `timeout`, `kill`) unwinds as Ctrl-C does:
-its temporary folders and staged files are removed. The exit status is 143, as a shell reports a process ended by SIGTERM."""
+its temporary folders and staged files are removed, and each set's PDF and manifest are both the
+earlier build's or both the new one's. The exit status is 143, as a shell reports a process ended
+by SIGTERM (Ctrl-C: 1, click's "Aborted!")."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from projects import make_project
 
@@ -23,21 +28,27 @@ def big_project(tmp_path: Path, cards: int = CARDS) -> Path:
     return root
 
 
-def start(root: Path, temp: Path, *command: str) -> subprocess.Popen:
+def start(root: Path, temp: Path, *command: str, preexec_fn=None) -> subprocess.Popen:
     temp.mkdir(exist_ok=True)
     env = dict(os.environ, TMPDIR=str(temp))
     return subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), *command], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
 
 
-def stop_when(process: subprocess.Popen, seen) -> tuple[int, str]:
-    """SIGTERM as soon as ``seen()`` holds (the command is half-way); its exit status and stderr."""
+def _ctrl_c_unwinds() -> None:
+    """In the child: Ctrl-C as a terminal gives it, even if this run ignores it (started in the
+    background by a shell), which the child would inherit, and Python then leaves it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def stop_when(process: subprocess.Popen, seen, stop: int = signal.SIGTERM) -> tuple[int, str]:
+    """``stop`` as soon as ``seen()`` holds (the command is half-way); its exit status and stderr."""
     deadline = time.monotonic() + 120
     while not seen():
         assert process.poll() is None, f"it ended before it could be stopped: {process.communicate()}"
         assert time.monotonic() < deadline, "it never got half-way"
         time.sleep(0.005)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(stop)
     _, err = process.communicate(timeout=120)
     return process.returncode, err
 
@@ -55,3 +66,94 @@ def test_a_proof_stopped_half_way_leaves_no_temporary_folder(tmp_path):
     assert "Traceback" not in err
     assert ours(temp) == []
     assert [p.name for p in (root / "output").rglob("*.tmp")] == []
+
+
+# --- a build stopped at any moment: each set's PDF and manifest both old or both new -----------
+
+SET_CARDS = 700  # a set is still being written well after its PDF is staged, even on a fast machine
+STOP_SIGNALS = [pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
+              pytest.param(signal.SIGINT, 1, id="Ctrl-C")]  # click's status for Ctrl-C ("Aborted!")
+
+
+def two_set_project(tmp_path: Path) -> Path:
+    """The demo set, big, and a copy of it named zeta: a build writes demo, then zeta."""
+    root = big_project(tmp_path, SET_CARDS)
+    shutil.copytree(root / "data" / "demo", root / "data" / "zeta")
+    set_file = root / "data" / "zeta" / "set.yaml"
+    set_file.write_text(set_file.read_text(encoding="utf-8").replace("name: demo", "name: zeta", 1), encoding="utf-8")
+    return root
+
+
+def outputs(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def set_outputs(everything: dict[str, bytes], name: str) -> dict[str, bytes]:
+    return {n: data for n, data in everything.items() if n.startswith(name + ".")}
+
+
+def build(root: Path, *options: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), "build", "--no-cache", *options],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def staged_pdf(out: Path, name: str) -> Path | None:
+    return next((p for p in out.iterdir() if p.name.startswith(f".{name}.pdf.cardgen-")), None)
+
+
+def _moments(out: Path):
+    """When to stop the build, each a function that waits for its moment in ``out``, and what
+    each set must then hold: "old", "new", or either (None)."""
+    def pdf_staged(name):
+        return lambda: staged_pdf(out, name) is not None
+
+    def pdf_committed(name):
+        # the PDF's temporary is gone (renamed into place) after it was seen
+        seen = []
+
+        def committed():
+            staged = staged_pdf(out, name)
+            if staged is not None:
+                seen.append(staged)
+            return bool(seen) and not seen[0].exists()
+        return committed
+
+    return [
+        ("demo's PDF staged", pdf_staged("demo"), {"demo": "old", "zeta": "old"}),
+        ("demo's PDF renamed into place", pdf_committed("demo"), {"demo": "new", "zeta": None}),
+        ("zeta's PDF staged", pdf_staged("zeta"), {"demo": "new", "zeta": "old"}),
+        ("zeta's PDF renamed into place", pdf_committed("zeta"), {"demo": "new", "zeta": "new"}),
+    ]
+
+
+@pytest.mark.parametrize("stop, status", STOP_SIGNALS)
+def test_a_build_stopped_at_any_moment_leaves_each_set_old_or_new_never_mixed(tmp_path, stop, status):
+    root = two_set_project(tmp_path)
+    out = root / "output"
+    build(root)
+    old = outputs(out)
+    for name in ("demo", "zeta"):
+        csv = root / "data" / name / "more.csv"
+        csv.write_text(csv.read_text(encoding="utf-8").replace("reads this text", "reads another text"), encoding="utf-8")
+    build(root, "--out", str(tmp_path / "fresh"))
+    new = outputs(tmp_path / "fresh")
+    assert sorted(old) == sorted(new) == ["demo.json", "demo.pdf", "zeta.json", "zeta.pdf"]
+    for name in ("demo", "zeta"):
+        assert set_outputs(old, name) != set_outputs(new, name)
+    temp = tmp_path / "tmp"
+    for moment, reached, expected in _moments(out):
+        for name, data in old.items():  # every run starts from the earlier build's outputs
+            (out / name).write_bytes(data)
+        process = start(root, temp, "build", "--no-cache", "--jobs", "1", preexec_fn=_ctrl_c_unwinds)
+        code, err = stop_when(process, reached, stop)
+        left = outputs(out)
+        for name, must in expected.items():
+            held = set_outputs(left, name)
+            state = "old" if held == set_outputs(old, name) else "new" if held == set_outputs(new, name) else "mixed"
+            assert state in ((must,) if must else ("old", "new")), f"stopped when {moment}: {name} is {state}"
+        # the last moment may come after the build has ended (a finished build exits 0)
+        assert code == status or (moment == "zeta's PDF renamed into place" and code == 0), (moment, code, err)
+        assert "Traceback" not in err
+        assert sorted(left) == sorted(old)  # no temporary left in the output folder
+        assert ours(temp) == []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import queue
 import signal
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from types import SimpleNamespace
 import cardgen
 from cardgen.watch import Changes, _Events, changed_cards, rebuild, watch
 from cardgen.write.manifest import load_manifest
+
+WAIT = 300  # seconds: a guard against a hang, not a speed test
 
 
 def manifest(project):
@@ -104,15 +107,27 @@ def test_live_watch_rebuilds_on_save(project):
 def test_ctrl_c_exits_0(project):
     process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(project), "watch", "demo"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue = queue.Queue()  # what it prints, then None when its output ends
+
+    def read() -> None:
+        for line in process.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
-        first = process.stdout.readline()
-        second = process.stdout.readline()
+        # Each wait ends when its line comes; the limit only stops a hang on a very busy machine.
+        first, second = lines.get(timeout=WAIT), lines.get(timeout=WAIT)
         assert first.startswith("demo: built 8 cards") and second.startswith("watching"), (first, second)
         process.send_signal(signal.SIGINT)
-        rest, _ = process.communicate(timeout=60)
+        code = process.wait(timeout=WAIT)
+        rest = "".join(iter(lambda: lines.get(timeout=WAIT), None))
     finally:
         process.kill()
-    assert process.returncode == 0
+        process.wait()
+        reader.join(timeout=WAIT)
+    assert code == 0
     assert rest == "stopped\n"
 
 

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from reportlab.lib import colors
 
-from ..units import parse_length
+from ..units import parse_length, parse_number
 
 
 @dataclass(frozen=True)
@@ -24,10 +24,7 @@ def length(value: str) -> float:
 
 
 def number(value: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        raise ValueError(f'expected a number, got "{value}"') from None
+    return parse_number(value)
 
 
 def _positive(parse: Callable[[str], float]) -> Callable[[str], float]:

@@ -12,6 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..units import parse_number
+
 _GRADIENT = re.compile(r"\s*(linear|radial)-gradient\((.*)\)\s*", re.S)
 
 
@@ -33,7 +35,7 @@ def parse_gradient(value: str, parse_color) -> Gradient:
     parts = [p.strip() for p in _split_commas(body)]
     angle = 180.0  # CSS: "to bottom"
     if kind == "linear" and parts and re.fullmatch(r"[-+]?[\d.]+(deg)?", parts[0]):
-        angle = float(parts.pop(0).removesuffix("deg"))
+        angle = parse_number(parts.pop(0).removesuffix("deg"))
     if len(parts) < 2:
         raise ValueError(f"a {kind} gradient needs at least two colours, got {len(parts)}")
     colors, stops = [], []
@@ -42,7 +44,7 @@ def parse_gradient(value: str, parse_color) -> Gradient:
         stop = None
         if len(pieces) == 2 and pieces[1].endswith("%"):
             try:
-                stop = float(pieces[1][:-1]) / 100
+                stop = parse_number(pieces[1][:-1]) / 100
             except ValueError:
                 raise ValueError(f'a gradient stop is a percentage such as "40%", got "{pieces[1]}"') from None
             part = pieces[0]

@@ -4,44 +4,24 @@ A raster image is decoded, checked and turned into its PDF stream once per build
 cards use it, and written once into each document that draws it (reportlab's own ``drawImage``
 decodes and hashes the whole image again for every drawing). An image with more pixels than
 ``KEEP_DPI`` needs at the largest size it can print at (the longest side of the set's largest
-face, bleed included) is downsampled, once; a JPEG small enough is embedded as its own bytes.
+face, bleed included) is downsampled, once (raster.py); its streams are kept in the project's
+cache for the next build (kept_images.py).
 """
 from __future__ import annotations
 
-import io
-import marshal
 import re
-import warnings
-import zlib
-from math import log
+from math import isfinite, log
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
-from ..cache import code_identity
 from ..errors import CardgenError, Problem, Source
-from ..limits import IMAGE_PIXELS, limit, limit_message
 from ..paths import svg_references
-from ..write.atomic import staged
+from .kept_images import kept_raster
+from .raster import Raster, load_raster
 
 KEEP_DPI = 600  # pixels per inch kept at an image's largest possible print size
-JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
-
-
-@dataclass(frozen=True)
-class Raster:
-    """A raster image as PDF image streams, made once: ``name`` identifies it in a document."""
-
-    name: str
-    width: int  # pixels, as embedded
-    height: int
-    stream: bytes
-    filters: tuple[str, ...]
-    color_space: str
-    cmyk_inverted: bool = False  # an Adobe CMYK JPEG: its values are stored inverted
-    alpha: bytes | None = None  # Flate-compressed 8-bit soft mask
 
 
 @dataclass(frozen=True)
@@ -92,49 +72,8 @@ def _load(path: Path, most: int | None, root: Path | None = None, kept: Path | N
         raise ValueError(f'image "{path.name}" not found')
     if path.suffix.lower() == ".svg":
         return _load_svg(path, root)
-    raster = _kept_raster(path, most, kept) if kept is not None else _load_raster(path, most)
+    raster = kept_raster(path, most, kept) if kept is not None else load_raster(path, most)
     return LoadedImage(path, raster.width, raster.height, raster=raster)
-
-
-def _kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
-    """``_load_raster``, from ``folder``'s copy of its streams when there is one (and kept there):
-    a rebuild neither imports Pillow's decoders nor decodes and compresses the picture again.
-    The copy is found by the file's content and the size asked for, and used only by the same
-    cardgen, Pillow and reportlab; the pixel limit is checked again, as it may have changed."""
-    import PIL
-    import reportlab
-
-    from ..text.fonts import file_digest
-
-    try:
-        digest = file_digest(path)
-    except OSError:  # unreadable: said as a file that cannot be read is
-        return _load_raster(path, most)
-    kept = folder / f"image-{digest}-{most or 0}.marshal"
-    made_by = (code_identity(), PIL.__version__, reportlab.Version, digest, most)  # what the copy must say
-    try:
-        stored = marshal.loads(kept.read_bytes())
-        if stored["made by"] != made_by:
-            raise ValueError
-        width, height = stored["size"]
-        raster = Raster(*stored["raster"])
-    except (OSError, EOFError, ValueError, TypeError, KeyError):
-        raster = None
-    if raster is not None:
-        _check_pixels(path, width, height)
-        return raster
-    with _opened(path) as image:
-        size = image.size
-        raster = _raster(path, most, image)
-    fields = (raster.name, raster.width, raster.height, raster.stream, raster.filters, raster.color_space,
-              raster.cmyk_inverted, raster.alpha)
-    try:
-        data = marshal.dumps({"made by": made_by, "size": size, "raster": fields})
-        with staged(kept) as (temporary,):
-            temporary.write_bytes(data)
-    except (ValueError, OSError):
-        pass  # no room: the image is decoded again next time
-    return raster
 
 
 def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
@@ -152,8 +91,11 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
             raise ValueError(f'cannot read SVG "{path.name}": its elements are nested too deeply') from None
         except Exception as exc:  # svglib raises parser errors of several kinds
             raise ValueError(f'cannot read SVG "{path.name}": {_plain(str(exc), path)}') from None
-    if drawing is None or not drawing.width or not drawing.height:
-        reason = _plain(said[0], path) if said else "it has no width and height"
+    if drawing is None or not all(isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
+        # nan (a viewBox of "0 0 nan nan") passes every test of size and fails deep in the drawing
+        reason = (_plain(said[0], path) if said else "it has no width and height" if drawing is None or not (
+            drawing.width and drawing.height) else f"its size, {drawing.width:g} x {drawing.height:g}, is not "
+                  "a finite size above 0 (width, height or viewBox)")
         raise ValueError(f'cannot read SVG "{path.name}": {reason}')
     if _holds_raster(drawing):
         raise ValueError(f'SVG "{path.name}" holds a raster <image>, which cardgen does not draw inside an SVG: '
@@ -172,54 +114,6 @@ def _holds_raster(drawing) -> bool:
         if isinstance(node, Group) or hasattr(node, "contents"):
             pending.extend(getattr(node, "contents", ()))
     return False
-
-
-def _open(path: Path):
-    from PIL import Image
-
-    previous = Image.MAX_IMAGE_PIXELS
-    Image.MAX_IMAGE_PIXELS = None  # cardgen's own limit is checked below, with its own message
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return Image.open(path)
-    finally:
-        Image.MAX_IMAGE_PIXELS = previous
-
-
-def _load_raster(path: Path, most: int | None) -> Raster:
-    """Decode, check, downsample and compress an image file: once per build."""
-    with _opened(path) as image:
-        return _raster(path, most, image)
-
-
-def _opened(path: Path):
-    try:
-        return _open(path)
-    except Exception as exc:  # Pillow raises several kinds for a broken or unknown file
-        raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
-
-
-def _check_pixels(path: Path, width: int, height: int) -> None:
-    if width * height > limit(IMAGE_PIXELS):
-        raise ValueError(limit_message(IMAGE_PIXELS, f'image "{path.name}" has {width} x {height} = '
-                                                     f"{width * height:,} pixels"))
-
-
-def _raster(path: Path, most: int | None, image) -> Raster:
-    from ..text.fonts import file_digest
-
-    width, height = image.size
-    _check_pixels(path, width, height)
-    scale = min(1.0, most / max(width, height)) if most else 1.0
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    name = f"img{file_digest(path)[:32]}x{size[0]}"
-    try:
-        if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
-            return _jpeg(path, image, size, name)
-        return _flate(image, size, name)
-    except Exception as exc:  # a file broken past its header: truncated, bad data
-        raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
 
 
 @contextmanager
@@ -252,58 +146,6 @@ def _plain(text: str, path: Path) -> str:
     text = re.sub(r"^Failed to load input file! \((.*)\)$", r"\1", text.strip())
     text = re.sub(r"\s*\([^()]*, line \d+\)$", "", text)
     return re.sub(r",? line \d+, column \d+$", "", text).rstrip(".").lower() or "damaged"
-
-
-def _reason(exc: Exception) -> str:
-    """Pillow's reason, without the path or objects it may name."""
-    from PIL import UnidentifiedImageError
-
-    if isinstance(exc, UnidentifiedImageError):
-        return "not an image file (PNG, JPG, GIF, ... or SVG)"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror.lower()
-    text = str(exc).split("\n")[0]
-    return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
-
-
-def _jpeg(path: Path, image, size: tuple[int, int], name: str) -> Raster:
-    from PIL import Image
-
-    if size == image.size:
-        data = path.read_bytes()  # embedded as it is: the printer decodes it
-    else:
-        image.draft(image.mode, size)  # decodes at 1/2, 1/4 or 1/8 scale where that is enough
-        smaller = image.resize(size, Image.Resampling.LANCZOS)
-        out = io.BytesIO()
-        smaller.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0)
-        data = out.getvalue()
-    from reportlab.pdfbase.pdfdoc import PDFImageXObject
-
-    probe = PDFImageXObject(name)
-    if not probe.loadImageFromJPEG(io.BytesIO(data)):
-        raise ValueError("not a JPEG reportlab can embed")
-    return Raster(name, probe.width, probe.height, data, ("DCTDecode",), probe.colorSpace,
-                  cmyk_inverted=bool(getattr(probe, "_dotrans", 0)))
-
-
-def _flate(image, size: tuple[int, int], name: str) -> Raster:
-    from PIL import Image
-
-    has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
-    gray = image.mode in ("1", "L", "LA", "La", "I", "I;16", "F") and "transparency" not in image.info
-    if image.mode in ("I", "I;16", "F"):
-        image = image.point(lambda v: v / 256) if image.mode != "F" else image
-    picture = image.convert(("LA" if gray else "RGBA") if has_alpha else ("L" if gray else "RGB"))
-    if picture.size != size:
-        picture = picture.resize(size, Image.Resampling.LANCZOS)
-    alpha = None
-    if has_alpha:
-        channel = picture.getchannel("A")
-        if channel.getextrema() != (255, 255):
-            alpha = zlib.compress(channel.tobytes(), 6)
-        picture = picture.convert("L" if gray else "RGB")
-    return Raster(name, size[0], size[1], zlib.compress(picture.tobytes(), 6), ("FlateDecode",),
-                  "DeviceGray" if gray else "DeviceRGB", alpha=alpha)
 
 
 def _xobject(raster: Raster, name: str, stream: bytes, color_space: str):

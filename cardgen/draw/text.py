@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .attributes import ROTATE, Attr, choice, color, length, positive_length, positive_number, text
+from .attributes import ROTATE, Attr, choice, color, length, number, positive_length, positive_number, text
 from . import pdfops
 from .content import TEXT, replay
 from .context import rotation
@@ -12,7 +12,7 @@ from .context import rotation
 def em(value: str) -> float:
     """A length in em (a fraction of the text size): "0.05" or "0.05em"."""
     try:
-        return float(value.strip().removesuffix("em"))
+        return number(value.strip().removesuffix("em"))
     except ValueError:
         raise ValueError(f'expected a number of em such as "0.05em", got "{value}"') from None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..units import parse_length
+from ..units import parse_length, parse_number
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -60,7 +60,7 @@ def parse_transform(value: str) -> Matrix:
         parts = [p for p in re.split(r"[\s,]+", args_text.strip()) if p]
         if len(parts) not in _ARITY[name]:
             raise ValueError(f"{name}() takes {' or '.join(map(str, _ARITY[name]))} numbers, got {len(parts)}")
-        numbers = [float(p) if name in ("rotate", "skewX", "skewY", "scale", "matrix") and
+        numbers = [parse_number(p) if name in ("rotate", "skewX", "skewY", "scale", "matrix") and
                    not (name == "rotate" and i > 0) else parse_length(p) for i, p in enumerate(parts)]
         result = multiply(result, _one(name, numbers))
         pos = match.end()

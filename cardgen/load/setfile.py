@@ -1,6 +1,7 @@
 """Read ``data/<set>/set.yaml`` and its card files into a :class:`CardSet`."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -60,7 +61,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             raise fail(f"`{key}` must be a mapping of name: value", at(data, key))
     if data.get("cards") is not None and not isinstance(data["cards"], (list, str, dict)):
         raise fail("`cards` must be a list of card files", at(data, "cards"))
-    declared = str(data.get("name", name))
+    declared = _default(_text(data, "name", at), name)
     if declared != name:
         raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
     from ..sheets.sizes import card_size  # sizes and papers belong to the sheets stage
@@ -74,7 +75,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     for back_name, spec in (data.get("backs") or {}).items():
         if isinstance(spec, str):
             spec = {"template": spec}
-        if not isinstance(spec, dict) or "template" not in spec:
+        if not isinstance(spec, dict) or not _text(spec, "template", at, f'back "{back_name}": template'):
             raise fail(f'back "{back_name}" needs a template', at(data["backs"], back_name))
         fields = {k: v for k, v in plain(spec).items() if k != "template"}
         backs[str(back_name)] = Back(str(back_name), str(spec["template"]), at(data["backs"], back_name),
@@ -88,7 +89,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         where = at(raw_types, type_name)
         if isinstance(spec, str):
             spec = {"template": spec}
-        if not isinstance(spec, dict) or "template" not in spec:
+        if not isinstance(spec, dict) or not _text(spec, "template", at, f'card type "{type_name}": template'):
             raise fail(f'card type "{type_name}" needs a template', where)
         _unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
         back = spec.get("back")
@@ -123,7 +124,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     meta = {}
     for key in ("author", "subject", "date"):
         if data.get(key) is not None:
-            meta[key] = str(data[key])
+            meta[key] = _text(data, key, at)
     if "date" in meta:
         _check_date(meta["date"], at(data, "date"))
     preflight = _preflight(data.get("preflight"), at)
@@ -150,7 +151,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         rules.append(rules_path)
 
     return CardSet(
-        name=name, title=str(data.get("title", name)), version=str(data.get("version", "")),
+        name=name, title=_default(_text(data, "title", at), name), version=_text(data, "version", at) or "",
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
         rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
@@ -191,8 +192,9 @@ def _preflight(raw: Any, at) -> tuple:
                     values[key] = float(entry[key])
                 except (TypeError, ValueError):
                     raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
-                if values[key] <= 0:
-                    raise fail(f"{key} must be greater than 0", at(entry, key))
+                if not 0 < values[key] < 1000:
+                    raise fail(f"{key} must be a number of points greater than 0, got \"{entry[key]}\"",
+                               at(entry, key))
         if "min-size" not in values:
             raise fail("a preflight entry lowers `min-size` (the text's minimum, pt)", where)
         entries.append(MappingProxyType(values))
@@ -337,6 +339,24 @@ def _length(container: Any, key: str, default: float, at) -> float:
     return value
 
 
+def _text(container: Any, key: str, at, what: str | None = None) -> str | None:
+    """A value written as words (or a number, or a date: ``version: 1.0``), or None when absent.
+    A list, a mapping, true/false or nan would print as Python's own spelling of it."""
+    value = container.get(key) if isinstance(container, dict) else None
+    if value is None:
+        return None
+    if isinstance(value, bool) or isinstance(value, (dict, list)) or (
+            isinstance(value, float) and not math.isfinite(value)):
+        kind = ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict)
+                else "true or false" if isinstance(value, bool) else str(value))
+        raise fail(f"{what or key} must be text, got {kind}", at(container, key))
+    return str(value)
+
+
+def _default(value: str | None, default: str) -> str:
+    return default if value is None else value
+
+
 def _unknown_keys(mapping: dict, allowed: set[str], file: str, what: str) -> None:
     for key in mapping:
         if str(key) not in allowed:
@@ -387,7 +407,9 @@ def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
                 raise fail(str(exc), where) from None
             if not image.is_file():
                 raise fail(f'icon "{icon_name}": image "{spec["image"]}" not found', where)
-        icons[str(icon_name)] = Icon(str(icon_name), image=image, glyph=spec.get("glyph") and str(spec["glyph"]),
-                                     font=spec.get("font") and str(spec["font"]),
-                                     color=spec.get("color") and str(spec["color"]), source=where)
+        glyph, font, color = (_text(spec, key, at, f'icon "{icon_name}": {key}') for key in ("glyph", "font", "color"))
+        if "glyph" in spec and not glyph:
+            raise fail(f'icon "{icon_name}": glyph must be a character, got nothing', at(spec, "glyph"))
+        icons[str(icon_name)] = Icon(str(icon_name), image=image, glyph=glyph, font=font or None,
+                                     color=color or None, source=where)
     return icons

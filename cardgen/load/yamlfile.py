@@ -8,6 +8,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
@@ -92,8 +93,13 @@ def _round_trip(text: str, name: str) -> Any:
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
+    except ReaderError as exc:  # a character YAML refuses to read: named at its line, as one in a value is
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
+        character = exc.character if isinstance(exc.character, int) else ord(str(exc.character or "?")[0])
+        raise fail(f"invalid YAML: the file holds U+{character:04X}, which YAML does not allow (a control "
+                   "character?)", Source(name, line)) from None
     except YAMLError as exc:
-        raise fail(f"invalid YAML: {exc}", Source(name)) from None
+        raise fail(f"invalid YAML: {' '.join(str(exc).split())}", Source(name)) from None
 
 
 class _Recursive(Exception):
@@ -101,11 +107,12 @@ class _Recursive(Exception):
         self.container, self.key = container, key
 
 
-class _Surrogate(_Recursive):
-    """A string holding half of a UTF-16 pair (``"\\ud800"``): no file can encode it."""
+class _Unprintable(_Recursive):
+    """A string holding half of a UTF-16 pair (``"\\ud800"``): no file can encode it; or a
+    control character (``"\\0"``), which no layout can print: card markup cannot carry it."""
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
 def _check_expansion(data: Any, name: str) -> None:
@@ -134,17 +141,19 @@ def _check_expansion(data: Any, name: str) -> None:
                 total += size(child)
                 continue
             total += 1
-            if _SURROGATE.search(child):
-                raise _Surrogate(value, list(value)[index] if isinstance(value, dict) else index)
+            if _UNPRINTABLE.search(child):
+                raise _Unprintable(value, list(value)[index] if isinstance(value, dict) else index)
         in_progress.discard(key)
         sizes[key] = total
         return total
 
     try:
         expanded = size(data)
-    except _Surrogate as exc:
-        character = _SURROGATE.search(exc.container[exc.key]).group()
-        raise fail(f"the text holds U+{ord(character):04X}, half of a UTF-16 pair, which is not a character",
+    except _Unprintable as exc:
+        character = _UNPRINTABLE.search(exc.container[exc.key]).group()
+        kind = "half of a UTF-16 pair, which is not a character" if "\ud800" <= character <= "\udfff" else (
+            "a control character" if character < " " or character == "\x7f" else "not a character")
+        raise fail(f"the text holds U+{ord(character):04X}, {kind}",
                    Source(name, line_of(exc.container, exc.key))) from None
     except _Recursive as exc:
         raise fail("an alias refers to a value it is inside of (a recursive alias)",

@@ -12,6 +12,7 @@ from ..draw import CONTAINERS, GROUP_END, PRIMITIVES
 from ..errors import CardgenError, Problem, Source
 
 _SRC = re.compile(r'_src="([^"]+):(\d+)"')
+_UNCARRIED = re.compile(r"Char 0x([0-9A-Fa-f]+) out of allowed range|invalid Char value (\d+)")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
 
 
@@ -51,8 +52,15 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
         where = _last_marker_before(markup, line, fallback)
         # the parser's own "line 11, column 392" counts in the rendered markup, which the designer
         # never sees (and differs from card to card): the template line says where
-        reason = re.sub(r",? line \d+, column \d+$", "", str(exc.msg or "").strip())
-        raise CardgenError(Problem(f"the template does not produce valid card markup: {reason}", where, card)) from None
+        reason = re.sub(r",? line \d+, column \d+$", "", str(exc.msg or "").strip()).strip()
+        character = _UNCARRIED.search(reason)
+        if character:  # a value of the card's data, as a rule: a template writes no NUL
+            code = int(character.group(1), 16) if character.group(1) else int(character.group(2))
+            kind = "a control character" if code < 0x20 else "not a character"
+            reason = f"a value here holds U+{code:04X} ({kind}), which card markup cannot carry: remove it from the data"
+        else:
+            reason = f"the template does not produce valid card markup: {reason}"
+        raise CardgenError(Problem(reason, where, card)) from None
     root_source = _source(root.get("_src"), fallback)
     if root.tag != "card":
         raise CardgenError(Problem(f"card markup must start with <card>, not <{root.tag}>", root_source, card))

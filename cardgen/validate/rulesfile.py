@@ -133,7 +133,7 @@ class _Reader:
             return None
         before = len(self.problems)
         kind = item.get("rule")
-        if kind not in KIND_KEYS:
+        if not isinstance(kind, str) or kind not in KIND_KEYS:  # a list or mapping cannot be looked up
             known = ", ".join(KIND_KEYS)
             where = ("rule" if "rule" in item else None)
             what = f'unknown rule kind "{as_text(kind)}"' if "rule" in item else 'missing "rule:"'

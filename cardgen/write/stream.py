@@ -12,6 +12,7 @@ A PDF's objects may come in any order in the file: the cross-reference table say
 from __future__ import annotations
 
 from array import array
+from functools import lru_cache
 from typing import BinaryIO, Iterator
 
 from reportlab.pdfbase import pdfdoc
@@ -173,10 +174,15 @@ def _page_dictionary(page, doc, contents_name: str) -> bytes:
         resources.append(b"/ExtGState " + pdfdoc.format(page.ExtGState, doc))
     boxes = b"".join(b" /%s %s" % (box.encode("ascii"), pdfdoc.format(getattr(page, box), doc))
                      for box in ("BleedBox", "TrimBox") if getattr(page, box) is not None)
-    media = pdfdoc.fp_str(0, 0, page.pagewidth, page.pageheight).encode("ascii")
+    media = _media_box(page.pagewidth, page.pageheight)
     parent = number(doc.Reference(doc.Pages).name)
     return (b"<< /Contents %d 0 R /MediaBox [ %s ] /Parent %d 0 R /Resources << %s >> /Rotate 0%s /Type /Page >>"
             % (number(contents_name), media, parent, b" ".join(resources), boxes))
+
+
+@lru_cache(maxsize=16)  # every page of a set has one size or a few: reportlab's fp_str, in Python here, once
+def _media_box(width: float, height: float) -> bytes:
+    return pdfdoc.fp_str(0, 0, width, height).encode("ascii")
 
 
 def _stream(content: bytes) -> bytes:

@@ -176,3 +176,35 @@ def test_a_glyph_missing_in_a_template_literal_names_the_template_line(project):
     assert problems_of(project) == [
         'templates/demo/token.xml.j2:3: card "Marker": text box "label": the font DejaVu Sans bold has no '
         'character U+10000 (\U00010000)']
+
+
+@pytest.mark.parametrize("old, new, line, message", [
+    ('size="20"', 'size="nan"', 3, '<text> size: expected a finite number, got "nan"'),
+    ('size="20"', 'size="inf"', 3, '<text> size: expected a finite number, got "inf"'),
+    ('size="20"', 'size="20" leading="nan"', 3, '<text> leading: expected a finite number, got "nan"'),
+    ('size="20"', 'size="20" rotate="1e999"', 3, '<text> rotate: expected a finite number, got "1e999"'),
+    ('size="20"', 'size="20" letter-spacing="nan"', 3,
+     '<text> letter-spacing: expected a number of em such as "0.05em", got "nan"'),
+    ('fill="#2e8b57"', 'fill="linear-gradient(90, red nan%, blue)"', 2,
+     '<circle> fill: a gradient stop is a percentage such as "40%", got "nan%"'),
+    ('<circle', '<group transform="rotate(nan)"/><circle', 2,
+     '<group> transform: expected a finite number, got "nan"'),
+    ('r="{{ w / 2 + bleed }}"', 'r="100001"', 2,
+     "<circle> r: expected a length of at most 100000 mm (100 m), got 100001"),
+])
+def test_numbers_that_are_not_finite_name_the_attribute(project, old, new, line, message):
+    # nan passes every comparison meant to stop a bad value, and failed deep in the drawing
+    edit(project / "templates/demo/token.xml.j2", old, new)
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:{line}: card "Marker": {message}']
+
+
+
+@pytest.mark.parametrize("escaped, character", [("\\0", "U+0000 (a control character)"),
+                                               ("\\uFFFE", "U+FFFE (not a character)")])
+def test_a_character_markup_cannot_carry_is_named_at_the_line_that_prints_it(project, escaped, character):
+    # a template's own text (or a value no loader checked) holding it: the template line says where
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", f'{{{{ "M{escaped}" }}}}')
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": a value here holds {character}, '
+                                    "which card markup cannot carry: remove it from the data"]

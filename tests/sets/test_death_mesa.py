@@ -6,17 +6,16 @@ that cardgen writes; the checks run through `cardgen check`.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pdfplumber
 import pytest
 from ruamel.yaml import YAML
 from cardgen.write.manifest import load_manifest
+from projects import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = "death-mesa"
@@ -37,9 +36,8 @@ GIVEN = {"Spook!": ("K", "spades"), "Curse": ("8", "diamonds"), "Death and Taxes
 
 
 def run_cardgen(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    """``cardgen ARGS`` in the project ``cwd`` (in this process: test_prohibition runs a real one)."""
+    return run_cli(cwd, *args)
 
 
 def load_yaml(path: Path):

@@ -5,11 +5,9 @@ Everything is measured in what cardgen writes: the manifest and the PDF (pdfplum
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pdfplumber
 import pytest
 from ruamel.yaml import YAML
 from cardgen.write.manifest import load_manifest
+from projects import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = "skill-tokens"
@@ -32,9 +31,8 @@ OL32 = {"page": (8.5 * INCH, 11 * INCH), "d": 0.5 * INCH, "cols": 11, "rows": 14
 
 
 def run_cardgen(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    """``cardgen ARGS`` in the project ``cwd`` (in this process: test_prohibition runs a real one)."""
+    return run_cli(cwd, *args)
 
 
 def set_data() -> dict:

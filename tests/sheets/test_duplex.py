@@ -204,3 +204,22 @@ def test_the_back_pages_note_lies_in_the_same_band_as_the_fronts(duplex):
     assert (front.angle, back.angle) == (0.0, 0.0)
     art_bottom = min(p.slot.clip[1] for p in imposition.placements)
     assert 4.0 < front.y < art_bottom and back.y == pytest.approx(front.y, abs=1e-9)
+
+
+def test_a_back_slot_keeps_every_field_of_its_front_but_page_place_clip_and_rotation():
+    """back_slot builds the Slot field by field (cheaper than dataclasses.replace): a field
+    added to Slot must be carried over here too."""
+    import dataclasses
+
+    from cardgen.model import Slot
+    from cardgen.sheets.duplex import back_slot
+
+    front = Slot(1, 10.0, 20.0, 63.5, 88.9, "circle", 0, (11.0, 21.0, 70.0, 100.0))
+    back = back_slot(front, "x", 215.9, 279.4, 2, 180)
+    changed = {"page", "x", "y", "clip", "rotation"}
+    assert [f.name for f in dataclasses.fields(Slot)] == ["page", "x", "y", "w", "h", "shape", "rotation", "clip"]
+    assert {name: getattr(back, name) for name in ("w", "h", "shape")} == {"w": 63.5, "h": 88.9, "shape": "circle"}
+    assert (back.page, back.rotation) == (2, 180)
+    assert back.x == pytest.approx(215.9 - 10.0 - 63.5) and back.y == 20.0
+    assert back.clip == pytest.approx((215.9 - 70.0, 21.0, 215.9 - 11.0, 100.0))
+    assert dataclasses.replace(front, **{name: getattr(back, name) for name in changed}) == back

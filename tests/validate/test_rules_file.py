@@ -25,6 +25,13 @@ def test_unknown_rule_kind(tmp_path):
              "(one of count, distinct, copies, unique, values, present, allowed-from)"]
 
 
+@pytest.mark.parametrize("kind, shown", [("[count]", "['count']"), ("{count: 1}", "{'count': 1}")])
+def test_a_rule_kind_that_is_a_list_or_mapping(tmp_path, kind, shown):
+    assert mistakes(tmp_path, f"rules:\n  - rule: {kind}\n    max: 1\n") == [
+        f'data/t/rules.yaml:2: unknown rule kind "{shown}" (one of count, distinct, copies, unique, values, present, '
+        'allowed-from)']
+
+
 def test_missing_kind(tmp_path):
     assert mistakes(tmp_path, """
         rules:
@@ -137,6 +144,16 @@ def test_broken_yaml_names_the_line(tmp_path):
     found = mistakes(tmp_path, "rules:\n  - rule: count\n    max: [1\n  - rule: copies\n")
     assert found == ['data/t/rules.yaml:3: invalid YAML: the "[" opened at column 10 is never closed '
                      '(line 4 was reached without a "]")']
+
+
+@pytest.mark.parametrize("text, line, character", [("rules:\n  - rule: count\n    name: \"a\\0b\"\n", 3, "U+0000"),
+                                                  ("rules:\n  - rule: count\n    name: a\x01b\n", 3, "U+0001")])
+def test_a_control_character_names_its_line(tmp_path, text, line, character):
+    # escaped in quotes, the value holds it; written raw, YAML itself refuses the file
+    found = mistakes(tmp_path, text)
+    assert found == [f"data/t/rules.yaml:{line}: the text holds {character}, a control character" if "\\0" in text
+                     else f"data/t/rules.yaml:{line}: invalid YAML: the file holds {character}, which YAML does not "
+                          "allow (a control character?)"]
 
 
 def test_mistakes_of_every_rules_file_at_once(tmp_path):

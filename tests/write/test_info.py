@@ -1,11 +1,14 @@
 """The PDF's Title, Author, Subject and dates: from set.yaml, fixed by the input."""
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import os
 
 from pypdf import PdfReader
 
 import cardgen
+from cardgen.write.info import document_info
 
 
 def build(project):
@@ -43,3 +46,38 @@ def test_a_bad_date_names_its_line(project):
     problems = [str(p) for p in cardgen.check(["demo"], project)]
     assert problems == ['data/demo/set.yaml:26: date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), '
                         'got "yesterday"']
+
+
+def _info(project, given_subject=None, version="0.3", **meta):
+    card_set = dataclasses.replace(cardgen.load_set("demo", project), version=version, meta=meta)
+    return document_info(card_set, given_subject)
+
+
+def test_a_date_and_time_is_turned_to_utc_and_one_without_a_zone_is_utc(project):
+    assert _info(project, date="2024-05-01T12:30:05+02:00").pdf_date == "D:20240501103005+00'00'"
+    assert _info(project, date="2024-05-01T23:30:00-01:00").pdf_date == "D:20240502003000+00'00'"
+    assert _info(project, date="2024-05-01T12:30:05").pdf_date == "D:20240501123005+00'00'"
+    assert _info(project, date="2024-05-01").date == datetime.datetime(2024, 5, 1, tzinfo=datetime.timezone.utc)
+
+
+def test_the_subject_is_the_sets_then_the_builds_then_cardgens_and_no_version_no_v(project):
+    assert _info(project, "Print file", subject="Playtest").subject == "Playtest"
+    assert _info(project, "Print file").subject == "Print file"
+    assert _info(project).subject == "Demo Deck: cards printed by cardgen"
+    plain = _info(project, version="")
+    assert (plain.title, plain.author) == ("Demo Deck", "Demo Deck")
+    assert _info(project, author="Jane").author == "Jane"
+
+
+def test_the_newest_input_file_below_the_set_dates_it_to_the_second(project, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", " 1700000000 ")  # spaces round it are allowed
+    assert _info(project).pdf_date == "D:20231114221320+00'00'"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "soon")  # not a number of seconds: the files date it
+    for path in (project / "data/demo").rglob("*"):
+        os.utime(path, (1600000000, 1600000000))
+    star = project / "data/demo/icons/star.svg"  # in a folder of the set's own
+    os.utime(star, (1650000000.75, 1650000000.75))
+    assert _info(project).date == datetime.datetime(2022, 4, 15, 5, 20, tzinfo=datetime.timezone.utc)
+    empty = dataclasses.replace(cardgen.load_set("demo", project), meta={}, directory=project / "nothing")
+    (project / "nothing").mkdir()
+    assert document_info(empty).pdf_date == "D:19700101000000+00'00'"

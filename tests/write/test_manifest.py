@@ -155,3 +155,32 @@ def test_tables_past_their_memory_go_to_a_file_beside_the_manifest_and_come_back
     writer.add([_placement(names[0])])
     writer.close(1)
     assert spilled[3:] == [None] * 3 and expand(json.loads(out.getvalue()))["faces"][0]["card"] == names[0]
+
+
+def test_the_manifest_text_exactly_for_values_of_every_kind_and_a_path_shaped_slot(tmp_path):
+    """The writer's own formatting (cards' values without an encoder, slots rounded to 0.1 µm,
+    a path shape by its kind alone) reads back as json.dumps would have written it."""
+    card = Card('Say "hi"', "action", 1, MappingProxyType({"name": 'Say "hi"', "n": 3, "f": 1.5, "yes": True,
+                                                           "none": None, "é": "\\ü"}), Source("cards.yaml", 2))
+    plain = Card("Plain", "action", 1, MappingProxyType({"text": "a\nb", "n": -7, "gone": None}),
+                 Source("cards.yaml", 3))
+    out = io.StringIO()
+    writer = ManifestWriter(out, _set("Fête"))
+    slot = Slot(2, 10.123456, 20.00004, 63.5, 88.9, shape="path:M 0 0 L 1 1 Z", rotation=180)
+    writer.add([Placement(Face(card, POKER, 1, "front", "k", "h1"), slot),
+                Placement(Face(plain, POKER, 2, "back", "k2", "h2"), Slot(3, 1.0, 2.0, 3.0, 4.0))])
+    writer.add([Placement(Face(card, POKER, 3, "front", "k", "h1"), slot)])
+    writer.close(3, {"changelog": ["é"]})
+    assert out.getvalue() == (
+        '{"set": "demo", "version": "0.3", "title": "Fête", "format": 2, '
+        '"face_fields": ["card", "copy", "side", "page", "slot", "hash"], "faces": [\n'
+        '[0, 1, "front", 2, 0, 0],\n[1, 2, "back", 3, 1, 1],\n[0, 3, "front", 2, 0, 0]\n], "slots": [\n'
+        '{"x_mm": 10.1235, "y_mm": 20.0, "w_mm": 63.5, "h_mm": 88.9, "shape": "path", "rotation": 180},\n'
+        '{"x_mm": 1.0, "y_mm": 2.0, "w_mm": 3.0, "h_mm": 4.0, "shape": "rect", "rotation": 0}\n], "hashes": [\n'
+        '"h1",\n"h2"\n], "cards": [\n'
+        '{"card": "Say \\"hi\\"", "type": "action", "data": {"name": "Say \\"hi\\"", "n": 3, "f": 1.5, '
+        '"yes": true, "none": null, "é": "\\\\ü"}},\n'
+        '{"card": "Plain", "type": "action", "data": {"text": "a\\nb", "n": -7, "gone": null}}\n'
+        '], "pages": 3, "changelog": ["é"]}\n')
+    raw = json.loads(out.getvalue())
+    assert raw["cards"][0]["data"] == dict(card.fields) and raw["cards"][1]["data"] == dict(plain.fields)

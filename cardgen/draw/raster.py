@@ -1,0 +1,128 @@
+"""Raster image files (PNG, JPG, ...) decoded, checked against the pixel limit, downsampled and
+turned into PDF image streams: a JPEG small enough is embedded as its own bytes, any other
+picture as Flate-compressed pixels (with a soft mask for its transparency)."""
+from __future__ import annotations
+
+import io
+import warnings
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..limits import IMAGE_PIXELS, limit, limit_message
+
+JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
+
+
+@dataclass(frozen=True)
+class Raster:
+    """A raster image as PDF image streams, made once: ``name`` identifies it in a document."""
+
+    name: str
+    width: int  # pixels, as embedded
+    height: int
+    stream: bytes
+    filters: tuple[str, ...]
+    color_space: str
+    cmyk_inverted: bool = False  # an Adobe CMYK JPEG: its values are stored inverted
+    alpha: bytes | None = None  # Flate-compressed 8-bit soft mask
+
+
+def _open(path: Path):
+    from PIL import Image
+
+    previous = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None  # cardgen's own limit is checked below, with its own message
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return Image.open(path)
+    finally:
+        Image.MAX_IMAGE_PIXELS = previous
+
+
+def load_raster(path: Path, most: int | None) -> Raster:
+    """Decode, check, downsample and compress an image file: once per build."""
+    with opened(path) as image:
+        return raster_from(path, most, image)
+
+
+def opened(path: Path):
+    try:
+        return _open(path)
+    except Exception as exc:  # Pillow raises several kinds for a broken or unknown file
+        raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
+
+
+def check_pixels(path: Path, width: int, height: int) -> None:
+    if width * height > limit(IMAGE_PIXELS):
+        raise ValueError(limit_message(IMAGE_PIXELS, f'image "{path.name}" has {width} x {height} = '
+                                                     f"{width * height:,} pixels"))
+
+
+def raster_from(path: Path, most: int | None, image) -> Raster:
+    from ..text.fonts import file_digest
+
+    width, height = image.size
+    check_pixels(path, width, height)
+    scale = min(1.0, most / max(width, height)) if most else 1.0
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    name = f"img{file_digest(path)[:32]}x{size[0]}"
+    try:
+        if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
+            return _jpeg(path, image, size, name)
+        return _flate(image, size, name)
+    except Exception as exc:  # a file broken past its header: truncated, bad data
+        raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
+
+
+def _reason(exc: Exception) -> str:
+    """Pillow's reason, without the path or objects it may name."""
+    from PIL import UnidentifiedImageError
+
+    if isinstance(exc, UnidentifiedImageError):
+        return "not an image file (PNG, JPG, GIF, ... or SVG)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    text = str(exc).split("\n")[0]
+    return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
+
+
+def _jpeg(path: Path, image, size: tuple[int, int], name: str) -> Raster:
+    from PIL import Image
+
+    if size == image.size:
+        data = path.read_bytes()  # embedded as it is: the printer decodes it
+    else:
+        image.draft(image.mode, size)  # decodes at 1/2, 1/4 or 1/8 scale where that is enough
+        smaller = image.resize(size, Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        smaller.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0)
+        data = out.getvalue()
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    probe = PDFImageXObject(name)
+    if not probe.loadImageFromJPEG(io.BytesIO(data)):
+        raise ValueError("not a JPEG reportlab can embed")
+    return Raster(name, probe.width, probe.height, data, ("DCTDecode",), probe.colorSpace,
+                  cmyk_inverted=bool(getattr(probe, "_dotrans", 0)))
+
+
+def _flate(image, size: tuple[int, int], name: str) -> Raster:
+    from PIL import Image
+
+    has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
+    gray = image.mode in ("1", "L", "LA", "La", "I", "I;16", "F") and "transparency" not in image.info
+    if image.mode in ("I", "I;16", "F"):
+        image = image.point(lambda v: v / 256) if image.mode != "F" else image
+    picture = image.convert(("LA" if gray else "RGBA") if has_alpha else ("L" if gray else "RGB"))
+    if picture.size != size:
+        picture = picture.resize(size, Image.Resampling.LANCZOS)
+    alpha = None
+    if has_alpha:
+        channel = picture.getchannel("A")
+        if channel.getextrema() != (255, 255):
+            alpha = zlib.compress(channel.tobytes(), 6)
+        picture = picture.convert("L" if gray else "RGB")
+    return Raster(name, size[0], size[1], zlib.compress(picture.tobytes(), 6), ("FlateDecode",),
+                  "DeviceGray" if gray else "DeviceRGB", alpha=alpha)

@@ -1,0 +1,48 @@
+"""set.yaml values of the wrong kind: one error at the value's line, never Python's spelling of
+a list or a mapping printed as a title, a glyph or a colour."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.load.setfile import load_set
+
+
+def problems_after(project, old: str, new: str) -> list[str]:
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    assert old in text
+    set_yaml.write_text(text.replace(old, new))
+    with pytest.raises(CardgenError) as caught:
+        load_set("demo", project)
+    return [str(p) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("title: Demo Deck", "title: [a, b]", "data/demo/set.yaml:2: title must be text, got a list"),
+    ('version: "0.3"', "version: .nan", "data/demo/set.yaml:3: version must be text, got nan"),
+    ('version: "0.3"', "version: {major: 1}", "data/demo/set.yaml:3: version must be text, got a mapping"),
+    ("name: demo", "name: true", "data/demo/set.yaml:1: name must be text, got true or false"),
+    ('glyph: "♠"', "glyph: {a: 1}", 'data/demo/set.yaml:20: icon "spade": glyph must be text, got a mapping'),
+    ('glyph: "♠"', 'glyph: ""', 'data/demo/set.yaml:20: icon "spade": glyph must be a character, got nothing'),
+    ('font: DejaVu Sans, color: "#000000"}', "font: [DejaVu Sans]}",
+     'data/demo/set.yaml:20: icon "spade": font must be text, got a list'),
+    ('color: "#c00000"', "color: [1]", 'data/demo/set.yaml:21: icon "heart": color must be text, got a list'),
+    ("{template: demo/back.xml.j2}", "{template: true}",
+     'data/demo/set.yaml:18: back "plain": template must be text, got true or false'),
+    ("template: demo/token.xml.j2", "template: [demo/token.xml.j2]",
+     'data/demo/set.yaml:12: card type "token": template must be text, got a list'),
+])
+def test_a_text_value_of_another_kind_names_its_line(project, old, new, message):
+    assert problems_after(project, old, new) == [message]
+
+
+@pytest.mark.parametrize("old, new, title, version", [
+    ('version: "0.3"', "version: 1.0", "Demo Deck", "1.0"),
+    ("title: Demo Deck", "title:", "demo", "0.3"),  # empty: the set's name, as when it is left out
+])
+def test_numbers_and_empty_values_still_read(project, old, new, title, version):
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace(old, new))
+    card_set = load_set("demo", project)
+    assert (card_set.title, card_set.version) == (title, version)
