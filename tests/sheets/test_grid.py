@@ -6,6 +6,7 @@ import math
 import pytest
 
 from cardgen.sheets import CARD_SIZES, PAPER_SIZES, LineMark, SheetOptions, impose
+from cardgen.sheets.grid import fit
 from cardgen.sheets.marks import MARK_EDGE_ROOM
 
 from .helpers import box, by_page, card_type, grow, overlap, pairs
@@ -156,3 +157,23 @@ def test_custom_paper():
     assert (page.w, page.h) == (130, 130)
     assert len(slots) == 4
     assert sorted({s.x for s in slots}) == pytest.approx([15.0, 65.0])
+
+
+@pytest.mark.parametrize("length, cell, gap, count", [
+    (190.5, 63.5, 0.0, 3), (190.4, 63.5, 0.0, 2), (63.5, 63.5, 0.0, 1), (63.4, 63.5, 0.0, 0),
+    (0.0, 63.5, 0.0, 0), (-5.0, 63.5, 6.0, 0),
+    (133.0, 63.5, 6.0, 2), (132.9, 63.5, 6.0, 1), (202.5, 63.5, 6.0, 3), (202.4, 63.5, 6.0, 2),
+    (3 * 88.9, 88.9, 0.0, 3),  # 266.70000000000005: a float's last bit does not lose a row
+])
+def test_fit_counts_cells_and_the_gaps_between_them_only(length, cell, gap, count):
+    assert fit(length, cell, gap) == count
+
+
+def test_the_outer_bleed_stops_at_the_margin_on_every_side():
+    # 202.5 mm: 3 poker cards + 2 x 6 mm, so 2 mm between the 4 mm margin and the trim left and
+    # right: the 3 mm bleed is printed 2 mm there; 16.65 mm above and below: all 3 mm.
+    page, slots = first_page(card_type(), SheetOptions(paper=(202.5, 300)), count=9)
+    assert len(slots) == 9
+    clips = [s.clip for s in slots]
+    assert (min(c[0] for c in clips), max(c[2] for c in clips)) == pytest.approx((4.0, 198.5), abs=1e-9)
+    assert (min(c[1] for c in clips), max(c[3] for c in clips)) == pytest.approx((13.65, 300 - 13.65), abs=1e-9)

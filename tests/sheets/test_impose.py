@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardgen.errors import CardgenError
-from cardgen.sheets import SheetOptions, TextMark, impose
+from cardgen.sheets import SheetOptions, TextMark, impose, impose_groups
 from cardgen.sheets.notes import NOTE_PT, text_size
 
 from .helpers import box, by_page, card_type, pairs
@@ -279,3 +279,52 @@ def test_a_rectangular_template_asked_for_round_tokens_is_an_error_naming_both(t
                SheetOptions(template="s.yaml", root=tmp_path, template_everywhere=True))
     assert str(error.value) == ('data/t/set.yaml:7: card "t1": sheet "s.yaml" does not apply to this card: the sheet '
                                 'has rectangular slots only, and "t1" (type tok) is a 30 x 30 mm round card')
+
+
+def front_names(imposition) -> list[list[str]]:
+    """The card names on each page that holds fronts, page by page."""
+    pages = by_page(imposition)
+    fronts = [[p.face.card.name for p in pages[n] if p.face.side == "front"] for n in sorted(pages)]
+    return [names for names in fronts if names]
+
+
+def test_each_deck_has_its_own_sheets_unless_backs_are_mixed():
+    red, blue = card_type(back="red"), card_type(back="blue", name="u")
+    cards = pairs(2, red, prefix="r") + pairs(2, blue, prefix="b")
+    assert front_names(impose(cards, SheetOptions(paper="a4"))) == [["r1", "r2"], ["b1", "b2"]]
+    assert front_names(impose(cards, SheetOptions(paper="a4", mix_backs=True))) == [["r1", "r2", "b1", "b2"]]
+
+
+def test_mixed_backs_share_sheets_but_gutter_fold_keeps_faces_without_a_back_apart():
+    backed, plain = card_type(back="red"), card_type(back=None, name="p")
+    cards = pairs(2, backed, prefix="r") + pairs(2, plain, backs=False, prefix="p")
+    mixed = impose(cards, SheetOptions(paper="a4", mix_backs=True))
+    assert front_names(mixed) == [["r1", "r2", "p1", "p2"]]
+    folded = impose(cards, SheetOptions(paper="a4", mix_backs=True, layout="gutter-fold"))
+    assert front_names(folded) == [["r1", "r2"], ["p1", "p2"]]
+    assert [page.marks[-1].text for page in folded.pages if page.marks and isinstance(page.marks[-1], TextMark)] == [
+        "fold"]  # the backed faces on a gutter-fold page, the others on a plain sheet
+
+
+def test_an_empty_group_is_skipped_and_the_next_imposed():
+    kind = card_type(back=None)
+    pages = list(impose_groups([[], pairs(2, kind, backs=False), []], SheetOptions(paper="a4")))
+    assert [[p.face.card.name for p in placed] for _, placed in pages] == [["c1", "c2"]]
+
+
+def test_per_card_pages_ignore_the_sheet_template():
+    # print-shop pages (per-card) use no sheet: one asked for is neither read nor required to apply
+    options = SheetOptions(layout="per-card", template="no-such-sheet", template_everywhere=True)
+    imposition = impose(pairs(2, card_type(), backs=False), options)
+    assert [p.face.card.name for p in imposition.placements] == ["c1", "c2"] and len(imposition.pages) == 2
+
+
+def test_a_sheet_that_takes_none_of_the_faces_names_the_first_card_left_out(tmp_path):
+    (tmp_path / "discs.yaml").write_text("name: Discs\npaper: a4\nslots:\n  - {x: 5, y: 5, d: 30, shape: circle}\n",
+                                         encoding="utf-8")
+    cards = pairs(1, card_type(), prefix="first") + pairs(1, card_type(50, 50, back=None, name="u"), prefix="second")
+    with pytest.raises(CardgenError) as error:
+        impose(cards, SheetOptions(template="discs.yaml", root=tmp_path, template_everywhere=True))
+    assert str(error.value) == (
+        'data/t/set.yaml:7: card "first1": sheet "discs.yaml" does not apply to this card: the sheet has round '
+        'slots only, and "first1" (type t) is a 63.5 x 88.9 mm rectangular card')

@@ -7,7 +7,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cardgen.sheets import CircleMark, LineMark, SheetOptions, impose
-from cardgen.sheets.marks import MARK_TRIM_GAP
+from cardgen.sheets.marks import MARK_TRIM_GAP, crop_marks, mark_span
+from cardgen.sheets.template import TemplateSlot
 
 from .helpers import box, by_page, card_type, grow, pairs, segment_hits_box
 
@@ -173,3 +174,58 @@ def test_cut_lines_come_with_the_crop_marks_not_instead():
     plain = impose(pairs(9, card_type(), backs=False), SheetOptions(paper="letter")).pages[0]
     crops = [m for m in with_cuts.marks if m.kind == "crop"]
     assert crops and crops == [m for m in plain.marks if m.kind == "crop"]
+
+
+@pytest.mark.parametrize("room, margin, bleed, span", [
+    (20.0, 4.0, 3.0, (3.5, 8.5, False)),  # a whole mark, 0.5 mm beyond the bleed
+    (10.0, 4.0, 3.0, (3.5, 6.0, False)),  # just the shortest mark (2.5 mm) beyond the bleed
+    (10.0, 4.0, 0.0, (2.0, 6.0, False)),  # no bleed: 2 mm beyond the trim
+    (6.35, 4.0, 3.0, (0.5, 2.35, True)),  # letter's 3 x 3 poker grid: from the margin over the bleed
+    (6.0, 4.0, 3.0, (0.5, 2.0, True)),  # just the shortest mark over the bleed (1.5 mm)
+    (8.0, 4.0, 0.0, (1.5, 4.0, False)),  # no bleed to reach into: the shortest mark is 2.5 mm
+    (7.0, 4.0, 1.0, (0.5, 3.0, True)),  # a 1 mm bleed: reached, so over a halo
+    (5.9, 4.0, 3.0, None), (5.5, 4.0, 3.0, None), (4.0, 4.0, 3.0, None),  # less room: no mark
+])
+def test_a_mark_goes_beyond_the_bleed_else_over_it_else_nowhere(room, margin, bleed, span):
+    assert mark_span(room, margin, bleed) == (pytest.approx(span, abs=1e-9) if span else None)
+
+
+def sheet_of(tmp_path, x: float, gap: float = 10.0):
+    """A4 template: two poker slots side by side, ``gap`` mm apart, the first ``x`` mm from the
+    left edge (20 mm from the top)."""
+    (tmp_path / "two.yaml").write_text(
+        f"paper: a4\nmarks: crop\nslots:\n  - {{x: {x}, y: 20, w: 63.5, h: 88.9}}\n"
+        f"  - {{x: {x + 63.5 + gap}, y: 20, w: 63.5, h: 88.9}}\n", encoding="utf-8")
+    return impose(pairs(2, card_type(bleed=3.0), backs=False), SheetOptions(template="two.yaml", root=tmp_path))
+
+
+def horizontal_marks(page, left_of: float):
+    return sorted((round(m.x0, 6), round(m.x1, 6), m.halo) for m in page.marks
+                  if m.kind == "crop" and m.y0 == m.y1 and m.x1 <= left_of)
+
+
+def test_a_template_slot_too_near_the_margin_for_the_shortest_mark_gets_none_on_that_side(tmp_path):
+    # 1.5 mm between the 4 mm margin and the trim: less than the shortest mark over the bleed
+    # (1.5 mm, ending 0.5 mm short of the trim) needs: no mark left of the grid
+    page = sheet_of(tmp_path, 5.5).pages[0]
+    assert horizontal_marks(page, 5.5) == []
+    assert len([m for m in page.marks if m.kind == "crop"]) == 4 * 2 + 2  # 4 cut lines up, 2 across
+    # 2 mm: the shortest mark, from the margin, over a halo
+    page = sheet_of(tmp_path, 6.0).pages[0]
+    assert horizontal_marks(page, 6.0) == [(4.0, 5.5, True)] * 2
+
+
+@pytest.mark.parametrize("gap", [0.8, 1.0, 6.0])
+def test_cut_lines_a_millimetre_apart_each_get_their_marks(tmp_path, gap):
+    imposition = sheet_of(tmp_path, 20.0, gap)
+    xs = sorted({round(m.x0, 6) for m in imposition.pages[0].marks if m.kind == "crop" and m.x0 == m.x1})
+    assert xs == pytest.approx([20.0, 83.5, 83.5 + gap, 147.0 + gap], abs=1e-9)
+    list(check_marks(imposition, 4.0))
+
+
+def test_crop_marks_default_to_every_slot_and_a_sheet_without_slots_has_none():
+    slots = [TemplateSlot(20.0, 20.0, 63.5, 88.9), TemplateSlot(83.5, 20.0, 63.5, 88.9)]
+    every = crop_marks(slots, 210.0, 297.0, 4.0, 3.0)
+    assert every == crop_marks(slots, 210.0, 297.0, 4.0, 3.0, slots) and len(every) == 3 * 2 + 2 * 2
+    assert crop_marks(slots, 210.0, 297.0, 4.0, 3.0, []) == []
+    assert crop_marks([], 210.0, 297.0, 4.0, 3.0) == []

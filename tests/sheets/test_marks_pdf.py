@@ -12,6 +12,7 @@ import pytest
 
 import cardgen
 from cardgen import BuildOptions
+from pdftext import page_texts
 
 from .test_pdf import BACK, FRONT, MM, TOL, crop_marks, trims
 
@@ -257,3 +258,28 @@ def test_the_fold_line_runs_margin_to_margin_with_its_label_just_above_it(tmp_pa
     first = label[0]
     assert first["upright"] and (first["matrix"][4] * MM, first["matrix"][5] * MM) == pytest.approx(
         (4.0, page_h / 2 + 0.6), abs=TOL)
+
+
+def test_a_paper_just_wide_enough_for_the_grid_and_its_shortest_marks_gets_them_over_the_bleed(tmp_path):
+    # 202.5 mm = 3 poker cards + 2 x (4 mm margin + 2 mm): beside the grid exactly the room of
+    # the shortest mark drawn over the outer bleed, from the margin to 0.5 mm short of the trim
+    # (1.5 mm long); above and below 16.65 mm, whole marks beyond the bleed.
+    size, grid, spans = measured_marks(build(tiny_project(tmp_path), paper=(202.5, 300)))
+    assert size == pytest.approx((202.5, 300), abs=TOL)
+    assert grid == pytest.approx((6.0, 16.65, 6.0 + 3 * W, 16.65 + 3 * H), abs=TOL)
+    for side in ("left", "right"):
+        assert flat(spans[side]) == pytest.approx(flat([(0.5, 2.0)] * 4), abs=TOL), side
+    for side in ("below", "above"):
+        assert flat(spans[side]) == pytest.approx(flat([(3.5, 3.5 + MARK_LENGTH)] * 4), abs=TOL), side
+
+
+def test_each_sheet_prints_its_own_faces_and_note_only(tmp_path):
+    # 2 x 2 poker cards a page: the first two sheets have the same marks and note, whose drawing
+    # the writer reuses; the second must not carry the first's faces with them.
+    texts = [text.split() for text in page_texts(build(tiny_project(tmp_path), paper=(150, 200)))]
+    front_note, back_note = "Print double-sided, flip on long edge".split(), "Back side: flip on long edge".split()
+    assert texts == [
+        ["Alpha", "Bravo", "Charlie", "Delta", *front_note], ["Bravo", "Alpha", "Delta", "Charlie", *back_note],
+        ["Echo", "Foxtrot", "Golf", "Hotel", *front_note], ["Foxtrot", "Echo", "Hotel", "Golf", *back_note],
+        ["India", *front_note], ["India", *back_note],
+        front_note, "Back side: blank (the front has no backs)".split()]

@@ -92,3 +92,63 @@ def test_a_round_card_must_be_as_wide_as_it_is_high():
     with pytest.raises(CardgenError) as error:
         impose(pairs(1, card_type(20, 30, shape="circle")), SheetOptions())
     assert str(error.value) == 'data/t/set.yaml:7: card "c1": a round card needs w equal to h, got 20 x 30 mm'
+
+
+SIZE_RULE = "sizes must be greater than 0 and the bleed 0 or more"
+
+
+@pytest.mark.parametrize("kind, message", [
+    (card_type(shape="oval"), 'shape must be rect, circle, hex-pointy, hex-flat or a path, got "oval"'),
+    (card_type(shape="PATH:M 0 0 L 1 0 Z"), 'shape must be rect, circle, hex-pointy, hex-flat or a path, '
+                                            'got "PATH:M 0 0 L 1 0 Z"'),
+    (card_type(0, 88.9), f"card size 0 x 88.9 mm with 3 mm bleed: {SIZE_RULE}"),
+    (card_type(63.5, 0), f"card size 63.5 x 0 mm with 3 mm bleed: {SIZE_RULE}"),
+    (card_type(-2, -3), f"card size -2 x -3 mm with 3 mm bleed: {SIZE_RULE}"),
+    (card_type(63.5, 88.9, bleed=-0.5), f"card size 63.5 x 88.9 mm with -0.5 mm bleed: {SIZE_RULE}"),
+])
+def test_faces_the_imposition_cannot_place_are_refused_naming_the_card(kind, message):
+    # through the Python API (a set's size and shape are checked when it is read)
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, kind), SheetOptions(paper="a4"))
+    assert str(error.value) == f'data/t/set.yaml:7: card "c1": {message}'
+
+
+@pytest.mark.parametrize("kind", [card_type(0.5, 0.5, bleed=0.0), card_type(1.0, 1.0), card_type(20, 20, "circle", bleed=0.0),
+                                  card_type(20, 20, "path:M 0 0 L 20 0 L 20 20 Z")])
+def test_any_positive_size_and_known_shape_is_placed(kind):
+    imposition = impose(pairs(2, kind, backs=False), SheetOptions(paper="a4"))
+    assert [(p.slot.w, p.slot.h, p.slot.shape) for p in imposition.placements] == [
+        (kind.size.w, kind.size.h, kind.size.shape)] * 2
+
+
+OFFSET = "set.yaml:2: sheet back offset must be two lengths (x, y) in mm, got "
+
+
+@pytest.mark.parametrize("options, message", [
+    (SheetOptions(margin=True), "set.yaml:2: sheet margin must be a length of 0 mm or more, got True"),
+    (SheetOptions(margin="4"), "set.yaml:2: sheet margin must be a length of 0 mm or more, got '4'"),
+    (SheetOptions(back_offset=[1.0, 2.0]), OFFSET + "[1.0, 2.0]"),
+    (SheetOptions(back_offset=(1.0, 2.0, 3.0)), OFFSET + "(1.0, 2.0, 3.0)"),
+    (SheetOptions(back_offset=(1.0, "x")), OFFSET + "(1.0, 'x')"),
+    (SheetOptions(back_offset=(True, 0.0)), OFFSET + "(True, 0.0)"),
+    (SheetOptions(back_offset=(float("inf"), 0.0)), OFFSET + "(inf, 0.0)"),
+    (SheetOptions(back_offset=(0.0, float("nan"))), OFFSET + "(0.0, nan)"),
+])
+def test_bad_margins_and_back_offsets_name_where_they_were_set(options, message):
+    from dataclasses import replace
+    with pytest.raises(CardgenError) as error:
+        impose(pairs(1, card_type()), replace(options, source=Source("set.yaml", 2)))
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize("options", [SheetOptions(margin=0), SheetOptions(margin=0.5), SheetOptions(margin=4),
+                                     SheetOptions(back_offset=(-1, 0.25))])
+def test_a_margin_of_0_mm_or_more_and_two_finite_offsets_are_taken(options):
+    page = impose(pairs(1, card_type()), options).pages[0]
+    crops = [m for m in page.marks if m.kind == "crop"]
+    assert min(min(m.x0, m.x1, m.y0, m.y1) for m in crops) == pytest.approx(options.margin, abs=1e-9)
+
+
+def test_a_custom_card_size_takes_any_length_above_0():
+    assert card_size({"w": 0.5, "h": 1}) == CardSize(0.5, 1.0, "custom")
+    assert card_size({"w": "1mm", "h": "0.01in"}) == CardSize(1.0, 0.254, "custom")
