@@ -4,6 +4,7 @@ wrote it, so an upgraded or edited cardgen never uses what the old one made."""
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import re
 import sys
