@@ -273,13 +273,17 @@ def check(ctx, sets, deck, rules_options):
 def list_sets(ctx):
     """List the sets with their card types and card counts."""
     from .load.setfile import load_set, set_names
+    from .load.yamlfile import small_files_through_libyaml
     from .model import copies_by_type
 
     root = ctx.obj["root"]
 
     def action():
         lines = []
-        for name in set_names(root):
+        names = set_names(root)
+        if len(names) > 1:  # two set.yaml files through ruamel cost more than importing libyaml
+            small_files_through_libyaml()
+        for name in names:
             card_set = load_set(name, root)
             lines.append(f"{name}  {card_set.title} (version {card_set.version}): {card_set.copies()} cards")
             counts = copies_by_type(card_set.cards)

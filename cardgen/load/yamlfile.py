@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,23 @@ def first_bad_utf8(path: Path, name: str):
 
 # Characters below which a YAML file is read by ruamel's own parser: a set.yaml or fonts.yaml of
 # a few hundred bytes parses in a millisecond or two, where importing PyYAML (for libyaml's
-# parser, yamlstream.py) costs a build about 15 ms of start-up.
+# parser, yamlstream.py) costs a build about 15 ms of start-up. Once a larger file has paid
+# for that import, libyaml reads the small ones too: a 2-3 KB set.yaml costs ruamel 8-12 ms,
+# libyaml under 1 ms (`cardgen list` reads every set's).
 SMALL_YAML = 4096
+
+
+def _libyaml_imported() -> bool:
+    return "yaml._yaml" in sys.modules
+
+
+def small_files_through_libyaml() -> None:
+    """For a command about to read many YAML files (`cardgen list`: every set's set.yaml):
+    pay for PyYAML's import now, so that the small files too are read through libyaml."""
+    try:
+        import yaml._yaml  # noqa: F401
+    except ImportError:  # no libyaml: read_document says Unsure and ruamel reads everything
+        pass
 
 
 def read_yaml(path: Path, root: Path | None = None) -> Any:
@@ -74,7 +90,7 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     (the "billion laughs"), nor refer to a value they are inside of."""
     name = relative_name(path, root)
     text = read_text(path, name)
-    if len(text) < SMALL_YAML:  # ruamel itself: the reference, and here cheaper than importing libyaml's
+    if len(text) < SMALL_YAML and not _libyaml_imported():  # ruamel itself: the reference, and here cheaper than importing libyaml's
         data = _round_trip(text, name)
     else:
         try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
