@@ -8,13 +8,15 @@ changes the project by itself (and ``cardgen watch`` does not wake for nothing).
 """
 from __future__ import annotations
 
-import hashlib
 import time
 import urllib.parse
 from pathlib import Path
 
 from ..errors import Problem, Source, fail
-from ..write.atomic import staged
+
+# hashlib and the staged writer are imported where they are used: every set's load asks is_url
+# of its card files, and `cardgen list`, which reads every set and writes nothing, need not
+# load OpenSSL's hashes and the writer (about 7 ms of its start-up).
 
 TIMEOUT = 10.0  # seconds, unless set.yaml gives `timeout:`
 MAX_BYTES = 64 * 1024 * 1024
@@ -35,6 +37,8 @@ def copy_name(url: str) -> str:
     query = urllib.parse.parse_qs(parsed.query)
     form = (query.get("format") or query.get("output") or ["csv"])[0].lower()
     suffix = f".{form}" if f".{form}" in KNOWN_SUFFIXES else ".csv"
+    import hashlib
+
     return f"{hashlib.sha256(url.encode()).hexdigest()[:12]}{suffix}"
 
 
@@ -79,6 +83,8 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
         return Problem(f"cannot fetch {url}: {reason}; using the local copy {shown}, {age} (kept {kept})",
                        where, severity="warning")
     if not copy.is_file() or copy.read_bytes() != data:
+        from ..write.atomic import staged
+
         with staged(copy) as (temporary,):
             temporary.write_bytes(data)
     return None
