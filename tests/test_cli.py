@@ -50,6 +50,32 @@ def test_list_shows_types_and_counts(project, cli):
     ]
 
 
+def test_list_of_several_sets_reads_and_reports_each_as_check_does(project):
+    """`list` of more than one set reads small set.yaml files through libyaml (ruamel's parser
+    for one set alone): the same lines, and the same message for a broken set.yaml."""
+    import shutil
+
+    shutil.copytree(project / "data/demo", project / "data/zeta")
+    second = project / "data/zeta/set.yaml"
+    second.write_text(second.read_text().replace("name: demo", "name: zeta").replace("Demo Deck", "Zeta Deck"))
+
+    def cardgen(*args):
+        return subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), *args],
+                              capture_output=True, text=True)
+
+    done = cardgen("list")
+    assert done.returncode == 0, done.stderr
+    demo = ["Demo Deck (version 0.3): 8 cards", "  action               5  63.5 x 88.9 mm rect",
+            "  token                3  20 x 20 mm circle"]
+    assert done.stdout.splitlines() == [f"demo  {demo[0]}", *demo[1:], f"zeta  Zeta {demo[0][5:]}", *demo[1:]]
+    second.write_text(second.read_text() + "title: Again\n")
+    done, alone = cardgen("list"), cardgen("check", "zeta")
+    assert done.returncode == alone.returncode == 1
+    assert done.stderr.splitlines()[0] == alone.stderr.splitlines()[0]
+    assert done.stderr.splitlines()[0].startswith("data/zeta/set.yaml:")
+    assert "given twice" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_the_installed_command_runs_as_a_process(project):
     done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "build", "demo", "--paper", "a4"],
                           capture_output=True, text=True)

@@ -303,3 +303,38 @@ def test_every_yaml_file_of_the_repository_reads_as_ruamel_reads_it():
         _same_round_trip(built, slow, str(path.relative_to(REPO)))
         fast += 1
     assert fast >= len(files) // 2
+
+
+# Small files (under SMALL_YAML) go to ruamel's own parser until libyaml has been imported, then
+# through read_document: what read_yaml gives, and its messages, must not depend on which.
+SMALL_CASES = {
+    "set-like": SET_LIKE,
+    "broken quote": 'name: demo\ntitle: "unclosed\n',
+    "key given twice": "name: demo\nname: again\n",
+    "impossible date": "name: demo\ndate: 2024-13-45\n",
+    "anchor and alias": "defaults: &d {a: 1}\ntypes:\n  x: *d\n",
+    "tab in a value": "name: demo\ntitle: a\tb\n",
+    "control character": 'name: "a\\x01b"\n',
+}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_CASES))
+def test_a_small_file_reads_the_same_before_and_after_libyaml_is_imported(tmp_path, monkeypatch, case):
+    from cardgen.load import yamlfile
+
+    path = tmp_path / "set.yaml"
+    path.write_text(SMALL_CASES[case], encoding="utf-8")
+    assert path.stat().st_size < yamlfile.SMALL_YAML
+    outcomes = []
+    for imported in (False, True):
+        monkeypatch.setattr(yamlfile, "_libyaml_imported", lambda: imported)
+        try:
+            outcomes.append(yamlfile.read_yaml(path, tmp_path))
+        except CardgenError as exc:
+            outcomes.append(str(exc))
+    ruamel, libyaml = outcomes
+    if isinstance(ruamel, str):
+        assert libyaml == ruamel
+        assert ruamel.startswith("set.yaml:")
+    else:
+        _same_round_trip(libyaml, ruamel)
