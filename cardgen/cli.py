@@ -272,13 +272,13 @@ def check(ctx, sets, deck, rules_options):
 @click.pass_context
 def list_sets(ctx):
     """List the sets with their card types and card counts."""
-    from .load.setfile import load_set, set_names
-    from .load.yamlfile import small_files_through_libyaml
-    from .model import copies_by_type
-
     root = ctx.obj["root"]
 
     def action():
+        from .load.setfile import load_set, set_names
+        from .load.yamlfile import small_files_through_libyaml
+        from .model import copies_by_type
+
         lines = []
         names = set_names(root)
         if len(names) > 1:  # two set.yaml files through ruamel cost more than importing libyaml
@@ -293,7 +293,13 @@ def list_sets(ctx):
                 lines.append(f"  {type_name:<16} {count:>5}  {size.w:g} x {size.h:g} mm {size.shape}")
         return lines
 
-    for line in run_reporting_errors(ctx, action):
+    # Most of `list` is importing: the loaders, and what they import when first used (the sheet
+    # sizes, colour settings, PyYAML). Paused, the collector does not scan those modules' objects
+    # and their dataclasses' methods come compiled (dataclass_code.py); what the sets' files make
+    # is freed as it is dropped, not through the collector (no cycles).
+    with collector_paused():
+        lines = run_reporting_errors(ctx, action)
+    for line in lines:
         click.echo(line)
 
 
