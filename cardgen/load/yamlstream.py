@@ -37,8 +37,10 @@ _UNSURE_CHARACTER = _UNSURE_TAB = _UNSURE_SYNTAX = _SPACES_LINE = _SPACES_LINE_B
 
 def _compile_patterns() -> None:
     global _UNSURE_CHARACTER, _UNSURE_TAB, _UNSURE_SYNTAX, _SPACES_LINE, _SPACES_LINE_BYTES
-    _UNSURE_CHARACTER = re.compile("[^\t\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                                   "\U00010000-\U0010ffff]|\r(?!\n)")
+    # Written as the characters refused, not the complement of those taken: the same set, but a
+    # negated class with ranges up to U+10FFFF costs `re` about 3 ms to compile, this 0.3 ms.
+    _UNSURE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
+                                   "|\r(?!\n)")
     _UNSURE_TAB = re.compile("^(?! *#).*\t", re.M)
     # A block scalar's header with a comment and no space before it ("|#"): libyaml takes it, ruamel not.
     _UNSURE_SYNTAX = re.compile(r"[|>][-+0-9]*#")

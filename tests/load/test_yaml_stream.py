@@ -338,3 +338,16 @@ def test_a_small_file_reads_the_same_before_and_after_libyaml_is_imported(tmp_pa
         assert ruamel.startswith("set.yaml:")
     else:
         _same_round_trip(libyaml, ruamel)
+
+
+def test_the_characters_left_to_read_yaml_are_all_but_those_it_takes_as_libyaml_does():
+    import re
+
+    from cardgen.load import yamlstream
+
+    yamlstream._unsure_text("")  # compiles the patterns
+    taken = re.compile("[\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+    refused = yamlstream._UNSURE_CHARACTER
+    assert [hex(code) for code in range(0x110000)
+            if bool(refused.match(chr(code) + "\n")) == bool(taken.match(chr(code)))] == []
+    assert refused.search("a\rb") and not refused.search("a\r\nb")
