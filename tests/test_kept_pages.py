@@ -99,3 +99,30 @@ def test_a_kept_page_whose_content_is_gone_is_drawn_again(many, monkeypatch):
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert len(drawn) == again.cards  # every front drawn: no page's content was there to keep
+
+
+def _write_named_rows(root, copies: dict[int, int]) -> None:
+    """The rows of ``_write_rows``, row ``to`` made the very card of row ``of`` for each
+    ``to: of`` in ``copies`` (its name and text: the same face)."""
+    _write_rows(root, {})
+    with open(root / "data/demo/more.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    for to, of in copies.items():
+        rows[to + 1] = list(rows[of + 1])
+    with open(root / "data/demo/more.csv", "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+
+
+@pytest.mark.parametrize("copies", [
+    {20: 40},  # met once before its kept page: drawn inline there, so placed as a form here
+    {20: 40, 21: 40},  # met twice before: its form already defined, placed here
+], ids=["once-before", "form-before"])
+def test_a_kept_page_whose_face_is_met_earlier_in_the_document_places_it_as_a_fresh_build_does(many, copies):
+    first = _build(many, "first")
+    _write_named_rows(many, copies)
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.pdf.read_bytes() != first.pdf.read_bytes()
+    texts = page_texts(fresh.pdf)
+    assert sum(text.count("Card 41") for text in texts) == 1 + len(copies)
