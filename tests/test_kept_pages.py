@@ -60,6 +60,7 @@ def test_a_rebuild_draws_only_the_page_of_the_changed_card(many, monkeypatch):
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert again.manifest.read_bytes() == fresh.manifest.read_bytes()
+    assert again.laid_out + again.reused == fresh.laid_out  # every distinct face counted once: laid out or kept
     # the changed card's sheet, and the first sheet (its copies are placed as forms: never
     # kept whole), which holds the fixture's own cards and Card 1 to Card 6
     later = [name for name in drawn if name.startswith("Card ") and int(name.split()[1]) > 6]
@@ -126,3 +127,38 @@ def test_a_kept_page_whose_face_is_met_earlier_in_the_document_places_it_as_a_fr
     assert again.pdf.read_bytes() != first.pdf.read_bytes()
     texts = page_texts(fresh.pdf)
     assert sum(text.count("Card 41") for text in texts) == 1 + len(copies)
+
+
+def test_a_face_of_a_kept_page_met_again_later_is_placed_as_a_form_as_a_fresh_build_does(many):
+    _build(many, "first")
+    _write_named_rows(many, {50: 40})  # Card 41's page is kept; its face comes again later
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert sum(text.count("Card 41") for text in page_texts(fresh.pdf)) == 2
+
+
+def _with_a_raster_icon(root) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(root / "data/demo/icons/dot.png")
+    settings = root / "data/demo/set.yaml"
+    text = settings.read_text(encoding="utf-8")
+    star = "  star: {image: icons/star.svg}\n"
+    assert star in text
+    settings.write_text(text.replace(star, star + "  dot: {image: icons/dot.png}\n"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("second", [
+    {5: "ally reward", 40: "planet :dot: power"},  # the image's first use gone: the kept page adds it
+    {5: "ally :dot: reward", 40: "planet :dot: power", 30: "a changed text"},  # the image already in
+], ids=["image-new-on-the-kept-page", "image-met-before"])
+def test_a_kept_page_with_an_image_prints_what_a_fresh_build_prints(many, second):
+    _with_a_raster_icon(many)
+    _write_rows(many, {5: "ally :dot: reward", 40: "planet :dot: power"})
+    _build(many, "first")
+    _write_rows(many, second)
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert fresh.pdf.read_bytes().count(b"/Subtype /Image") == 1
