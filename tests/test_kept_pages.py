@@ -162,3 +162,16 @@ def test_a_kept_page_with_an_image_prints_what_a_fresh_build_prints(many, second
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert fresh.pdf.read_bytes().count(b"/Subtype /Image") == 1
+
+
+def test_a_character_met_earlier_than_before_moves_the_codes_of_the_kept_pages_after_it(many):
+    # ω first met on Card 31's page, ψ on Card 41's; then ψ on Card 11's: ψ takes ω's code, and
+    # Card 31's page, its cards unchanged, must be drawn again with ω's new code
+    _write_rows(many, {30: "omega ω", 40: "psi ψ"})
+    _build(many, "first")
+    _write_rows(many, {10: "psi ψ", 30: "omega ω", 40: "psi ψ"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    texts = page_texts(fresh.pdf)
+    assert sum("ψ" in text for text in texts) == 2 and sum("ω" in text for text in texts) == 1
