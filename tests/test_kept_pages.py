@@ -175,3 +175,12 @@ def test_a_character_met_earlier_than_before_moves_the_codes_of_the_kept_pages_a
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     texts = page_texts(fresh.pdf)
     assert sum("ψ" in text for text in texts) == 2 and sum("ω" in text for text in texts) == 1
+
+
+@pytest.mark.parametrize("marks", [False, True])
+def test_a_rebuild_with_other_crop_marks_prints_what_a_fresh_build_prints(many, marks):
+    first = _build(many, "first", crop_marks=not marks)
+    again = _build(many, "again", crop_marks=marks)
+    fresh = _build(many, "fresh", cache=False, crop_marks=marks)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.pdf.read_bytes() != first.pdf.read_bytes()
