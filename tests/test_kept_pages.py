@@ -184,3 +184,17 @@ def test_a_rebuild_with_other_crop_marks_prints_what_a_fresh_build_prints(many, 
     fresh = _build(many, "fresh", cache=False, crop_marks=marks)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert again.pdf.read_bytes() != first.pdf.read_bytes()
+
+
+def test_a_kept_page_after_one_that_starts_a_font_subset_prints_what_a_fresh_build_prints(many):
+    # 300 letters never met before: Card 31's page starts a second subset of the font (of 256 codes)
+    letters = "".join(chr(code) for code in [*range(0x0410, 0x0450), *range(0x0100, 0x017F), *range(0x0180, 0x01C0)])
+    letters += "".join(chr(code) for code in range(0x0391, 0x03A2)) + "".join(chr(code) for code in range(0x03B1, 0x03CA))
+    _write_rows(many, {30: " ".join(letters[i:i + 12] for i in range(0, len(letters), 12))})
+    _build(many, "first")
+    _write_rows(many, {30: " ".join(letters[i:i + 12] for i in range(0, len(letters), 12)), 50: "a changed text"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert len(set(letters)) == 297
+    assert sum(text.count("ω") for text in page_texts(fresh.pdf)) == 1
