@@ -198,3 +198,15 @@ def test_a_kept_page_after_one_that_starts_a_font_subset_prints_what_a_fresh_bui
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert len(set(letters)) == 297
     assert sum(text.count("ω") for text in page_texts(fresh.pdf)) == 1
+
+
+def test_a_kept_page_that_met_new_characters_gives_them_their_codes_for_the_pages_after_it(many):
+    # Card 41's page kept: ψ and ω first met there; Card 51's page drawn again uses them
+    _write_rows(many, {40: "psi ψ omega ω", 55: "ω and ψ"})
+    _build(many, "first")
+    _write_rows(many, {40: "psi ψ omega ω", 55: "ω and ψ", 50: "a changed text"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.reused >= 9  # the kept pages' faces, Card 41's among them
+    assert sum("ψ" in text for text in page_texts(fresh.pdf)) == 2
