@@ -210,3 +210,15 @@ def test_a_kept_page_that_met_new_characters_gives_them_their_codes_for_the_page
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert again.reused >= 9  # the kept pages' faces, Card 41's among them
     assert sum("ψ" in text for text in page_texts(fresh.pdf)) == 2
+
+
+def test_a_font_first_named_after_the_first_sheet_moves_the_codes_of_the_kept_pages_after_it(many):
+    # bold italic first named on Card 31's page, ψ with it; ω in bold italic on Card 41's. Without
+    # the ψ, ω takes its code: Card 41's page must be drawn again
+    _write_rows(many, {30: "***bold italic ψ***", 40: "***ω***"})
+    _build(many, "first")
+    _write_rows(many, {30: "***bold italic***", 40: "***ω***"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert sum("ω" in text for text in page_texts(fresh.pdf)) == 1
