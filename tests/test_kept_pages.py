@@ -222,3 +222,19 @@ def test_a_font_first_named_after_the_first_sheet_moves_the_codes_of_the_kept_pa
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert sum("ω" in text for text in page_texts(fresh.pdf)) == 1
+
+
+@pytest.mark.parametrize("drawing", [
+    '<image x="5" y="74" w="8" h="8" src="icons/star.svg"/>',
+    '<image x="5" y="74" w="8" h="8" src="icons/star.svg"/><rect x="15" y="74" w="8" h="8" fill="#336699" opacity="0.5"/>',
+], ids=["svg", "svg-and-opacity"])
+def test_pages_whose_faces_draw_through_reportlab_are_drawn_again_as_a_fresh_build_draws_them(many, drawing):
+    # on every action card: drawn through reportlab's graphics state, so never kept whole
+    action = many / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text(encoding="utf-8").replace("{% endblock %}", drawing + "\n{% endblock %}"),
+                      encoding="utf-8")
+    _build(many, "first")
+    _write_rows(many, {50: "a changed text"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
