@@ -60,6 +60,7 @@ def test_a_rebuild_draws_only_the_page_of_the_changed_card(many, monkeypatch):
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert again.manifest.read_bytes() == fresh.manifest.read_bytes()
+    assert again.laid_out + again.reused == fresh.laid_out  # every distinct face counted once: laid out or kept
     # the changed card's sheet, and the first sheet (its copies are placed as forms: never
     # kept whole), which holds the fixture's own cards and Card 1 to Card 6
     later = [name for name in drawn if name.startswith("Card ") and int(name.split()[1]) > 6]
@@ -99,3 +100,141 @@ def test_a_kept_page_whose_content_is_gone_is_drawn_again(many, monkeypatch):
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert len(drawn) == again.cards  # every front drawn: no page's content was there to keep
+
+
+def _write_named_rows(root, copies: dict[int, int]) -> None:
+    """The rows of ``_write_rows``, row ``to`` made the very card of row ``of`` for each
+    ``to: of`` in ``copies`` (its name and text: the same face)."""
+    _write_rows(root, {})
+    with open(root / "data/demo/more.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    for to, of in copies.items():
+        rows[to + 1] = list(rows[of + 1])
+    with open(root / "data/demo/more.csv", "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+
+
+@pytest.mark.parametrize("copies", [
+    {20: 40},  # met once before its kept page: drawn inline there, so placed as a form here
+    {20: 40, 21: 40},  # met twice before: its form already defined, placed here
+], ids=["once-before", "form-before"])
+def test_a_kept_page_whose_face_is_met_earlier_in_the_document_places_it_as_a_fresh_build_does(many, copies):
+    first = _build(many, "first")
+    _write_named_rows(many, copies)
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.pdf.read_bytes() != first.pdf.read_bytes()
+    texts = page_texts(fresh.pdf)
+    assert sum(text.count("Card 41") for text in texts) == 1 + len(copies)
+
+
+def test_a_face_of_a_kept_page_met_again_later_is_placed_as_a_form_as_a_fresh_build_does(many):
+    _build(many, "first")
+    _write_named_rows(many, {50: 40})  # Card 41's page is kept; its face comes again later
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert sum(text.count("Card 41") for text in page_texts(fresh.pdf)) == 2
+
+
+def _with_a_raster_icon(root) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(root / "data/demo/icons/dot.png")
+    settings = root / "data/demo/set.yaml"
+    text = settings.read_text(encoding="utf-8")
+    star = "  star: {image: icons/star.svg}\n"
+    assert star in text
+    settings.write_text(text.replace(star, star + "  dot: {image: icons/dot.png}\n"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("second", [
+    {5: "ally reward", 40: "planet :dot: power"},  # the image's first use gone: the kept page adds it
+    {5: "ally :dot: reward", 40: "planet :dot: power", 30: "a changed text"},  # the image already in
+], ids=["image-new-on-the-kept-page", "image-met-before"])
+def test_a_kept_page_with_an_image_prints_what_a_fresh_build_prints(many, second):
+    _with_a_raster_icon(many)
+    _write_rows(many, {5: "ally :dot: reward", 40: "planet :dot: power"})
+    _build(many, "first")
+    _write_rows(many, second)
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert fresh.pdf.read_bytes().count(b"/Subtype /Image") == 1
+
+
+def test_a_character_met_earlier_than_before_moves_the_codes_of_the_kept_pages_after_it(many):
+    # ω first met on Card 31's page, ψ on Card 41's; then ψ on Card 11's: ψ takes ω's code, and
+    # Card 31's page, its cards unchanged, must be drawn again with ω's new code
+    _write_rows(many, {30: "omega ω", 40: "psi ψ"})
+    _build(many, "first")
+    _write_rows(many, {10: "psi ψ", 30: "omega ω", 40: "psi ψ"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    texts = page_texts(fresh.pdf)
+    assert sum("ψ" in text for text in texts) == 2 and sum("ω" in text for text in texts) == 1
+
+
+@pytest.mark.parametrize("marks", [False, True])
+def test_a_rebuild_with_other_crop_marks_prints_what_a_fresh_build_prints(many, marks):
+    first = _build(many, "first", crop_marks=not marks)
+    again = _build(many, "again", crop_marks=marks)
+    fresh = _build(many, "fresh", cache=False, crop_marks=marks)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.pdf.read_bytes() != first.pdf.read_bytes()
+
+
+def test_a_kept_page_after_one_that_starts_a_font_subset_prints_what_a_fresh_build_prints(many):
+    # 300 letters never met before: Card 31's page starts a second subset of the font (of 256 codes)
+    letters = "".join(chr(code) for code in [*range(0x0410, 0x0450), *range(0x0100, 0x017F), *range(0x0180, 0x01C0)])
+    letters += "".join(chr(code) for code in range(0x0391, 0x03A2)) + "".join(chr(code) for code in range(0x03B1, 0x03CA))
+    _write_rows(many, {30: " ".join(letters[i:i + 12] for i in range(0, len(letters), 12))})
+    _build(many, "first")
+    _write_rows(many, {30: " ".join(letters[i:i + 12] for i in range(0, len(letters), 12)), 50: "a changed text"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert len(set(letters)) == 297
+    assert sum(text.count("ω") for text in page_texts(fresh.pdf)) == 1
+
+
+def test_a_kept_page_that_met_new_characters_gives_them_their_codes_for_the_pages_after_it(many):
+    # Card 41's page kept: ψ and ω first met there; Card 51's page drawn again uses them
+    _write_rows(many, {40: "psi ψ omega ω", 55: "ω and ψ"})
+    _build(many, "first")
+    _write_rows(many, {40: "psi ψ omega ω", 55: "ω and ψ", 50: "a changed text"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert again.reused >= 9  # the kept pages' faces, Card 41's among them
+    assert sum("ψ" in text for text in page_texts(fresh.pdf)) == 2
+
+
+def test_a_font_first_named_after_the_first_sheet_moves_the_codes_of_the_kept_pages_after_it(many):
+    # bold italic first named on Card 31's page, ψ with it; ω in bold italic on Card 41's. Without
+    # the ψ, ω takes its code: Card 41's page must be drawn again
+    _write_rows(many, {30: "***bold italic ψ***", 40: "***ω***"})
+    _build(many, "first")
+    _write_rows(many, {30: "***bold italic***", 40: "***ω***"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert sum("ω" in text for text in page_texts(fresh.pdf)) == 1
+
+
+@pytest.mark.parametrize("drawing", [
+    '<image x="5" y="74" w="8" h="8" src="icons/star.svg"/>',
+    '<image x="5" y="74" w="8" h="8" src="icons/star.svg"/><rect x="15" y="74" w="8" h="8" fill="#336699" opacity="0.5"/>',
+], ids=["svg", "svg-and-opacity"])
+def test_pages_whose_faces_draw_through_reportlab_are_drawn_again_as_a_fresh_build_draws_them(many, drawing):
+    # on every action card: drawn through reportlab's graphics state, so never kept whole
+    action = many / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text(encoding="utf-8").replace("{% endblock %}", drawing + "\n{% endblock %}"),
+                      encoding="utf-8")
+    _build(many, "first")
+    _write_rows(many, {50: "a changed text"})
+    again = _build(many, "again")
+    fresh = _build(many, "fresh", cache=False)
+    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()

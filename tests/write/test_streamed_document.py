@@ -71,7 +71,15 @@ def _meaning(path):
     info = _plain(reader.trailer["/Info"])
     return {"root": _plain(DictionaryObject(root)), "tree": _plain(DictionaryObject(tree)), "info": info,
             "pages": pages, "objects": _objects(Path(path).read_bytes()),
-            "count": reader.trailer["/Root"]["/Pages"]["/Count"], "version": reader.pdf_header}
+            "count": reader.trailer["/Root"]["/Pages"]["/Count"], "version": reader.pdf_header,
+            "trailer": _trailer(Path(path).read_bytes())}
+
+
+def _trailer(data: bytes) -> tuple:
+    """The trailer's /Size and the first string of its /ID (the document's; a rewriting of the
+    file, as for CMYK, gives the second string anew from the bytes it writes)."""
+    trailer = data[data.rindex(b"trailer"):]
+    return (re.search(rb"/Size (\d+)", trailer).group(1), re.search(rb"/ID\s*\[<([0-9a-f]+)>", trailer).group(1))
 
 
 def _objects(data: bytes) -> int:
