@@ -17,7 +17,10 @@ import pdfplumber
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from cardgen.errors import CardgenError
 from cardgen.sheets.calibration import write_calibration
+
+REPO = Path(__file__).resolve().parents[2]
 
 PT = 72 / 25.4  # points a mm
 EPS = 0.002  # pt
@@ -171,9 +174,15 @@ def test_the_scales_names_and_the_instructions_are_placed_and_sized(sheet):
         text_runs = [(t, round(sx, 2), round(sy, 2)) for t, sx, sy, ex, ey, _ in front_runs
                      if stringWidth(t, "Helvetica", 8) == pytest.approx(ex - sx, abs=EPS) and ey == sy]
         ox = "0.5,-1.25" if paper == "letter" else "-3,2.75"
-        first = (f"cardgen duplex calibration: {paper}, flip on {duplex} edge, printed with back offset {ox} mm")
-        assert [t for t, _, _ in text_runs][0] == first
-        assert len(text_runs) == 6
+        assert [t for t, _, _ in text_runs] == [  # each line whole: nothing before or after it
+            f"cardgen duplex calibration: {paper}, flip on {duplex} edge, printed with back offset {ox} mm",
+            f"1. Print both pages on one sheet, double-sided, flip on {duplex} edge, at actual size (no scaling, "
+            "no fit to page).",
+            "2. Hold the sheet against a light with this side towards you. On each scale one line of this side",
+            "   continues a line of the back straight on: its number (the same on both sides) is the offset.",
+            "3. Build with  cardgen build --back-offset X,Y  (X from the scale across, Y from the scale up the page).",
+            "   A scale with no straight pair reads beyond 3 mm: print this sheet again with --back-offset near its end.",
+        ]
         for n, (_, sx, sy) in enumerate(text_runs):
             assert (sx, sy) == (round(15 * PT, 2), round((page_h - 15 - n * 4.2) * PT, 2))
         # "X" ends 4 mm left of the x scale's first line, level with the meeting line; "Y" starts
@@ -210,3 +219,52 @@ def test_the_same_sheet_is_the_same_bytes(tmp_path: Path):
     write_calibration(first, "a4", "long", (1.0, 0.0))
     write_calibration(second, "a4", "long", (1.0, 0.0))
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_a_sheet_without_a_flip_edge_is_for_long_edge_duplex(tmp_path):
+    path = tmp_path / "calibration.pdf"
+    write_calibration(path, "a4")
+    with pdfplumber.open(path) as pdf:
+        assert pdf.metadata["Title"] == "cardgen duplex calibration (a4, flip on long edge)"
+        assert pdf.doc.catalog["ViewerPreferences"].resolve()["Duplex"].name == "DuplexFlipLongEdge"
+
+
+def test_the_pages_use_the_font_given_and_no_other_and_are_compressed(tmp_path):
+    import shutil
+
+    import pikepdf
+
+    from cardgen.text.fonts import FontBook
+
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "tests" / "fixtures" / "sheets", root)
+    shutil.copytree(REPO / "fonts", root / "fonts")
+    font = FontBook(root).face(None).pdf_name  # the project's font, as cardgen calibrate passes it
+    assert font != "Helvetica"
+    path = tmp_path / "calibration.pdf"
+    write_calibration(path, "letter", "long", (0.0, 0.0), font=font)
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            fonts = page.obj["/Resources"]["/Font"]
+            names = [str(fonts[key]["/BaseFont"]) for key in fonts.keys()]
+            assert len(names) == 1 and "Helvetica" not in names[0]  # no font the PDF does not embed
+            assert "/FlateDecode" in list(page.obj["/Contents"]["/Filter"])  # a page's stream is compressed
+
+
+@pytest.mark.parametrize("paper, fits", [
+    ((182.0, 257.0), True),  # the least paper: 162 mm of scale and 10 mm each side across; 10 mm below the y scale
+    ((181.9, 300.0), False),  # too narrow for the x scale
+    ((250.0, 256.9), False),  # too short for the y scale to clear 10 mm from the bottom
+    ((200.0, 235.0), False),  # the y scale would reach below the page
+])
+def test_the_calibration_sheet_needs_paper_of_182_by_257_mm(tmp_path, paper, fits):
+    path = tmp_path / "calibration.pdf"
+    if fits:
+        write_calibration(path, paper)
+        assert path.exists()
+    else:
+        with pytest.raises(CardgenError) as error:
+            write_calibration(path, paper)
+        got = " x ".join(f"{side:g}" for side in paper)
+        assert str(error.value) == f"the calibration sheet needs paper of at least 182 x 257 mm, got {got} mm"
+        assert not path.exists()
