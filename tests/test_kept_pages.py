@@ -164,15 +164,22 @@ def test_a_kept_page_with_an_image_prints_what_a_fresh_build_prints(many, second
     assert fresh.pdf.read_bytes().count(b"/Subtype /Image") == 1
 
 
-def test_a_character_met_earlier_than_before_moves_the_codes_of_the_kept_pages_after_it(many):
-    # ω first met on Card 31's page, ψ on Card 41's; then ψ on Card 11's: ψ takes ω's code, and
-    # Card 31's page, its cards unchanged, must be drawn again with ω's new code
-    _write_rows(many, {30: "omega ω", 40: "psi ψ"})
+def _rebuilt_as_fresh(many, before: dict, after: dict):
+    """Build with ``before``'s rows, then again (cache on) with ``after``'s: the rebuild prints
+    what a build without the cache prints, byte for byte."""
+    _write_rows(many, before)
     _build(many, "first")
-    _write_rows(many, {10: "psi ψ", 30: "omega ω", 40: "psi ψ"})
+    _write_rows(many, after)
     again = _build(many, "again")
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    return again, fresh
+
+
+def test_a_character_met_earlier_than_before_moves_the_codes_of_the_kept_pages_after_it(many):
+    # ω first met on Card 31's page, ψ on Card 41's; then ψ on Card 11's: ψ takes ω's code, and
+    # Card 31's page, its cards unchanged, must be drawn again with ω's new code
+    _, fresh = _rebuilt_as_fresh(many, {30: "omega ω", 40: "psi ψ"}, {10: "psi ψ", 30: "omega ω", 40: "psi ψ"})
     texts = page_texts(fresh.pdf)
     assert sum("ψ" in text for text in texts) == 2 and sum("ω" in text for text in texts) == 1
 
@@ -190,24 +197,16 @@ def test_a_kept_page_after_one_that_starts_a_font_subset_prints_what_a_fresh_bui
     # 300 letters never met before: Card 31's page starts a second subset of the font (of 256 codes)
     letters = "".join(chr(code) for code in [*range(0x0410, 0x0450), *range(0x0100, 0x017F), *range(0x0180, 0x01C0)])
     letters += "".join(chr(code) for code in range(0x0391, 0x03A2)) + "".join(chr(code) for code in range(0x03B1, 0x03CA))
-    _write_rows(many, {30: " ".join(letters[i:i + 12] for i in range(0, len(letters), 12))})
-    _build(many, "first")
-    _write_rows(many, {30: " ".join(letters[i:i + 12] for i in range(0, len(letters), 12)), 50: "a changed text"})
-    again = _build(many, "again")
-    fresh = _build(many, "fresh", cache=False)
-    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    text = " ".join(letters[i:i + 12] for i in range(0, len(letters), 12))
+    _, fresh = _rebuilt_as_fresh(many, {30: text}, {30: text, 50: "a changed text"})
     assert len(set(letters)) == 297
     assert sum(text.count("ω") for text in page_texts(fresh.pdf)) == 1
 
 
 def test_a_kept_page_that_met_new_characters_gives_them_their_codes_for_the_pages_after_it(many):
     # Card 41's page kept: ψ and ω first met there; Card 51's page drawn again uses them
-    _write_rows(many, {40: "psi ψ omega ω", 55: "ω and ψ"})
-    _build(many, "first")
-    _write_rows(many, {40: "psi ψ omega ω", 55: "ω and ψ", 50: "a changed text"})
-    again = _build(many, "again")
-    fresh = _build(many, "fresh", cache=False)
-    assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+    again, fresh = _rebuilt_as_fresh(many, {40: "psi ψ omega ω", 55: "ω and ψ"},
+                                     {40: "psi ψ omega ω", 55: "ω and ψ", 50: "a changed text"})
     assert again.reused >= 9  # the kept pages' faces, Card 41's among them
     assert sum("ψ" in text for text in page_texts(fresh.pdf)) == 2
 
