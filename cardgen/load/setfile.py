@@ -1,7 +1,6 @@
 """Read ``data/<set>/set.yaml`` and its card files into a :class:`CardSet`."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -11,6 +10,7 @@ from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..paths import OutsideProject, confined
 from ..units import parse_length
 from .cards import CardFiles
+from .setvalues import card_shape, check_date, length, text, unknown_keys
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
@@ -51,7 +51,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     file = relative_name(path, root)
     if not isinstance(data, dict):
         raise fail("set.yaml must be a mapping", Source(file, 1))
-    _unknown_keys(data, SET_KEYS, file, "set.yaml")
+    unknown_keys(data, SET_KEYS, file, "set.yaml")
 
     def at(container: Any, key: Any = None) -> Source:
         return Source(file, line_of(container, key))
@@ -61,21 +61,22 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             raise fail(f"`{key}` must be a mapping of name: value", at(data, key))
     if data.get("cards") is not None and not isinstance(data["cards"], (list, str, dict)):
         raise fail("`cards` must be a list of card files", at(data, "cards"))
-    declared = _default(_text(data, "name", at), name)
+    declared = text(data, "name", at)
+    declared = name if declared is None else declared
     if declared != name:
         raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
     from ..sheets.sizes import card_size  # sizes and papers belong to the sheets stage
 
     default_size = card_size(plain(data.get("size", "poker")), at(data, "size") if "size" in data else at(data))
-    bleed = _length(data, "bleed", 3.0, at)
-    safe = _length(data, "safe", 3.0, at)
+    bleed = length(data, "bleed", 3.0, at)
+    safe = length(data, "safe", 3.0, at)
     defaults = plain(data.get("defaults") or {})
 
     backs = {}
     for back_name, spec in (data.get("backs") or {}).items():
         if isinstance(spec, str):
             spec = {"template": spec}
-        if not isinstance(spec, dict) or not _text(spec, "template", at, f'back "{back_name}": template'):
+        if not isinstance(spec, dict) or not text(spec, "template", at, f'back "{back_name}": template'):
             raise fail(f'back "{back_name}" needs a template', at(data["backs"], back_name))
         fields = {k: v for k, v in plain(spec).items() if k != "template"}
         backs[str(back_name)] = Back(str(back_name), str(spec["template"]), at(data["backs"], back_name),
@@ -89,26 +90,26 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         where = at(raw_types, type_name)
         if isinstance(spec, str):
             spec = {"template": spec}
-        if not isinstance(spec, dict) or not _text(spec, "template", at, f'card type "{type_name}": template'):
+        if not isinstance(spec, dict) or not text(spec, "template", at, f'card type "{type_name}": template'):
             raise fail(f'card type "{type_name}" needs a template', where)
-        _unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
+        unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
         back = spec.get("back")
         if back is not None and str(back) not in backs:
             raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
         size = card_size(plain(spec["size"]), at(spec, "size")) if "size" in spec else default_size
-        shape = _shape(spec.get("shape", data.get("shape", size.shape)),
-                       at(spec, "shape") if "shape" in spec else at(data, "shape"))
+        shape = card_shape(spec.get("shape", data.get("shape", size.shape)),
+                             at(spec, "shape") if "shape" in spec else at(data, "shape"))
         if shape == "circle" and abs(size.w - size.h) > 1e-9:
             raise fail("a circle needs equal width and height", at(spec, "size"))
         size = type(size)(size.w, size.h, size.name, shape)
         types[str(type_name)] = CardType(
             name=str(type_name), template=str(spec["template"]), back=str(back) if back is not None else None,
-            size=size, bleed=_length(spec, "bleed", bleed, at), safe=_length(spec, "safe", safe, at),
+            size=size, bleed=length(spec, "bleed", bleed, at), safe=length(spec, "safe", safe, at),
             defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
 
     icons = _icons(data.get("icons") or {}, root, directory, at)
     if isinstance(data.get("sheet"), dict):
-        _unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
+        unknown_keys(data["sheet"], SHEET_KEYS, file, "sheet")
         _sheet_files(data["sheet"], root, directory, at)
         if "paper" in data["sheet"]:  # checked here, where its line is known
             from ..sheets.sizes import paper_size
@@ -124,9 +125,9 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     meta = {}
     for key in ("author", "subject", "date"):
         if data.get(key) is not None:
-            meta[key] = _text(data, key, at)
+            meta[key] = text(data, key, at)
     if "date" in meta:
-        _check_date(meta["date"], at(data, "date"))
+        check_date(meta["date"], at(data, "date"))
     preflight = _preflight(data.get("preflight"), at)
 
     files, delimiters, warnings = _card_files(data, directory, root, at, types)
@@ -150,23 +151,15 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             raise fail(f'rules file "{entry}" not found', where)
         rules.append(rules_path)
 
+    title = text(data, "title", at)
     return CardSet(
-        name=name, title=_default(_text(data, "title", at), name), version=_text(data, "version", at) or "",
+        name=name, title=name if title is None else title, version=text(data, "version", at) or "",
         root=root, directory=directory, types=MappingProxyType(types), backs=MappingProxyType(backs),
         cards=cards, icons=MappingProxyType(icons), variables=MappingProxyType(variables),
         rules=tuple(rules), sheet=MappingProxyType(plain(data.get("sheet") or {})), source=Source(file, 1),
         color=colour, meta=MappingProxyType(meta), preflight=preflight,
         language=_language(data, at), boxes=MappingProxyType(_boxes(data, directory, file, at)),
         warnings=tuple(warnings))
-
-
-def _check_date(value: str, where: Source) -> None:
-    import datetime
-
-    try:
-        datetime.date.fromisoformat(value[:10]) if len(value) <= 10 else datetime.datetime.fromisoformat(value)
-    except ValueError:
-        raise fail(f'date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), got "{value}"', where) from None
 
 
 def _preflight(raw: Any, at) -> tuple:
@@ -182,7 +175,7 @@ def _preflight(raw: Any, at) -> tuple:
         where = at(raw, index)
         if not isinstance(entry, dict):
             raise fail("each preflight entry is a mapping {element:, min-size:, reason:}", where)
-        _unknown_keys(entry, PREFLIGHT_KEYS, where.file, "preflight entry")
+        unknown_keys(entry, PREFLIGHT_KEYS, where.file, "preflight entry")
         if not entry.get("element") or not entry.get("reason"):
             raise fail("a preflight entry needs `element` (a text box's name) and `reason`", where)
         values = {"element": str(entry["element"]), "reason": str(entry["reason"]), "source": where}
@@ -211,7 +204,7 @@ def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
         where = at(entries, name)
         if not isinstance(spec, dict) or "template" not in spec:
             raise fail(f'box "{name}" needs a `template` (its layout below templates/)', where)
-        _unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
+        unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
         cards = spec.get("cards") or {}
         if not isinstance(cards, dict):
             raise fail(f'box "{name}": `cards` selects cards by field, such as {{type: ruling}}', at(spec, "cards"))
@@ -228,8 +221,8 @@ def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
         fields = spec.get("fields") or {}
         if not isinstance(fields, dict):
             raise fail(f'box "{name}": `fields` must be a mapping of name: value', at(spec, "fields"))
-        thickness = _length(spec, "thickness", 0.3, at)
-        clearance = _length(spec, "clearance", 1.0, at)
+        thickness = length(spec, "thickness", 0.3, at)
+        clearance = length(spec, "clearance", 1.0, at)
         if thickness <= 0:
             raise fail(f'box "{name}": thickness must be greater than 0', at(spec, "thickness"))
         boxes[str(name)] = BoxSpec(str(name), str(spec["template"]), MappingProxyType(plain(cards)), deck,
@@ -251,25 +244,6 @@ def _language(data: dict, at) -> str | None:
     return str(language)
 
 
-def _shape(value: Any, where: Source) -> str:
-    """rect, circle, hex-pointy (or hexagon), hex-flat, or {path: "M ... Z"} (see sheets/shapes.py)."""
-    from ..sheets.shapes import ALIASES, HEXES, path_shape
-
-    if isinstance(value, dict):
-        if set(value) != {"path"}:
-            raise fail('a shape given as a mapping is {path: "M ... Z"}, an outline in SVG path syntax (mm)', where)
-        from ..draw.svgpath import parse_path
-
-        try:
-            parse_path(str(value["path"]))
-        except ValueError as exc:
-            raise fail(f"shape: {exc}", where) from None
-        return path_shape(str(value["path"]))
-    shape = ALIASES.get(str(value), str(value))
-    if shape not in ("rect", "circle", *HEXES):
-        raise fail(f'shape must be rect, circle, hex-pointy (or hexagon), hex-flat or {{path: "M ... Z"}}, '
-                   f'got "{value}"', where)
-    return shape
 CARD_FILE_KEYS = {"file", "type", "url", "delimiter", "timeout"}
 
 
@@ -288,7 +262,7 @@ def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple
         where = at(data["cards"], index) if isinstance(data["cards"], list) else at(data, "cards")
         spec = dict(entry) if isinstance(entry, dict) else {"url": entry} if is_url(entry) else {"file": entry}
         if isinstance(entry, dict):
-            _unknown_keys(entry, CARD_FILE_KEYS, where.file, "card file")
+            unknown_keys(entry, CARD_FILE_KEYS, where.file, "card file")
         url, name = spec.get("url"), spec.get("file")
         if url is not None and not is_url(url):
             raise fail(f'url: "{url}" is not an http:// or https:// address', where)
@@ -327,43 +301,6 @@ def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple
     return files, delimiters, warnings
 
 
-def _length(container: Any, key: str, default: float, at) -> float:
-    if key not in container:
-        return default
-    try:
-        value = parse_length(container[key])
-    except ValueError as exc:
-        raise fail(f"{key}: {exc}", at(container, key)) from None
-    if value < 0:
-        raise fail(f"{key} must not be negative", at(container, key))
-    return value
-
-
-def _text(container: Any, key: str, at, what: str | None = None) -> str | None:
-    """A value written as words (or a number, or a date: ``version: 1.0``), or None when absent.
-    A list, a mapping, true/false or nan would print as Python's own spelling of it."""
-    value = container.get(key) if isinstance(container, dict) else None
-    if value is None:
-        return None
-    if isinstance(value, bool) or isinstance(value, (dict, list)) or (
-            isinstance(value, float) and not math.isfinite(value)):
-        kind = ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict)
-                else "true or false" if isinstance(value, bool) else str(value))
-        raise fail(f"{what or key} must be text, got {kind}", at(container, key))
-    return str(value)
-
-
-def _default(value: str | None, default: str) -> str:
-    return default if value is None else value
-
-
-def _unknown_keys(mapping: dict, allowed: set[str], file: str, what: str) -> None:
-    for key in mapping:
-        if str(key) not in allowed:
-            raise fail(f'{what}: unknown key "{key}" (known: {", ".join(sorted(allowed))})',
-                       Source(file, line_of(mapping, key)))
-
-
 def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
     """A sheet template file named in set.yaml (by itself or per paper) must be in the project."""
     template = sheet.get("template")
@@ -398,7 +335,7 @@ def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
         where = at(raw, icon_name)
         if not isinstance(spec, dict) or ("image" in spec) == ("glyph" in spec):
             raise fail(f'icon "{icon_name}" needs exactly one of image: or glyph:', where)
-        _unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
+        unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
         image = None
         if "image" in spec:
             try:
@@ -407,7 +344,7 @@ def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
                 raise fail(str(exc), where) from None
             if not image.is_file():
                 raise fail(f'icon "{icon_name}": image "{spec["image"]}" not found', where)
-        glyph, font, color = (_text(spec, key, at, f'icon "{icon_name}": {key}') for key in ("glyph", "font", "color"))
+        glyph, font, color = (text(spec, key, at, f'icon "{icon_name}": {key}') for key in ("glyph", "font", "color"))
         if "glyph" in spec and not glyph:
             raise fail(f'icon "{icon_name}": glyph must be a character, got nothing', at(spec, "glyph"))
         icons[str(icon_name)] = Icon(str(icon_name), image=image, glyph=glyph, font=font or None,
