@@ -41,10 +41,12 @@ def unwind_on_stops() -> None:
 
 
 def _quiet_about_lost_stops(report):
-    """Python prints an exception it drops in a finaliser, with its traceback: a lost stop is
-    not news (``check()`` acts on it), and the command prints no traceback."""
+    """Python prints an exception it drops in a finaliser, with its traceback. Once a stop was
+    asked for, none is news: a lost stop (``check()`` acts on it), or the finaliser of an object
+    the stop cut short while it was being made (a SpooledTemporaryFile without its file), and
+    the command prints no traceback."""
     def hook(unraisable) -> None:
-        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and _asked):
+        if not _asked:
             report(unraisable)
     return hook
 
