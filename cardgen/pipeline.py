@@ -21,7 +21,7 @@ from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .streams import batches
 from .text.fonts import FontBook
-from .write.atomic import staged
+from .write.atomic import Batch, staged, together
 from .write.manifest import ManifestWriter
 from .write.temporary import remove_stale
 from .write.info import document_info
@@ -120,12 +120,13 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
               options: BuildOptions = BuildOptions(),
-              progress: Callable[[int, int], None] | None = None) -> SetResult:
+              progress: Callable[[int, int], None] | None = None, batch: Batch | None = None) -> SetResult:
     """Check, render, impose and write one loaded set to ``pdf_path`` and ``json_path``, whole or
     not at all. Cards stream through rendering, layout, imposition and writing a sheet at a
-    time, so memory does not grow with the set. ``progress(done, total)`` counts card copies."""
+    time, so memory does not grow with the set. ``progress(done, total)`` counts card copies.
+    With ``batch``, both files are put in place when the batch is (see write/atomic.py)."""
     with _collecting_seldom():
-        return _write_set(card_set, session, pdf_path, json_path, options, progress)
+        return _write_set(card_set, session, pdf_path, json_path, options, progress, batch)
 
 
 @contextmanager
@@ -142,7 +143,7 @@ def _collecting_seldom() -> Iterator[None]:
 
 
 def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path, options: BuildOptions,
-               progress: Callable[[int, int], None] | None) -> SetResult:
+               progress: Callable[[int, int], None] | None, batch: Batch | None = None) -> SetResult:
     problems = check_problems(card_set, options.deck)
     errors = [p for p in problems if p.is_error]
     if errors:
@@ -177,7 +178,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             rendered = workers.on_workers(
                 rendered, options.jobs, copies, cache,
                 lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
-        with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
+        with staged(pdf_path, json_path, batch=batch) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
 
             def on_page(page, placements) -> None:
@@ -271,7 +272,7 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
             kept = unchanged.recall(record, digest, _faces_cache(session, card_set_name=name), SetResult)
             if kept is not None:
                 return kept
-    with _collecting_seldom():
+    with _collecting_seldom(), together() as batch:  # the set's PDF, manifest, boxes and record: all or none
         card_set = load_set(name, session.root)
         boxes_due = card_set.boxes and options.layout == "sheets" and options.deck is None and (
             options.changed_since is None)
@@ -280,17 +281,18 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
 
             check_boxes(card_set, build_paper(card_set, options))
         result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
-                           progress)
-    if boxes_due:
-        from .components.boxes import build_boxes
+                           progress, batch)
+        if boxes_due:
+            from .components.boxes import build_boxes
 
-        boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
-        result = replace(result, boxes=tuple(boxes))
-    if record is not None:
-        if digest is not None:
-            unchanged.keep(record, digest, _faces_cache(session, card_set.name), result, card_set, session.fonts)
-        else:
-            unchanged.forget(record)
+            boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options), batch)
+            result = replace(result, boxes=tuple(boxes))
+        if record is not None:
+            if digest is not None:
+                unchanged.keep(record, digest, _faces_cache(session, card_set.name), result, card_set, session.fonts,
+                               batch)
+            else:
+                unchanged.forget(record)
     return result
 
 
