@@ -129,6 +129,8 @@ def test_a_slot_may_fill_the_page_to_a_millionth_of_a_millimetre(tmp_path):
      "s.yaml:9: dx must be 0 or more, got -3"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: 1\n  ny: 2\n  x0: 1\n  y0: 1\n  dy: 1in!\n",
      's.yaml:9: dy: expected a length such as "12", "12mm", "0.5in" or "10pt", got "1in!"'),
+    ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: 1\n  ny: 1\n  x0: 1\n  y0: 1\n  waste: -0.5\n",
+     "s.yaml:9: waste must be 0 or more, got -0.5"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  ny: 1\n  x0: 1\n  y0: 1\n",
      "s.yaml:3: nx must be a whole number of 1 or more, got None"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: true\n  ny: 1\n  x0: 1\n  y0: 1\n",
