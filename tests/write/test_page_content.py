@@ -38,3 +38,18 @@ def test_the_content_filter_is_given_each_form_and_page_whole_and_what_it_return
     assert form.endswith(b"\n" + FACE.encode() + b"\n% filtered")
     assert len(given) == 2 and content == given[1] + b"\n% filtered"
     assert b"\n" + FACE.encode() + b"\nQ\n" in given[1] and b"%s Do" % name.encode() in given[1]
+
+
+def test_every_sheet_is_deflated_at_the_writers_level_as_it_is_written(tmp_path):
+    """Each page's operators are compressed when the page ends (not kept as text until the file
+    is saved), at PAGE_COMPRESSION: the level the writer's speed and size were measured at."""
+    import zlib
+
+    from cardgen.write.pdf import PAGE_COMPRESSION
+
+    pages = _twice() + [(Page(2, 100, 150), [Placement(face("b", KIND), Slot(2, 10, 20, 20, 30))])]
+    reader = write(tmp_path / "x.pdf", pages, _two_rectangles)
+    for page in reader.pages:
+        contents = page["/Contents"].get_object()
+        assert list(contents["/Filter"]) == ["/FlateDecode"]
+        assert contents._data == zlib.compress(page.get_contents().get_data(), PAGE_COMPRESSION)
