@@ -3,6 +3,8 @@ the PDF: a content filter (a CMYK build's colour conversion) is given each page'
 operators whole and what it returns is what prints."""
 from __future__ import annotations
 
+import pytest
+
 from cardgen.write.face import FaceDrawing
 from write.writing import Page, Placement, Slot, card_type, face, form_names, write
 
@@ -40,15 +42,21 @@ def test_the_content_filter_is_given_each_form_and_page_whole_and_what_it_return
     assert b"\n" + FACE.encode() + b"\nQ\n" in given[1] and b"%s Do" % name.encode() in given[1]
 
 
-def test_every_sheet_is_deflated_at_the_writers_level_as_it_is_written(tmp_path):
+@pytest.mark.parametrize("cached", [False, True], ids=["no-cache", "first-build-with-a-cache"])
+def test_every_sheet_is_deflated_at_the_writers_level_as_it_is_written(tmp_path, cached):
     """Each page's operators are compressed when the page ends (not kept as text until the file
-    is saved), at PAGE_COMPRESSION: the level the writer's speed and size were measured at."""
+    is saved), at PAGE_COMPRESSION: the level the writer's speed and size were measured at; a
+    build that keeps them for the next (a cache) compresses them the same."""
     import zlib
 
+    from cardgen.cache import FaceCache
     from cardgen.write.pdf import PAGE_COMPRESSION
 
     pages = _twice() + [(Page(2, 100, 150), [Placement(face("b", KIND), Slot(2, 10, 20, 20, 30))])]
-    reader = write(tmp_path / "x.pdf", pages, _two_rectangles)
+    kept = FaceCache(tmp_path / "faces.cache") if cached else None
+    reader = write(tmp_path / "x.pdf", pages, _two_rectangles, kept=kept)
+    if kept is not None:
+        kept.discard()
     for page in reader.pages:
         contents = page["/Contents"].get_object()
         assert list(contents["/Filter"]) == ["/FlateDecode"]
