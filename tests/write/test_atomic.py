@@ -142,3 +142,28 @@ def test_a_stop_lost_in_a_finaliser_still_keeps_the_targets_as_they_were(tmp_pat
     assert went_on == [True]
     assert stops.asked() == (signal.SIGTERM,)
     assert files(tmp_path) == {"set.pdf": b"old pdf"}
+
+
+@pytest.mark.parametrize("links", [True, False], ids=["hard links", "no hard links"])
+def test_a_target_that_is_a_link_is_put_back_as_the_same_link(tmp_path, monkeypatch, links):
+    """An output kept elsewhere and linked into the output folder: a commit that fails puts the
+    link back, not a plain file with the old content (the link would be lost to the next build)."""
+    if not links:
+        def refused(*args, **kwargs):
+            raise PermissionError(1, "Operation not permitted")
+
+        monkeypatch.setattr(atomic.os, "link", refused)
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "set.pdf").write_bytes(b"old pdf")
+    (tmp_path / "set.pdf").symlink_to(tmp_path / "shared" / "set.pdf")
+
+    def full(source, target):
+        raise OSError(28, "No space left on device", str(source), None, str(target))
+
+    renames_then(monkeypatch, full)
+    with pytest.raises(OSError):
+        stage(tmp_path, {"set.pdf": b"new pdf", "set.json": b"new json"})
+    assert (tmp_path / "set.pdf").is_symlink()
+    assert os.readlink(tmp_path / "set.pdf") == str(tmp_path / "shared" / "set.pdf")
+    assert files(tmp_path / "shared") == {"set.pdf": b"old pdf"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.pdf", "shared"]
