@@ -167,3 +167,20 @@ def test_a_target_that_is_a_link_is_put_back_as_the_same_link(tmp_path, monkeypa
     assert os.readlink(tmp_path / "set.pdf") == str(tmp_path / "shared" / "set.pdf")
     assert files(tmp_path / "shared") == {"set.pdf": b"old pdf"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["set.pdf", "shared"]
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2], ids=["the folder", "its parent", "its grandparent"])
+def test_a_file_where_a_folder_of_the_target_should_be_is_the_one_named(tmp_path, monkeypatch, depth):
+    """`--out` naming a file, or a folder below one: the message names the file that is in the
+    way, however deep below it the target lies."""
+    from cardgen.errors import os_reason
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / "set.pdf").write_bytes(b"a file, not a folder")
+    folder = tmp_path.joinpath("output", "set.pdf", *["sub"] * depth)
+    with pytest.raises(OSError) as failure:
+        stage(tmp_path, {os.path.join(folder, "set.pdf"): b"new pdf"})
+    assert os_reason(failure.value) == "output/set.pdf is a file, not a folder"
+    assert failure.value.cardgen_writing == folder / "set.pdf"
+    assert files(tmp_path / "output") == {"set.pdf": b"a file, not a folder"}
