@@ -35,10 +35,16 @@ def child(request):
             os.close(opened)
         os.environ.clear()
         os.environ.update(request["env"])
-        sys.argv = ["cardgen", *request["args"]]
-        cardgen.cli.run()  # ends the process itself (os._exit)
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 1
+        if request["code"] is None:
+            sys.argv = ["cardgen", *request["args"]]
+            cardgen.cli.run()  # ends the process itself (os._exit)
+        else:  # python -c CODE ARGS
+            sys.argv = ["-c", *request["args"]]
+            exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
+    except SystemExit as exit_:  # as the interpreter ends on it
+        code = 0 if exit_.code is None else exit_.code if isinstance(exit_.code, int) else 1
+        if not isinstance(exit_.code, (int, type(None))):
+            print(exit_.code, file=sys.stderr)
     except BaseException:
         sys.excepthook(*sys.exc_info())  # as the interpreter says an uncaught exception
         code = 1
@@ -62,29 +68,32 @@ for line in sys.stdin:
 
 
 class Forkserver:
-    """``run`` is ``subprocess.run([cardgen, *args], capture_output=True, text=True)`` with a
-    memory limit, in a process forked from the server."""
+    """``run`` is ``subprocess.run([cardgen, *args], capture_output=True, text=True)`` (with
+    ``code``: ``[python, -c, code, *args]``) under a memory limit (0: none), in a process forked
+    from the server."""
 
     def __init__(self):
         self.process: subprocess.Popen | None = None
         self.scratch = tempfile.TemporaryDirectory(prefix="cardgen-forkserver-")
 
-    def run(self, args: list[str], env: dict[str, str], memory: int, timeout: float) -> subprocess.CompletedProcess:
+    def run(self, args: list[str], env: dict[str, str], memory: int = 0, timeout: float | None = None,
+            code: str | None = None) -> subprocess.CompletedProcess:
         if self.process is None:
             # unbuffered: the status is waited for on the pipe itself (select), never in a buffer
             self.process = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, bufsize=0)
         out, err = Path(self.scratch.name, "stdout"), Path(self.scratch.name, "stderr")
-        request = {"args": args, "env": env, "memory": memory, "cwd": os.getcwd(), "stdout": str(out),
-                   "stderr": str(err)}
+        request = {"args": args, "code": code, "env": env, "memory": memory, "cwd": os.getcwd(),
+                   "stdout": str(out), "stderr": str(err)}
         self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        command = ["cardgen", *args] if code is None else [sys.executable, "-c", code, *args]
         pid = int(self.process.stdout.readline())
         if not select.select([self.process.stdout], [], [], timeout)[0]:
             os.kill(pid, signal.SIGKILL)
             self.process.stdout.readline()
-            raise subprocess.TimeoutExpired(["cardgen", *args], timeout)
-        code = int(self.process.stdout.readline())
-        return subprocess.CompletedProcess(["cardgen", *args], code, out.read_text(), err.read_text())
+            raise subprocess.TimeoutExpired(command, timeout)
+        status = int(self.process.stdout.readline())
+        return subprocess.CompletedProcess(command, status, out.read_text(), err.read_text())
 
     def close(self) -> None:
         if self.process is not None:
