@@ -73,16 +73,19 @@ class Forkserver:
     from the server."""
 
     def __init__(self):
-        self.process: subprocess.Popen | None = None
-        self.scratch = tempfile.TemporaryDirectory(prefix="cardgen-forkserver-")
+        self.process: subprocess.Popen | None = None  # started by the first ``run``
+        self.scratch: tempfile.TemporaryDirectory | None = None  # the commands' stdout and stderr
 
     def run(self, args: list[str], env: dict[str, str], memory: int = 0, timeout: float | None = None,
             code: str | None = None) -> subprocess.CompletedProcess:
         if self.process is None:
+            self.scratch = tempfile.TemporaryDirectory(prefix="cardgen-forkserver-")
             # unbuffered: the status is waited for on the pipe itself (select), never in a buffer
             self.process = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, bufsize=0)
         out, err = Path(self.scratch.name, "stdout"), Path(self.scratch.name, "stderr")
+        for stream in (out, err):  # never the last command's, should this one fail before it writes
+            stream.unlink(missing_ok=True)
         request = {"args": args, "code": code, "env": env, "memory": memory, "cwd": os.getcwd(),
                    "stdout": str(out), "stderr": str(err)}
         self.process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -101,4 +104,4 @@ class Forkserver:
             self.process.wait()
             self.process.stdout.close()
             self.process = None
-        self.scratch.cleanup()
+            self.scratch.cleanup()
