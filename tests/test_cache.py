@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 import cardgen
 from cardgen import BuildOptions
 
@@ -211,11 +213,17 @@ def test_a_reprint_keeps_the_cache_of_the_whole_set(project, tmp_path):
     assert (again.laid_out, again.reused) == (0, first.laid_out)
 
 
-def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path):
+@pytest.mark.parametrize("held", [True, False], ids=["read-whole", "entry-by-entry"])
+def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path, monkeypatch, held):
+    """A small file is read whole at once, a larger one (HELD) entry by entry: both alike."""
     import random
 
+    from cardgen import cache_file
     from cardgen.cache import FaceCache
     from cardgen.cache_file import key_digest
+
+    if not held:
+        monkeypatch.setattr(cache_file, "HELD", 0)
 
     path = tmp_path / "faces-x.bin"
     first = FaceCache(path)
@@ -225,7 +233,7 @@ def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empt
         first.remember(key, value)
     first.save()
     again = FaceCache(path)
-    assert again.last.index.count == 40
+    assert again.last.index.count == 40 and (again.last._held is not None) == held
     assert again.recall("key7") == values["key7"] and again.recall("key39") == values["key39"]
     assert again.recall("nothing") is None
     assert sorted(digest for digest, _ in again.last.remaining()) == sorted(
