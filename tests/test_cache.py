@@ -95,6 +95,41 @@ def test_a_template_change_renders_every_card_again(project, monkeypatch):
     assert edited.pdf.read_bytes() == fresh.pdf.read_bytes() != (project / "output/demo.pdf").read_bytes()
 
 
+def test_what_a_template_reads_is_kept_for_the_next_build_by_its_source(project, monkeypatch):
+    """A rebuild knows which values each template reads without parsing it (each build is a new
+    process: the process's own memory of it is emptied here before each build); a template
+    whose source changed is read again, and a back that now reads the card's name is then one
+    rendering a card, as a build without the cache makes it."""
+    import jinja2.meta
+
+    from cardgen.render import environment
+    from cardgen.write.manifest import load_manifest
+
+    parsed: list[int] = []
+    original = jinja2.meta.find_undeclared_variables
+    monkeypatch.setattr(jinja2.meta, "find_undeclared_variables",
+                        lambda tree: parsed.append(1) or original(tree))
+
+    def build_anew(out="output", **options):
+        monkeypatch.setattr(environment, "_NAMES", {})
+        parsed.clear()
+        return build(project, out, **options)
+
+    build_anew()
+    assert len(parsed) == 4  # action, token, back, and frame (both card types extend it: one source)
+    build_anew()
+    assert parsed == []
+    back = project / "templates/demo/back.xml.j2"
+    back.write_text(back.read_text().replace("{{ set.title }}", "{{ name[:1] }}"))
+    edited = build_anew("edited")
+    assert len(parsed) == 1
+    fresh = build_anew("fresh", cache=False)
+    assert edited.pdf.read_bytes() == fresh.pdf.read_bytes()
+    backs = {face["hash"] for face in load_manifest(edited.manifest)["faces"] if face["side"] == "back"}
+    assert len(backs) == len({face["card"] for face in load_manifest(edited.manifest)["faces"]
+                              if face["side"] == "back"}) > 1
+
+
 def test_every_shipped_set_replays_to_the_same_bytes(tmp_path):
     """Images, SVG icons, opacity, lines and polygons: a build from the cache prints exactly what
     a build without it prints (the PDF version included)."""
