@@ -9,14 +9,11 @@ with a :class:`TemplateLimit` (a SecurityError, so it is reported at the templat
 """
 from __future__ import annotations
 
-import hashlib
 import operator
-import os
 import re
 import sys
 from typing import Any, Iterable, Iterator
 
-import jinja2
 from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import Macro
@@ -34,7 +31,6 @@ _OPERATORS = {"+": operator.add, "*": operator.mul, "%": operator.mod, "**": ope
 
 _PYTHON: dict[tuple, str] = {}  # (settings, source, name, defer_init) -> the Python code Jinja writes
 _CODE: dict[tuple[str, str], Any] = {}  # (that code, file name) -> its compiled code object
-_CODE_TYPE = type(compile("", "<string>", "exec"))
 _REMEMBERED = 512  # templates: a long watch or serve session edits them again and again
 
 
@@ -59,15 +55,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             self.filters[name] = _charging(self, self.filters[name], size)
         self.max_steps = limit(TEMPLATE_STEPS)  # read once: a build's environment is made for it
         self.max_depth = limit(TEMPLATE_DEPTH)
-        self.code_memo = None  # a face cache keeping compiled templates for the next build (keep_code_in)
-        self._code_memo_process = None
         self.start()
-
-    def keep_code_in(self, memo) -> None:
-        """Keep each template's compiled code in ``memo`` (the face cache) and take it from
-        there: a rebuild compiles no template whose source it has compiled before. In this
-        process only: a worker forked from it never writes to the build's cache file."""
-        self.code_memo, self._code_memo_process = memo, os.getpid()
 
     def start(self) -> None:
         """Give the next rendering its whole budget."""
@@ -89,15 +77,6 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if not isinstance(source, str):
             return super().compile(source, name, filename, raw, defer_init)
         key = (self.settings(), source, name, defer_init)
-        memo = self.code_memo if not raw and self._code_memo_process == os.getpid() else None
-        memo_key = None
-        if memo is not None:
-            shown = "<template>" if filename is None else filename
-            memo_key = "template:" + hashlib.sha256(
-                repr((sys.version, jinja2.__version__, key, shown)).encode("utf-8", "surrogatepass")).hexdigest()
-            code = memo.recall(memo_key)
-            if code.__class__ is _CODE_TYPE:
-                return code
         python = _PYTHON.get(key)
         if python is None:
             python = super().compile(source, name, filename, raw=True, defer_init=defer_init)
@@ -109,8 +88,6 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if code is None:
             code = self._compile(python, filename)
             _remember(_CODE, (python, filename), code)
-        if memo_key is not None:
-            memo.remember(memo_key, code)
         return code
 
     def settings(self) -> tuple:

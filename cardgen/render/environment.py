@@ -125,11 +125,9 @@ class Templates:
         return self._digest
 
     def keep_names_in(self, memo) -> None:
-        """Keep what each template reads, and its compiled code, in ``memo`` (a set's face
-        cache, or None), in this process only: a worker forked from it never writes to the
-        build's cache file."""
+        """Keep what each template reads in ``memo`` (a set's face cache, or None), in this
+        process only: a worker forked from it never writes to the build's cache file."""
         self._memo, self._memo_process = memo, os.getpid()
-        self.env.keep_code_in(memo)
 
     def names_used(self, name: str) -> frozenset[str] | None:
         """The context names a template (with the templates it extends or includes) reads, so
