@@ -110,13 +110,22 @@ def keep(path: Path, text: str, data: Any) -> None:
 
 
 def _revived(stored) -> Any:
-    if stored.__class__ is not tuple:
+    """The document as ``keep`` stored it; ValueError for anything it does not store."""
+    if stored.__class__ in _PLAIN:
         return stored
     kind, line, col, data, items = stored
+    if data is not None and data.__class__ is not dict:
+        raise ValueError("not a line record")
     if kind == "m":
-        value = KeptMap((key, _revived(item)) for key, item in items)
-    else:
+        value = KeptMap()
+        for key, item in items:
+            if key.__class__ not in _PLAIN:
+                raise ValueError("not a key")
+            value[key] = _revived(item)
+    elif kind == "s":
         value = KeptSeq(_revived(item) for item in items)
+    else:
+        raise ValueError("not a container")
     value.lc = _Lines(line, col, data)
     return value
 
