@@ -13,6 +13,7 @@ from . import sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
+from .load import yamlkept
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
 from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
@@ -77,6 +78,7 @@ class Session:
         self.root = Path(self.root).resolve()
         if self.cache and not is_inside(self.root / CACHE_FOLDER, self.root):
             self.cache = False  # a cache folder that links out of the project is never read
+        yamlkept.keep_in(self.root / CACHE_FOLDER if self.cache else None)  # set.yaml, fonts.yaml as last parsed
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
         self.images = ImageStore(self.root, self.root / CACHE_FOLDER if self.cache else None)
@@ -315,10 +317,13 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     out = Path(out) if out is not None else root / "output"
     remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
-    for name in resolve_names(names, root):
-        stops.check()
-        report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
-        results.append(build_set(name, session, out, options, report))
+    try:
+        for name in resolve_names(names, root):
+            stops.check()
+            report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
+            results.append(build_set(name, session, out, options, report))
+    finally:
+        yamlkept.keep_in(None)  # this project's cache only while it is built
     return BuildResult(tuple(results), time.perf_counter() - started)
 
 
