@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib.sfnt import calcChecksum
 
-from demobuild import built, intact  # noqa: F401 (built: a fixture)
+from demobuild import built, demo_build, intact  # noqa: F401 (built, demo_build: fixtures)
 from test_hostile import cardgen as limited_cardgen
 
 FONT = "fonts/DejaVuSans.ttf"  # the demo's text font
