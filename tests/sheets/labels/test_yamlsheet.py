@@ -122,6 +122,7 @@ def test_a_slot_may_fill_the_page_to_a_millionth_of_a_millimetre(tmp_path):
     ("paper: {w: 300, h: tall}\nslots: []\n",
      's.yaml:1: h: expected a length such as "12", "12mm", "0.5in" or "10pt", got "tall"'),
     ("paper: {h: 300}\nslots: []\n", "s.yaml:1: missing w"),
+    ("name: Sprue\npaper: b5\nslots: []\n", 's.yaml:2: unknown paper "b5" (choose letter, a4, a3 or give (w, h) in mm)'),
     ("paper: a4\ngrid:\n  shape: circle\n  nx: 1\n  ny: 1\n  x0: 1\n  y0: 1\n", "s.yaml:3: missing d"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: 1\n  ny: 1\n  y0: 1\n", "s.yaml:3: missing x0"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: 1\n  ny: 1\n  x0: 1\n", "s.yaml:3: missing y0"),
