@@ -82,6 +82,9 @@ def test_a_relative_path_without_a_set_folder_is_shown_as_given(tmp_path, monkey
     (tmp_path / "bad.xml").write_text("<labels/>", encoding="utf-8")
     assert refused("bad.xml") == ("bad.xml:1: not a gLabels template file (the root element is <labels>, "
                                   "expected <Glabels-templates>)")
+    (tmp_path / "sub").mkdir()
+    assert refused("sub/../bad.xml") == ("sub/../bad.xml:1: not a gLabels template file (the root element is "
+                                         "<labels>, expected <Glabels-templates>)")
     (tmp_path / "one.xml").write_text(ONE, encoding="utf-8")
     assert load_template("one.xml").name == "T P"
 

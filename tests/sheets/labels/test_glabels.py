@@ -171,3 +171,10 @@ def test_rows_are_told_apart_to_a_millionth_of_a_millimetre(tmp_path):
         """
     assert [s.x for s in product(tmp_path, body.format(y0="10.0000001")).slots] == [10.0, 100.0]
     assert [s.x for s in product(tmp_path, body.format(y0="10.000002")).slots] == [100.0, 10.0]
+
+
+def test_labels_of_one_row_are_ordered_across_however_close(tmp_path):
+    # three 0.3 mm labels 0.4 mm apart, from three layouts given right to left
+    layouts = "".join(f'<Layout nx="1" ny="1" x0="{x}mm" y0="5mm"/>' for x in ("10.4", "10", "9.6"))
+    sheet = product(tmp_path, f'<Label-rectangle width="0.3mm" height="0.3mm">{layouts}</Label-rectangle>\n')
+    assert [s.x for s in sheet.slots] == [9.6, 10.0, 10.4]

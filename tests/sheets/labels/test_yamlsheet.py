@@ -122,6 +122,7 @@ def test_a_slot_may_fill_the_page_to_a_millionth_of_a_millimetre(tmp_path):
     ("paper: {w: 300, h: tall}\nslots: []\n",
      's.yaml:1: h: expected a length such as "12", "12mm", "0.5in" or "10pt", got "tall"'),
     ("paper: {h: 300}\nslots: []\n", "s.yaml:1: missing w"),
+    ("name: Sprue\npaper: b5\nslots: []\n", 's.yaml:2: unknown paper "b5" (choose letter, a4, a3 or give (w, h) in mm)'),
     ("paper: a4\ngrid:\n  shape: circle\n  nx: 1\n  ny: 1\n  x0: 1\n  y0: 1\n", "s.yaml:3: missing d"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: 1\n  ny: 1\n  y0: 1\n", "s.yaml:3: missing x0"),
     ("paper: a4\ngrid:\n  w: 5\n  h: 5\n  nx: 1\n  ny: 1\n  x0: 1\n", "s.yaml:3: missing y0"),
@@ -152,3 +153,19 @@ def test_zero_is_a_pitch_a_waste_and_a_position(tmp_path):
     assert {s.room for s in template.slots} == {(0.0, 0.0, 0.0, 0.0)}
     template = sheet(tmp_path, "paper: a4\ngrid: {w: 5, h: 5, nx: 1, ny: 1, x0: 0, y0: 0}\n")
     assert template.slots[0].room == (math.inf,) * 4
+
+
+def test_rows_are_told_apart_by_their_tops_to_a_millionth_of_a_millimetre(tmp_path):
+    def lefts(top_of_second):
+        return [s.x for s in sheet(tmp_path, "paper: a4\nslots:\n  - {x: 100, y: 10, w: 20, h: 30}\n"
+                                             f"  - {{x: 10, y: {top_of_second}, w: 20, h: 10}}\n").slots]
+    # tops 0.4 mm apart: two rows (the higher first), though the lower slot's bottom is higher
+    assert lefts(10.4) == [100.0, 10.0]
+    assert lefts(10.000002) == [100.0, 10.0]
+    assert lefts(10.0000001) == [10.0, 100.0]  # one row: ordered across
+
+
+def test_slots_of_one_row_are_ordered_across_however_close(tmp_path):
+    template = sheet(tmp_path, "paper: a4\nslots:\n  - {x: 10.4, y: 5, w: 0.3, h: 0.3}\n"
+                               "  - {x: 10, y: 5, w: 0.3, h: 0.3}\n  - {x: 9.6, y: 5, w: 0.3, h: 0.3}\n")
+    assert [s.x for s in template.slots] == [9.6, 10.0, 10.4]
