@@ -1,6 +1,7 @@
 """What the writer does with a page's and a form's operators once they are drawn, read back from
 the PDF: a content filter (a CMYK build's colour conversion) is given each page's and each form's
-operators whole and what it returns is what prints."""
+operators whole and what it returns is what prints; each sheet is deflated as it ends, at the
+writer's own level, with a cache or without."""
 from __future__ import annotations
 
 import pytest
