@@ -13,6 +13,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -226,7 +227,7 @@ def test_the_step_limit_can_be_raised(built):
 
 def blank_png(width: int, height: int) -> bytes:
     """A black 1-bit PNG, compressed row by row as a bomb is made (Pillow would first make
-    the whole image, 50 MB for 20,000 x 20,000 pixels, and take four times as long)."""
+    the whole image, 50 MB for 20,000 x 20,000 pixels, and take five times as long)."""
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
@@ -325,7 +326,7 @@ def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clea
                      if (root / folder).is_dir() for p in (root / folder).iterdir() if p.name.endswith(".tmp")}
             if WRITING <= found or build.poll() is not None:
                 break
-            subprocess.run(["sleep", "0.01"])
+            time.sleep(0.01)
         assert build.poll() is None, "the build ended before it could be killed"
         build.kill()  # SIGKILL: nothing of cardgen's runs after it
     finally:

@@ -114,14 +114,28 @@ def test_workers_write_the_bytes_of_a_one_process_build(tmp_path):
     assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
 
 
-def test_what_workers_laid_out_goes_into_the_cache(tmp_path):
-    root = _many_cards(make_project(tmp_path), 200)
+@pytest.fixture(scope="module")
+def two_hundred(tmp_path_factory):
+    """The demo project with 200 more cards, built once in one process (cache off) into alone/;
+    and what that build did. Each test builds on workers in a copy of it."""
+    root = _many_cards(make_project(tmp_path_factory.mktemp("two-hundred")), 200)
+    return root, _build(root, "alone", 1, cache=False)
+
+
+def _copy(project, tmp_path):
+    root = tmp_path / "proj"
+    shutil.copytree(project, root, symlinks=True)
+    return root
+
+
+def test_what_workers_laid_out_goes_into_the_cache(two_hundred, tmp_path):
+    root = _copy(two_hundred[0], tmp_path)
+    assert not (root / ".cardgen-cache").exists()
     first = _build(root, "first", 3)
     assert first["workers"] == {"workers": 3, "faces_from_workers": first["laid_out"]} and first["laid_out"] > 200
     again = _build(root, "again", 3)  # the cache holds every drawing: one process draws them all
     assert (again["laid_out"], again["reused"], again["workers"]["workers"]) == (0, first["laid_out"], 0)
-    _build(root, "plain", 1, cache=False)
-    assert _same_output(root, "plain", "first", "again")
+    assert _same_output(root, "alone", "first", "again")
     action = root / "templates/demo/action.xml.j2"  # every front changes: workers lay them out again
     action.write_text(action.read_text(encoding="utf-8").replace('stroke="#27408b"', 'stroke="#8b2740"'),
                       encoding="utf-8")
@@ -175,8 +189,8 @@ def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_p
     assert sorted(p.name for p in (root / "output").iterdir()) == ["demo.pdf"]
 
 
-def test_a_worker_that_dies_leaves_its_chunks_to_the_build(tmp_path):
-    root = _many_cards(make_project(tmp_path), 200)
+def test_a_worker_that_dies_leaves_its_chunks_to_the_build(two_hundred, tmp_path):
+    root, alone = _copy(two_hundred[0], tmp_path), two_hundred[1]
     dying = """
 import os, signal
 from cardgen import worker_process
@@ -190,7 +204,6 @@ def dying(renderer, rendered, scratch, cards):
 worker_process._chunk = dying
 """
     shared = _build(root, "shared", 2, prelude=dying, cache=False)
-    alone = _build(root, "alone", 1, cache=False)
     assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
     assert _same_output(root, "alone", "shared")
 
