@@ -37,13 +37,25 @@ def build_one(project, markup: str, extra_cards: str = "", set_extra: str = ""):
 
 
 def pixel(pdf_path, face, x_mm: float, y_mm: float) -> tuple[int, int, int]:
-    """The colour at (x, y) mm from the face's top-left corner (markup coordinates)."""
-    page = pdfium.PdfDocument(str(pdf_path))[face["page"] - 1]
-    image = page.render(scale=SCALE).to_pil().convert("RGB")
-    height = image.size[1]
+    """The colour at (x, y) mm from the face's top-left corner (markup coordinates), as the
+    page renders at SCALE. Only the face is rendered (not the whole sheet: forty times the
+    pixels), cropped at whole pixels of the page's rendering, so its pixels are the page's."""
+    document = pdfium.PdfDocument(str(pdf_path))
+    try:
+        page = document[face["page"] - 1]
+        width, height = (round(side * SCALE) for side in page.get_size())  # the page's pixels
+        left = math.floor(face["x_mm"] * PT_PER_MM * SCALE)
+        right = math.ceil((face["x_mm"] + face["w_mm"]) * PT_PER_MM * SCALE)
+        top = math.floor(height - (face["y_mm"] + face["h_mm"]) * PT_PER_MM * SCALE)
+        bottom = math.ceil(height - face["y_mm"] * PT_PER_MM * SCALE)
+        crop = (left / SCALE, (height - bottom) / SCALE, (width - right) / SCALE, top / SCALE)
+        image = page.render(scale=SCALE, crop=crop).to_pil().convert("RGB")
+    finally:
+        document.close()
+    assert image.size == (right - left, bottom - top)
     px = (face["x_mm"] + x_mm) * PT_PER_MM * SCALE
     py = height - (face["y_mm"] + face["h_mm"] - y_mm) * PT_PER_MM * SCALE
-    return image.getpixel((int(px), int(py)))
+    return image.getpixel((int(px) - left, int(py) - top))
 
 
 def near(colour, expected, tolerance=6) -> bool:
