@@ -78,32 +78,36 @@ class Preparer:
         known = self._fonts.get(pdf_name)
         if known is None:
             ttf = self.face_named(pdf_name).ttf
-            known = self._fonts[pdf_name] = (ttf, fixed_codes(ttf))
+            codes = fixed_codes(ttf)
+            known = self._fonts[pdf_name] = (ttf, frozenset(map(chr, codes)), codes)
         return known
 
     def _text(self, index: int, items: Sequence) -> tuple | None:
         """A text object as write_text writes it, font names left as holes; None if a
         character's code depends on the document."""
         code = ["BT"]
+        append = code.append
         names: list[str] = []
         ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
-        current = None
+        current = font_name = chars = table = None
         for item in items:
             if item.__class__ is str:
-                code.append(item)
+                append(item)
                 continue
-            font_name, size, text = item
-            ttf, table = self._font(font_name)
-            if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
-                return None
-            if not all(map(table.__contains__, map(ord, text))):
+            if item[0] != font_name:
+                font_name = item[0]
+                ttf, chars, table = self._font(font_name)
+                if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
+                    return None
+            _, size, text = item
+            if not chars.issuperset(text):
                 return None
             if current != (font_name, size):
                 current = (font_name, size)
-                code.append(f"{_HOLE} {size} Tf")
+                append(f"{_HOLE} {size} Tf")
                 names.append(font_name)
-            code.append(f"({text.translate(table)}) Tj")
-        code.append("ET")
+            append(f"({text.translate(table)}) Tj")
+        append("ET")
         return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
 
 
