@@ -13,7 +13,7 @@ from .draw import CONTAINERS, GROUP_END, pdfops
 from .draw.attributes import color as parse_color
 from .draw.transform import IDENTITY, apply, multiply, rotate_about
 from .draw.content import ICON, TEXT
-from .draw.images import ImageStore, draw_image
+from .draw.images import ImageStore, draw_image, raster_placement
 from .draw.text import PreparedText
 from .errors import CardgenError, Problem
 from .model import CardSet, Icon
@@ -98,6 +98,17 @@ class Resources:
             image = self._icon_images[name] = self.icon_image(self.card_set.icons[name])
         height = size * ICON_HEIGHT
         draw_image(canvas, image, x, baseline, height * image.aspect, height, "stretch")
+
+    def icon_placement(self, name: str, x: float, baseline: float, size: float) -> tuple[str, str, str] | None:
+        """What ``paint_icon`` writes for a raster icon once the document holds its image
+        (draw/prepared.py); None for an SVG icon."""
+        image = self._icon_images.get(name)
+        if image is None:
+            image = self._icon_images[name] = self.icon_image(self.card_set.icons[name])
+        if image.raster is None:
+            return None
+        height = size * ICON_HEIGHT
+        return raster_placement(image.raster, x, baseline, height * image.aspect, height)
 
     def _make_icon(self, icon: Icon):
         if icon.image is not None:

@@ -42,9 +42,10 @@ class Rendered:
             raise CardgenError([blame_value(p, face.card) for p in error.problems]) from None
         return lay_out(elements, self.resources, markup.card_type, markup.card_name, face.card)
 
-    def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
+    def drawing(self, face: Face, parts: tuple | None = None, prepared: tuple | None = None) -> FaceDrawing:
         """What the write stage draws for a face: ``parts`` recorded when it was last drawn, or
-        the cache's, or a fresh layout whose parts go into the cache."""
+        the cache's, or a fresh layout whose parts go into the cache. ``prepared``: ``parts``
+        made ready to write (draw/prepared.py)."""
         resources = self.resources
         common = {"face_named": resources.fonts.face_named, "paint_icon": resources.paint_icon}
         if parts is None and self.cache is not None:
@@ -54,7 +55,7 @@ class Rendered:
             pure = all(part.__class__ is str or part[0] in _PURE for part in parts)
             if not pure:
                 element_at.prepare_all(parts)
-            return FaceDrawing(parts=parts, element_at=element_at, pure=pure, **common)
+            return FaceDrawing(parts=parts, element_at=element_at, pure=pure, prepared=prepared, **common)
         laid = self.lay_out(face)
         self.laid_out += 1
         keep = None

@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Iterator
 from .cache import PACK_FROM, stored
 from .cache_file import key_digest
 from .draw.content import ELEMENT
+from .draw.prepared import Preparer
 from .model import Card, Face
 from .render.faces import FaceRenderer
 from .rendered import Rendered
@@ -76,6 +77,7 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
     scratch = Canvas(io.BytesIO())
     # entries are stored for the cache here, as the build's process would store them (its file's
     # dictionary is chosen before the workers start, see workers.start): it only writes them
+    preparer = Preparer(rendered.resources.fonts.face_named, rendered.resources.icon_placement)
     storing = rendered.cache is not None and not rendered.resources.preview
     dictionary = rendered.cache.dictionary if storing else None
     with os.fdopen(fd, "wb", buffering=0) as out:
@@ -90,8 +92,10 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
                     if memo is not None:
                         memo.made = []
                     records, entries = _chunk(renderer, rendered, scratch, batch)
-                    entries = {content_hash: (parts, text, _stored(content_hash, parts, dictionary)
-                                              if storing and parts is not None else None)
+                    entries = {content_hash: (parts, text,
+                                              _stored(content_hash, parts, dictionary)
+                                              if storing and parts is not None else None,
+                                              _prepared(preparer, parts))
                                for content_hash, (parts, text) in entries.items()}
                     made = [(key, value, _stored(key, value, dictionary) if storing else None)
                             for key, value in memo.made] if memo else ()
@@ -118,6 +122,16 @@ def _stored(key: str, value, dictionary: bytes | None) -> tuple[bytes, bytes] | 
     if dictionary is None and len(data) >= PACK_FROM:
         return None
     return key_digest(key), stored(data, dictionary)
+
+
+def _prepared(preparer: Preparer, parts: tuple | None) -> tuple | None:
+    """``parts`` made ready for the build's process to write (draw/prepared.py), or None."""
+    if parts is None:
+        return None
+    try:
+        return preparer.prepare(parts)
+    except Exception:  # (an icon that cannot be found is drawn, and reported, by the build's process)
+        return None
 
 
 def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: list[Card]):

@@ -200,12 +200,13 @@ class ParallelRendered(Rendered):
         return self.renderer.pairs(self.feed.cards(cards))
 
     def drawing(self, face: Face, parts: tuple | None = None) -> FaceDrawing:
+        prepared = None
         if parts is None:
             cache = self.cache
             if cache is not None:
                 parts = cache.get(face.content_hash)
             if parts is None:
-                parts = self.feed.parts(face.content_hash)
+                parts, prepared = self.feed.parts(face.content_hash), self.feed.prepared(face.content_hash)
                 if parts is not None:  # laid out by this build, in a worker
                     self.laid_out += 1
                     last_build["faces_from_workers"] += 1
@@ -215,7 +216,7 @@ class ParallelRendered(Rendered):
                             cache.put_stored(face.content_hash, *kept)
                         else:
                             cache.put(face.content_hash, parts)
-        return super().drawing(face, parts)
+        return super().drawing(face, parts, prepared)
 
     def close(self) -> None:
         self.feed.close()
@@ -248,8 +249,9 @@ class _Feed:
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
         self.faces: Iterator = iter(())
-        # content hash -> (chunk, parts, text, (key digest, parts as the cache stores them) or None)
-        self.entries: dict[str, tuple[int, tuple | None, str | None, tuple | None]] = {}
+        # content hash -> (chunk, parts, text, (key digest, parts as the cache stores them) or None,
+        # parts made ready to write or None)
+        self.entries: dict[str, tuple[int, tuple | None, str | None, tuple | None, tuple | None]] = {}
         self.chunks: list[tuple[int, tuple]] = []  # (number, content hashes) of the chunks whose entries are kept
         self.keep = max(2, -(-KEPT_CARDS // chunk))
 
@@ -282,6 +284,10 @@ class _Feed:
         entry = self.entries.get(content_hash)
         return entry[3] if entry is not None else None
 
+    def prepared(self, content_hash: str) -> tuple | None:
+        entry = self.entries.get(content_hash)
+        return entry[4] if entry is not None else None
+
     def _receive(self, number: int) -> None:
         self.number = number
         self.records = ()
@@ -299,8 +305,8 @@ class _Feed:
                 else:
                     cache.remember(key, value)
         kept = self.entries
-        for content_hash, (parts, text, stored) in entries.items():
-            kept[content_hash] = (number, parts, text, stored)
+        for content_hash, (parts, text, stored, prepared) in entries.items():
+            kept[content_hash] = (number, parts, text, stored, prepared)
         self.chunks.append((number, tuple(entries)))
         while len(self.chunks) > self.keep:
             old, hashes = self.chunks.pop(0)

@@ -190,6 +190,15 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
     canvas._formsinuse.append(raster.name)
 
 
+def raster_placement(raster: Raster, x: float, y: float, w: float, h: float) -> tuple[str, str, str]:
+    """(image name, XObject name, operators) of what ``place_raster`` writes for the box once
+    the document holds the image (the operators as the page joins them, by lines)."""
+    from reportlab.pdfbase.pdfdoc import xObjectName
+
+    registered = xObjectName(raster.name)
+    return raster.name, registered, f"q\n{_placement(x, y, w, h)}\n/{registered} Do\nQ"
+
+
 def _placement(x: float, y: float, w: float, h: float) -> str:
     """``translate(x, y)`` then ``scale(w, h)`` as reportlab writes them: one ``cm`` operator,
     the second transform multiplied into the first as reportlab reads it back from its text

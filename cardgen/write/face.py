@@ -9,6 +9,7 @@ from ..draw import direct, draw_element as _draw_element, text
 from ..errors import CardgenError, Problem
 from ..draw.content import ELEMENT, replay
 from ..draw.context import FaceGeometry
+from ..draw.prepared import write as write_prepared
 from ..streams import Latest
 from ..layout import LaidFace
 
@@ -27,6 +28,7 @@ class FaceDrawing:
     laid: LaidFace | None = None
     keep: Callable[[list], None] | None = None
     pure: bool = False  # only operators: nothing drawn through reportlab's graphics state
+    prepared: tuple | None = None  # ``parts`` made ready to write by a worker process (draw/prepared.py)
 
 
 def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
@@ -42,7 +44,10 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
             element, prepared = drawing.element_at(index)
             draw_element(canvas, element, geometry, prepared)
 
-        replay(canvas, drawing.parts, drawing.face_named, element, icon)
+        if drawing.prepared is not None:
+            write_prepared(canvas, drawing.parts, drawing.prepared, drawing.face_named, element, icon)
+        else:
+            replay(canvas, drawing.parts, drawing.face_named, element, icon)
         return drawing.parts
     parts: list = []
     for index, (element, prepared) in enumerate(drawing.laid.items):

@@ -1,0 +1,143 @@
+"""A face's parts made ready to write by a build's worker process, so that the build's own
+process (the one that writes the PDF, and the part of a build no second core shares) only
+joins strings.
+
+Two kinds of part cost the writer most when it replays a face (draw/content.py): text, whose
+runs are encoded for the document's font subsets, and image icons, whose placement is
+formatted. Both are the same in every document in the usual case:
+
+- a character whose code reportlab gives before any text is shown (printable ASCII, in a font
+  that has it) has that code in every document: a text object made only of such characters is
+  its final operators, less the names of its fonts' first subsets, which the document gives
+  in the order it first uses them; they are left as holes;
+- an icon's raster is placed by the same operators wherever it goes, once the document holds
+  the image (the first use adds it).
+
+A prepared face is a tuple of items, written in turn (``write``):
+
+- ``str``: operators, written as they are;
+- ``("T", index, font PDF names, pieces)``: a text object, ``pieces`` joined with the
+  document's subset name of each font between them; when a font has not been used in the
+  document yet, part ``index`` is written as draw/content.py writes it (which names it);
+- ``("I", index, image name, XObject name, operators)``: an image icon, placed by the
+  operators when the document holds the image, else part ``index`` is drawn;
+- ``("P", index)``: part ``index``, drawn as draw/content.py draws it (elements drawn again).
+
+Every item writes the bytes the part it stands for writes (tests/test_workers.py compares
+builds on workers with builds in one process).
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from .content import ICON, TEXT, replay, write_text
+from .encoding import _ESCAPED, TextWriter
+
+_HOLE = "\0"  # a font's name, in a prepared text object: never in operators or escaped text
+
+
+def fixed_codes(ttf) -> dict[int, str]:
+    """The characters of ``ttf`` that have the same code in every document (the codes a
+    document's subsets start with), as escaped string text."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    state = TTFont.State(getattr(ttf, "_asciiReadable", None), ttf)
+    return {char: _ESCAPED[code] for char, code in state.assignments.items() if char == code and 32 <= char < 256}
+
+
+class Preparer:
+    """Prepares faces' parts in a worker process. ``face_named(pdf_name)`` gives a FontFace;
+    ``icon_placement(name, x, baseline, size)`` an icon's (image name, XObject name,
+    operators), or None for an icon that is not placed by operators alone."""
+
+    def __init__(self, face_named: Callable, icon_placement: Callable):
+        self.face_named, self.icon_placement = face_named, icon_placement
+        self._fonts: dict[str, tuple] = {}  # PDF name -> (its TTFont, its fixed codes)
+
+    def prepare(self, parts: Sequence) -> tuple:
+        items: list = []
+        for index, part in enumerate(parts):
+            if part.__class__ is str:
+                if items and items[-1].__class__ is str:  # the page joins its operators by lines
+                    items[-1] = f"{items[-1]}\n{part}"
+                else:
+                    items.append(part)
+                continue
+            kind = part[0]
+            item = None
+            if kind == TEXT:
+                item = self._text(index, part[1])
+            elif kind == ICON:
+                placed = self.icon_placement(*part[1:])
+                if placed is not None:
+                    item = ("I", index, *placed)
+            items.append(item if item is not None else ("P", index))
+        return tuple(items)
+
+    def _font(self, pdf_name: str) -> tuple:
+        known = self._fonts.get(pdf_name)
+        if known is None:
+            ttf = self.face_named(pdf_name).ttf
+            codes = fixed_codes(ttf)
+            known = self._fonts[pdf_name] = (ttf, frozenset(map(chr, codes)), codes)
+        return known
+
+    def _text(self, index: int, items: Sequence) -> tuple | None:
+        """A text object as write_text writes it, font names left as holes; None if a
+        character's code depends on the document."""
+        code = ["BT"]
+        append = code.append
+        names: list[str] = []
+        ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
+        current = font_name = chars = table = None
+        for item in items:
+            if item.__class__ is str:
+                append(item)
+                continue
+            if item[0] != font_name:
+                font_name = item[0]
+                ttf, chars, table = self._font(font_name)
+                if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
+                    return None
+            _, size, text = item
+            if not chars.issuperset(text):
+                return None
+            if current != (font_name, size):
+                current = (font_name, size)
+                append(f"{_HOLE} {size} Tf")
+                names.append(font_name)
+            append(f"({text.translate(table)}) Tj")
+        append("ET")
+        return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
+
+
+def write(canvas, parts: Sequence, prepared: Sequence, face_named: Callable,
+          draw_element: Callable[[int], None], draw_icon: Callable) -> None:
+    """Write a face prepared by ``Preparer.prepare(parts)``: what ``replay(parts)`` writes."""
+    code = canvas._code
+    fonts = TextWriter.of(canvas, face_named).fonts
+    objects = canvas._doc.idToObject
+    for item in prepared:
+        if item.__class__ is str:
+            code.append(item)
+            continue
+        kind = item[0]
+        if kind == TEXT:
+            pieces = item[3]
+            joined = [pieces[0]]
+            for font_name, piece in zip(item[2], pieces[1:]):
+                font = fonts.get(font_name)
+                if font is None or font.name is None:  # the document's first use of the font names it
+                    write_text(canvas, parts[item[1]][1], face_named)
+                    break
+                joined.append(font.name)
+                joined.append(piece)
+            else:
+                code.append("".join(joined))
+        elif kind == "I" and objects.get(item[3]) is not None:  # the image is in the document
+            canvas._currentPageHasImages = 1
+            code.append(item[4])
+            canvas._formsinuse.append(item[2])
+        else:
+            replay(canvas, (parts[item[1]],), face_named, draw_element, draw_icon)
+
