@@ -1,0 +1,71 @@
+"""Card markup values at the edges, found by a hostile sweep over the elements after rect,
+circle, ellipse and line (polygon, path, image, text, group, clip): each is printed as written,
+in numbers PDF readers read, or refused in one line naming the template line and the card."""
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pikepdf
+
+from demobuild import built, intact  # noqa: F401 (built: a fixture)
+
+BACKGROUND = '<rect x="-3" y="-3" w="69.5" h="94.9" fill="#ffffff"/>'
+
+
+def layout(project: Path, element: str) -> None:
+    """The action cards' layout: a white ground and ``element``, on the template's line 2."""
+    (project / "templates/demo/action.xml.j2").write_text(f"<card>{BACKGROUND}\n{element}\n</card>\n")
+
+
+def operators(pdf: Path, wanted: str) -> list[list]:
+    """The operands of every ``wanted`` operator on the first page, as a PDF reader parses them
+    (pikepdf): a number the reader does not take as a number fails the parse or shows here."""
+    with pikepdf.open(pdf) as document:
+        page = document.pages[0]
+        found = []
+        for stream in [page, *(x for x in page.Resources.get("/XObject", {}).values())]:
+            for operands, operator in pikepdf.parse_content_stream(stream):
+                if str(operator) == wanted:
+                    found.append([Decimal(str(o)) if isinstance(o, (int, Decimal)) else o for o in operands])
+        return found
+
+
+def test_a_tiny_ink_is_written_as_a_pdf_number(built, cli):
+    # Python writes 0.00001 as "1e-05", which PDF readers do not read as a number
+    project, _ = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="cmyk(0.001,0,0,0)" stroke="cmyk(0,0.0001,0,100)"/>')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    assert [Decimal("0.00001"), 0, 0, 0] in operators(project / "output/demo.pdf", "k")
+    assert [0, Decimal("0.000001"), 0, 1] in operators(project / "output/demo.pdf", "K")
+
+
+def test_a_tiny_text_size_is_written_as_a_pdf_number(built, cli):
+    project, _ = built
+    layout(project, '<text x="5" y="5" w="40" h="20" size="0.00001" color="cmyk(0.002,0,0,100)">Hello</text>')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    sizes = {operands[1] for operands in operators(project / "output/demo.pdf", "Tf")}
+    assert Decimal("0.00001") in sizes
+    assert [Decimal("0.00002"), 0, 0, 1] in operators(project / "output/demo.pdf", "k")
+
+
+def test_a_gradient_of_cmyk_and_rgb_colours(built, cli):
+    """One shading has one colour space: reportlab refused it while drawing, in a message that
+    named no card."""
+    project, before = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="linear-gradient(90, cmyk(0,50,0,0), #000000)"/>')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'templates/demo/action.xml.j2:2: card "Quick Draw": <rect> fill: a gradient\'s colours are all cmyk() '
+        "or all RGB (#rrggbb or names), not both", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_a_gradient_of_cmyk_colours_alone_is_drawn(built, cli):
+    project, _ = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="linear-gradient(90, cmyk(0,50,0,0), cmyk(0,0,0,100))"/>')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    with pikepdf.open(project / "output/demo.pdf") as document:
+        shadings = [s for s in document.pages[0].Resources.get("/Shading", {}).values()]
+        assert shadings and all(str(s.ColorSpace) == "/DeviceCMYK" for s in shadings)
