@@ -69,3 +69,38 @@ def test_a_gradient_of_cmyk_colours_alone_is_drawn(built, cli):
     with pikepdf.open(project / "output/demo.pdf") as document:
         shadings = [s for s in document.pages[0].Resources.get("/Shading", {}).values()]
         assert shadings and all(str(s.ColorSpace) == "/DeviceCMYK" for s in shadings)
+
+
+def test_text_outside_any_text_box_is_refused(built, cli):
+    """``<card>{{ name }}<rect .../>``: a value outside every <text> printed nowhere, and the
+    build went on with blank faces."""
+    project, before = built
+    (project / "templates/demo/action.xml.j2").write_text(f"<card>{{{{ name }}}}{BACKGROUND}\n</card>\n")
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'templates/demo/action.xml.j2:1: card "Quick Draw": <card> cannot contain text (put it in a <text>) '
+        "(and 3 more cards)", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_text_after_an_element_on_the_card_is_refused(built, cli):
+    project, before = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="#c00000"/> stray')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        'templates/demo/action.xml.j2:1: card "Quick Draw": <card> cannot contain text (put it in a <text>)')
+    intact(project, before)
+
+
+def test_half_a_utf16_pair_written_in_a_template(built, cli):
+    project, before = built
+    layout(project, '<text x="5" y="5" w="40" h="20">{{ "\\ud800" }}</text>')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    # (the same in a card's data is refused as the card file is read: "the text holds U+D800, ...")
+    assert result.stderr.splitlines() == [
+        'templates/demo/action.xml.j2:2: card "Quick Draw": a value here holds U+D800 (not a character: half of a '
+        "UTF-16 pair), which card markup cannot carry (and 3 more cards)", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
