@@ -104,3 +104,23 @@ def test_half_a_utf16_pair_written_in_a_template(built, cli):
         'templates/demo/action.xml.j2:2: card "Quick Draw": a value here holds U+D800 (not a character: half of a '
         "UTF-16 pair), which card markup cannot carry (and 3 more cards)", "cardgen: 1 error, 0 warnings"]
     intact(project, before)
+
+
+def test_a_quote_never_closed_in_a_csv_file(built, cli):
+    """Python's CSV reader takes the rest of the file into the open cell: the rows after it
+    vanished into one card's text, and the build went on."""
+    project, before = built
+    (project / "data/demo/more.csv").write_text('name,count,text\nFirst,1,"Opened\nSecond,1,lost\nThird,1,lost\n')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "data/demo/more.csv:2: a quoted cell on this row is never closed: the file ends inside it (the rows after "
+        "it were read as its text)", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_a_quoted_cell_over_several_lines_at_the_end_of_a_csv_file_is_fine(built, cli):
+    project, _ = built
+    (project / "data/demo/more.csv").write_text('name,count,text\nFirst,1,"Two\nlines ""quoted"""\n')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr) == (0, "")
