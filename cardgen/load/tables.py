@@ -65,7 +65,8 @@ def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
     if data is None:
         return []
     if not isinstance(data, list):
-        raise fail("expected a list of cards (or a mapping with a `cards` list)", Source(name, line_of(data)))
+        raise fail("expected a list of cards (or a mapping with a `cards` list)",
+                   Source(name, line_of(data) or _first_written_line(path)))
     rows = []
     for index, entry in enumerate(data):
         line = line_of(data, index)
@@ -124,6 +125,15 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
         raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
+
+
+def _first_written_line(path: Path) -> int:
+    """The line of a YAML file's first value (a lone value carries no line of its own)."""
+    with open(path, encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip() and not line.lstrip().startswith(("#", "---", "%")):
+                return number
+    return 1
 
 
 def _ends_inside_quotes(path: Path, line: int, delimiter: str) -> bool:
