@@ -5,6 +5,7 @@ import pytest
 from openpyxl import Workbook
 
 import cardgen
+import cardgen.pipeline  # named below as cardgen.pipeline: imported here, not by whichever test ran first
 from cardgen import CardgenError, load_set
 from cardgen.model import copies_by_type
 
