@@ -7,6 +7,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
+import pypdfium2
 
 from demobuild import built, intact  # noqa: F401 (built: a fixture)
 
@@ -124,3 +125,17 @@ def test_a_quoted_cell_over_several_lines_at_the_end_of_a_csv_file_is_fine(built
     (project / "data/demo/more.csv").write_text('name,count,text\nFirst,1,"Two\nlines ""quoted"""\n')
     result = cli(project, "build", "demo", "--no-cache")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_transparent_paints_nothing(built, cli):
+    """CSS's "transparent" is no paint; reportlab's colour of that name is black with an alpha
+    of 0, and a direct PDF colour has no alpha: it painted black."""
+    project, _ = built
+    drawn = {}
+    for paint in ("none", "transparent"):
+        layout(project, f'<rect x="5" y="5" w="20" h="10" fill="{paint}" stroke="{paint}"/>'
+                        f'<polygon points="5,5 20,5 10,20" fill="{paint}" stroke="#000000"/>')
+        assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+        page = pypdfium2.PdfDocument(str(project / "output/demo.pdf"))[0]
+        drawn[paint] = page.render(scale=1).to_pil().tobytes()
+    assert drawn["transparent"] == drawn["none"]
