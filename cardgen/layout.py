@@ -132,7 +132,7 @@ class Resources:
         def glyph_parts(x, baseline, size, run_color):
             paint = fixed or run_color
             return ["q", (TEXT, (pdfops.color(paint),
-                                 f"1 0 0 1 {x:.2f} {baseline:.2f} Tm", (face.pdf_name, f"{size:.4g}", icon.glyph))), "Q"]
+                                 f"1 0 0 1 {x:.2f} {baseline:.2f} Tm", (face.pdf_name, pdfops.number(size), icon.glyph))), "Q"]
 
         return face.width(icon.glyph), glyph_parts
 

@@ -22,7 +22,7 @@ FILES = ["demo.box-actions.pdf", "demo.json", "demo.pdf"]
 
 def boxed_project(tmp_path: Path, rects: int = 0) -> Path:
     """The demo project with a tuck box for its action cards (``rects`` small squares drawn on
-    it: enough make drawing the box take a while)."""
+    it: enough to make drawing the box take a while)."""
     root = make_project(tmp_path)
     (root / "templates/demo/box.xml.j2").write_text(BOX.replace("RECTS", str(rects)))
     set_yaml = root / "data/demo/set.yaml"
@@ -115,7 +115,7 @@ def _box_temporary(out: Path) -> Path | None:
 
 @pytest.mark.parametrize("stop, status", STOP_SIGNALS)
 def test_a_build_stopped_while_its_box_is_written_leaves_every_file_of_the_set_old(tmp_path, stop, status):
-    root, before = built_then_changed(tmp_path, rects=4000)
+    root, before = built_then_changed(tmp_path, rects=12000)  # drawing the box takes a while, even on a busy machine
     out = root / "output"
     process = start(root, tmp_path / "tmp", "build", "--no-cache", "--jobs", "1", preexec_fn=_ctrl_c_unwinds)
     code, err = stop_when(process, lambda: _box_temporary(out) is not None, stop)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .convert import Converter
+from ..draw.pdfops import number
 
 _RGB_SPACES = {"/DeviceRGB", "/CalRGB"}
 _DELIM = rb"(?![^\s\[\]()<>/%{}])"  # the end of a token
@@ -198,7 +199,7 @@ class OperatorRewriter:
 
     def _op(self, paint, alpha: float, stroke: bool) -> bytes:
         values, operator = self._set(paint, alpha, stroke)
-        return (" ".join(f"{v:.4g}" for v in values) + " " + operator).encode("ascii")
+        return (" ".join(map(number, values)) + " " + operator).encode("ascii")
 
     def _rewrite_parsed(self, data: bytes, resources) -> bytes:
         from .pdf import rewrite_parsed  # pikepdf's parser, for the rare stream with inline images

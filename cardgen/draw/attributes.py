@@ -55,7 +55,7 @@ def color(value: str):
     """``#rrggbb``, ``#rgb``, a CSS colour name, ``cmyk(c,m,y,k)`` (percentages of ink, written
     to the PDF as they are: DeviceCMYK), or ``none`` (None)."""
     text = value.strip()
-    if text.lower() == "none":
+    if text.lower() in ("none", "transparent"):  # reportlab's "transparent" is black with alpha 0: drawn black
         return None
     match = _CMYK.fullmatch(text)
     if match:

@@ -12,6 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from reportlab.lib.colors import CMYKColor
+
 from ..units import parse_number
 
 _GRADIENT = re.compile(r"\s*(linear|radial)-gradient\((.*)\)\s*", re.S)
@@ -53,6 +55,8 @@ def parse_gradient(value: str, parse_color) -> Gradient:
             raise ValueError("a gradient colour cannot be none")
         colors.append(color)
         stops.append(stop)
+    if len({color.__class__ is CMYKColor for color in colors}) > 1:  # one shading has one colour space
+        raise ValueError("a gradient's colours are all cmyk() or all RGB (#rrggbb or names), not both")
     return Gradient(kind, angle, tuple(colors), _positions(stops))
 
 

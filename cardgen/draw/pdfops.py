@@ -8,12 +8,25 @@ from __future__ import annotations
 from reportlab.lib.colors import CMYKColor
 
 
+def number(value: float) -> str:
+    """``value`` to 4 significant digits, as a PDF number: Python's ``g`` writes 0.00001 as
+    "1e-05" and 12345 as "1.234e+04", which PDF does not read as numbers (a colour of
+    cmyk(0.001,0,0,0) or a 0.00001 pt text size made a content stream readers reject)."""
+    text = f"{value:.4g}"
+    if "e" in text:
+        text = f"{float(text):.12f}".rstrip("0").rstrip(".")
+        if text in ("", "-0"):
+            text = "0"
+    return text
+
+
 def color(value, stroke: bool = False) -> str:
     """The operator that sets a fill or stroke colour: ``rg``/``RG`` for RGB, ``k``/``K`` for a
     ``cmyk()`` colour, whose inks reach the PDF unchanged."""
     if value.__class__ is CMYKColor:
-        return f"{value.cyan:.4g} {value.magenta:.4g} {value.yellow:.4g} {value.black:.4g} {'K' if stroke else 'k'}"
-    return f"{value.red:.4g} {value.green:.4g} {value.blue:.4g} {'RG' if stroke else 'rg'}"
+        return (f"{number(value.cyan)} {number(value.magenta)} {number(value.yellow)} {number(value.black)} "
+                f"{'K' if stroke else 'k'}")
+    return f"{number(value.red)} {number(value.green)} {number(value.blue)} {'RG' if stroke else 'rg'}"
 
 
 def rect(x: float, y: float, w: float, h: float) -> str:

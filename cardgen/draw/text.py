@@ -85,7 +85,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
     parts: list = ["q"]
     if a["rotate"]:
         parts.append(rotation(geometry, a["rotate"], a["x"] + a["w"] / 2, a["y"] + a["h"] / 2))
-    size = f"{laid.size:.4g}"
+    size = pdfops.number(laid.size)
     box_color = a["color"]
     items: list = [f"{a['letter-spacing'] * laid.size:.3f} Tc"] if a["letter-spacing"] else []
     current_color = None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import datetime
+import io
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -63,7 +65,8 @@ def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
     if data is None:
         return []
     if not isinstance(data, list):
-        raise fail("expected a list of cards (or a mapping with a `cards` list)", Source(name, line_of(data)))
+        raise fail("expected a list of cards (or a mapping with a `cards` list)",
+                   Source(name, line_of(data) or _first_written_line(path)))
     rows = []
     for index, entry in enumerate(data):
         line = line_of(data, index)
@@ -113,12 +116,38 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
                 yield Row(values, Source(name, line), {})  # every cell is on the row's line
+        if last_line > line and _ends_inside_quotes(path, line, delimiter):
+            raise fail("a quoted cell on this row is never closed: the file ends inside it (the rows "
+                       "after it were read as its text)", Source(name, line))
     except UnicodeDecodeError:
         raise first_bad_utf8(path, name) from None
     except OSError as exc:  # gone or unreadable since the set was loaded
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
         raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
+
+
+def _first_written_line(path: Path) -> int:
+    """The line of a YAML file's first value (a lone value carries no line of its own)."""
+    with open(path, encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip() and not line.lstrip().startswith(("#", "---", "%")):
+                return number
+    return 1
+
+
+def _ends_inside_quotes(path: Path, line: int, delimiter: str) -> bool:
+    """Whether the row starting on ``line`` (the last, spanning lines) opens a quote that the
+    file never closes: Python's reader takes the rest of the file into that cell without a word.
+    Only that row is read again, strictly."""
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        tail = "".join(islice(handle, line - 1, None))
+    try:
+        for _ in csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, strict=True):
+            pass
+    except csv.Error as exc:
+        return "unexpected end of data" in str(exc)
+    return False
 
 
 def _xlsx_value(value: Any) -> Any:

@@ -118,11 +118,34 @@ def _impossible_date(text: str) -> tuple[int | None, str]:
     return None, "a value"
 
 
+_FLOW_MARKS = re.compile(r"[\[\]{}]")
+MAX_FLOW_DEPTH = 1000  # ruamel's parser recurses per level: deeper always ends in RecursionError
+
+
+def _deeper_than(text: str, most: int) -> bool:
+    """Whether ``[`` and ``{`` open more than ``most`` inside one another (quotes not told apart:
+    so many in a quoted text is no card file either)."""
+    depth = 0
+    for mark in _FLOW_MARKS.finditer(text):
+        if mark.group() in "[{":
+            depth += 1
+            if depth > most:
+                return True
+        elif depth:
+            depth -= 1
+    return False
+
+
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
+    # ruamel's scanner looks at every open level for each token: 5,000 levels took a minute
+    # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH
+    if text.count("[") + text.count("{") > MAX_FLOW_DEPTH:  # never, in a card file
+        if _deeper_than(text, MAX_FLOW_DEPTH):
+            raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
         return YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:

@@ -199,6 +199,14 @@ class FaceRenderer:
     def _content_hash(self, key: str, refs) -> str:
         return self.fingerprints.of(key, refs) if self.fingerprints is not None else key
 
+    def _not_a_character(self, exc: UnicodeEncodeError, where, card_name: str) -> None:
+        """A lone surrogate (``"\\ud800"``, half of a character) written in a template: no file
+        can hold it, and no PDF print it (the card files' values are checked as they are read)."""
+        code = ord(exc.object[exc.start])
+        problem = Problem(f"a value here holds U+{code:04X} (not a character: half of a UTF-16 pair), "
+                          "which card markup cannot carry", where, card_name)
+        self._problems.setdefault((problem.source, problem.message), (problem, set()))[1].add(card_name)
+
     def _face(self, card: Card, card_type: CardType, copy: int, side: str, drawn_by: tuple, plain: bool) -> Face | None:
         template, fields, where = drawn_by
         reads = self._reads.get(template, ())
@@ -240,7 +248,14 @@ class FaceRenderer:
                 if isinstance(error, LimitReached):  # each further card could cost as much again
                     raise CardgenError(self.problems()) from None
                 return None
-            key = _key(text, card_type)
+            try:
+                key = _key(text, card_type)
+            except UnicodeEncodeError as exc:  # a template's own "\ud800": the line it lands on
+                from .markup import _last_marker_before
+
+                line = text.count("\n", 0, exc.start) + 1
+                self._not_a_character(exc, _last_marker_before(text, line, where), card.name)
+                return None
             refs = self.fingerprints.refs(text) if self.fingerprints is not None else ((), ())
             markup = Markup(text, card_type, card.name, where)
             if remembered is not None:

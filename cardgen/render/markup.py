@@ -67,6 +67,9 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
     extra = [k for k in root.attrib if k != "_src"]
     if extra:
         raise CardgenError(Problem(f'<card> takes no attributes, got "{extra[0]}"', root_source, card))
+    if (root.text or "").strip() or any((child.tail or "").strip() for child in root):
+        # a value written outside any <text> (``<card>{{ name }}<rect .../>``) would print nowhere
+        raise CardgenError(Problem("<card> cannot contain text (put it in a <text>)", root_source, card))
     problems: list[Problem] = []
     elements: list[Element] = []
     _flatten(list(root), root_source, elements, problems, card)

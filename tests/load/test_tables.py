@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 from openpyxl import Workbook
 
-import cardgen.pipeline
-import cardgen.pipeline  # a submodule: imported here, not by whichever test ran first
+import cardgen.pipeline  # named below as cardgen.pipeline: imported here, not by whichever test ran first
 from cardgen import CardgenError, load_set
 from cardgen.model import copies_by_type
 
@@ -250,3 +249,13 @@ def test_xlsx_numbers_whose_format_shows_them_as_they_are_stay_numbers(project):
     _sheet_set(project, workbook)
     cards = {c.name: c.fields["cost"] for c in load_set("demo", project).cards if c.name in "AB"}
     assert cards == {"A": "3", "B": 3}
+
+
+def test_a_card_file_of_one_lone_value_names_its_line(tmp_path):
+    from cardgen.load.tables import read_rows
+
+    path = tmp_path / "cards.yaml"
+    path.write_text("# cards to come\n\n---\nhello\n")
+    with pytest.raises(CardgenError) as caught:
+        list(read_rows(path, tmp_path))
+    assert str(caught.value) == "cards.yaml:4: expected a list of cards (or a mapping with a `cards` list)"

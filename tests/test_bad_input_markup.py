@@ -1,0 +1,141 @@
+"""Card markup values at the edges, found by a hostile sweep over the elements after rect,
+circle, ellipse and line (polygon, path, image, text, group, clip): each is printed as written,
+in numbers PDF readers read, or refused in one line naming the template line and the card."""
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pikepdf
+import pypdfium2
+
+from demobuild import built, intact  # noqa: F401 (built: a fixture)
+
+BACKGROUND = '<rect x="-3" y="-3" w="69.5" h="94.9" fill="#ffffff"/>'
+
+
+def layout(project: Path, element: str) -> None:
+    """The action cards' layout: a white ground and ``element``, on the template's line 2."""
+    (project / "templates/demo/action.xml.j2").write_text(f"<card>{BACKGROUND}\n{element}\n</card>\n")
+
+
+def operators(pdf: Path, wanted: str) -> list[list]:
+    """The operands of every ``wanted`` operator on the first page, as a PDF reader parses them
+    (pikepdf): a number the reader does not take as a number fails the parse or shows here."""
+    with pikepdf.open(pdf) as document:
+        page = document.pages[0]
+        found = []
+        for stream in [page, *(x for x in page.Resources.get("/XObject", {}).values())]:
+            for operands, operator in pikepdf.parse_content_stream(stream):
+                if str(operator) == wanted:
+                    found.append([Decimal(str(o)) if isinstance(o, (int, Decimal)) else o for o in operands])
+        return found
+
+
+def test_a_tiny_ink_is_written_as_a_pdf_number(built, cli):
+    # Python writes 0.00001 as "1e-05", which PDF readers do not read as a number
+    project, _ = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="cmyk(0.001,0,0,0)" stroke="cmyk(0,0.0001,0,100)"/>')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    assert [Decimal("0.00001"), 0, 0, 0] in operators(project / "output/demo.pdf", "k")
+    assert [0, Decimal("0.000001"), 0, 1] in operators(project / "output/demo.pdf", "K")
+
+
+def test_a_tiny_text_size_is_written_as_a_pdf_number(built, cli):
+    project, _ = built
+    layout(project, '<text x="5" y="5" w="40" h="20" size="0.00001" color="cmyk(0.002,0,0,100)">Hello</text>')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    sizes = {operands[1] for operands in operators(project / "output/demo.pdf", "Tf")}
+    assert Decimal("0.00001") in sizes
+    assert [Decimal("0.00002"), 0, 0, 1] in operators(project / "output/demo.pdf", "k")
+
+
+def test_a_gradient_of_cmyk_and_rgb_colours(built, cli):
+    """One shading has one colour space: reportlab refused it while drawing, in a message that
+    named no card."""
+    project, before = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="linear-gradient(90, cmyk(0,50,0,0), #000000)"/>')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'templates/demo/action.xml.j2:2: card "Quick Draw": <rect> fill: a gradient\'s colours are all cmyk() '
+        "or all RGB (#rrggbb or names), not both", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_a_gradient_of_cmyk_colours_alone_is_drawn(built, cli):
+    project, _ = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="linear-gradient(90, cmyk(0,50,0,0), cmyk(0,0,0,100))"/>')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    with pikepdf.open(project / "output/demo.pdf") as document:
+        shadings = [s for s in document.pages[0].Resources.get("/Shading", {}).values()]
+        assert shadings and all(str(s.ColorSpace) == "/DeviceCMYK" for s in shadings)
+
+
+def test_text_outside_any_text_box_is_refused(built, cli):
+    """``<card>{{ name }}<rect .../>``: a value outside every <text> printed nowhere, and the
+    build went on with blank faces."""
+    project, before = built
+    (project / "templates/demo/action.xml.j2").write_text(f"<card>{{{{ name }}}}{BACKGROUND}\n</card>\n")
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'templates/demo/action.xml.j2:1: card "Quick Draw": <card> cannot contain text (put it in a <text>) '
+        "(and 3 more cards)", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_text_after_an_element_on_the_card_is_refused(built, cli):
+    project, before = built
+    layout(project, '<rect x="5" y="5" w="20" h="10" fill="#c00000"/> stray')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        'templates/demo/action.xml.j2:1: card "Quick Draw": <card> cannot contain text (put it in a <text>)')
+    intact(project, before)
+
+
+def test_half_a_utf16_pair_written_in_a_template(built, cli):
+    project, before = built
+    layout(project, '<text x="5" y="5" w="40" h="20">{{ "\\ud800" }}</text>')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    # (the same in a card's data is refused as the card file is read: "the text holds U+D800, ...")
+    assert result.stderr.splitlines() == [
+        'templates/demo/action.xml.j2:2: card "Quick Draw": a value here holds U+D800 (not a character: half of a '
+        "UTF-16 pair), which card markup cannot carry (and 3 more cards)", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_a_quote_never_closed_in_a_csv_file(built, cli):
+    """Python's CSV reader takes the rest of the file into the open cell: the rows after it
+    vanished into one card's text, and the build went on."""
+    project, before = built
+    (project / "data/demo/more.csv").write_text('name,count,text\nFirst,1,"Opened\nSecond,1,lost\nThird,1,lost\n')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "data/demo/more.csv:2: a quoted cell on this row is never closed: the file ends inside it (the rows after "
+        "it were read as its text)", "cardgen: 1 error, 0 warnings"]
+    intact(project, before)
+
+
+def test_a_quoted_cell_over_several_lines_at_the_end_of_a_csv_file_is_fine(built, cli):
+    project, _ = built
+    (project / "data/demo/more.csv").write_text('name,count,text\nFirst,1,"Two\nlines ""quoted"""\n')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_transparent_paints_nothing(built, cli):
+    """CSS's "transparent" is no paint; reportlab's colour of that name is black with an alpha
+    of 0, and a direct PDF colour has no alpha: it painted black."""
+    project, _ = built
+    drawn = {}
+    for paint in ("none", "transparent"):
+        layout(project, f'<rect x="5" y="5" w="20" h="10" fill="{paint}" stroke="{paint}"/>'
+                        f'<polygon points="5,5 20,5 10,20" fill="{paint}" stroke="#000000"/>')
+        assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+        page = pypdfium2.PdfDocument(str(project / "output/demo.pdf"))[0]
+        drawn[paint] = page.render(scale=1).to_pil().tobytes()
+    assert drawn["transparent"] == drawn["none"]
