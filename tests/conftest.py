@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -33,6 +34,11 @@ def pytest_configure(config):
     with PYTHONDONTWRITEBYTECODE set in the shell, each of them compiled the package from its
     source again (a fifth of a second a process, a tenth of the suite's CPU)."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    # A run started in the background (`pytest ... &`) inherits SIGINT ignored, and so would every
+    # cardgen it starts: Python then sets no KeyboardInterrupt handler, and the tests that press
+    # Ctrl-C on a build see it ignored. A handler here is reset to the default in each child.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     _HYPOTHESIS_HOME.append(tempfile.mkdtemp(prefix="cardgen-hypothesis-"))
     set_hypothesis_home_dir(_HYPOTHESIS_HOME[-1])
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2
 
-from demobuild import built, intact  # noqa: F401 (built: a fixture)
+from demobuild import built, demo_build, intact  # noqa: F401 (built, demo_build: fixtures)
 
 BACKGROUND = '<rect x="-3" y="-3" w="69.5" h="94.9" fill="#ffffff"/>'
 

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-import cardgen.load.yamlfile
+import ruamel.yaml
+
 from cardgen.errors import CardgenError
 from cardgen.load.yamlfile import MAX_FLOW_DEPTH, read_yaml
 
 
-class _NotReached:
-    def __init__(self, *args, **kwargs):
-        raise AssertionError("ruamel's parser was given the file")
+def _not_reached(*args, **kwargs):
+    raise AssertionError("ruamel's parser was given the file")
 
 
 @pytest.mark.parametrize("opening, closing", [("[", "]"), ("{a: ", "}"), ("[ ", " ]")])
 def test_nesting_past_the_limit_is_refused_before_ruamel_reads_it(tmp_path, monkeypatch, opening, closing):
     path = tmp_path / "cards.yaml"
     path.write_text("- name: A\n  text: " + opening * 5000 + "x" + closing * 5000 + "\n")
-    monkeypatch.setattr(cardgen.load.yamlfile, "YAML", _NotReached)
+    monkeypatch.setattr(ruamel.yaml.YAML, "load", _not_reached)
     with pytest.raises(CardgenError) as caught:
         read_yaml(path, tmp_path)
     assert str(caught.value) == "cards.yaml: invalid YAML: lists or mappings nested too deeply"
