@@ -228,3 +228,39 @@ def test_a_target_that_cannot_be_put_back_does_not_keep_the_others_from_going_ba
         stage(tmp_path, {"set.pdf": b"new pdf", "set.json": b"new json", "set.png": b"new png"})
     assert failure.value.errno == 28  # the failure that stopped the commit is the one told
     assert files(tmp_path) == {"set.json": b"new json", "set.pdf": b"old set.pdf", "set.png": b"old set.png"}
+
+
+def test_a_batch_puts_every_file_staged_in_it_in_place_at_its_end(tmp_path):
+    from cardgen.write.atomic import together
+
+    with together() as batch:
+        for names, spare in ((["set.pdf", "set.json"], False), (["box.pdf"], False),
+                             (["record"], True), (["more"], True)):
+            with staged(*(tmp_path / name for name in names), batch=batch, spare=spare) as temporaries:
+                for temporary, name in zip(temporaries, names):
+                    temporary.write_text(name)
+        assert batch.written(tmp_path / "set.json").read_text() == "set.json"
+        assert batch.written(tmp_path / "more").read_text() == "more"
+        assert batch.written(tmp_path / "other") == tmp_path / "other"  # not in the batch: itself
+        assert not any((tmp_path / name).exists() for name in ("box.pdf", "more", "record", "set.json", "set.pdf"))
+    assert files(tmp_path) == {name: name.encode() for name in ("box.pdf", "more", "record", "set.json", "set.pdf")}
+
+
+@pytest.mark.parametrize("named", ["nothing", "the second target", "a file of the body's"])
+def test_a_failure_of_the_body_names_the_output_only_when_it_is_ours(tmp_path, named):
+    filename = {"nothing": None, "the second target": str(tmp_path / "set.json"),
+                "a file of the body's": str(tmp_path / "font.ttf")}[named]
+    with pytest.raises(OSError) as failure:
+        with staged(tmp_path / "set.pdf", tmp_path / "set.json"):
+            raise OSError(28, "No space left on device", filename)
+    expected = {"nothing": tmp_path / "set.pdf", "the second target": tmp_path / "set.json",
+                "a file of the body's": None}[named]
+    assert getattr(failure.value, "cardgen_writing", None) == expected
+
+
+def test_a_target_whose_temporary_cannot_be_made_is_the_one_named(tmp_path):
+    (tmp_path / "file").write_bytes(b"in the way")
+    with pytest.raises(OSError) as failure:
+        stage(tmp_path, {"set.pdf": b"pdf", "file/set.json": b"json"})
+    assert failure.value.cardgen_writing == tmp_path / "file" / "set.json"
+    assert files(tmp_path) == {"file": b"in the way"}
