@@ -40,6 +40,15 @@ PACK_LEVEL = 6
 # takes a fifth of its size, where deflating it alone gives two fifths.
 
 
+def stored(data: bytes, dictionary: bytes | None) -> bytes:
+    """Marshal ``data`` of a drawing or rendering as the cache file stores it, deflated against
+    ``dictionary`` when it is long enough (``dictionary`` must then be the file's)."""
+    if len(data) < PACK_FROM or dictionary is None:
+        return b"\0" + data
+    packer = zlib.compressobj(PACK_LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, dictionary)
+    return b"\1" + packer.compress(data) + packer.flush()
+
+
 class FaceCache:
     RECENT = 64  # entries of this build kept at hand: identical pages (back pages) come again and again
 
@@ -89,9 +98,11 @@ class FaceCache:
         the old one's; None when it is not kept."""
         stored = self._recent.get(key)
         if stored is None:
-            stored = self.last.pop(key_digest(key))
+            digest = key_digest(key)
+            stored = self.last.pop(digest)
             if stored is not None:
-                self._write(key, stored)
+                self._recent[key] = stored
+                self._put(digest, stored)
         return stored
 
     def stored_drawing(self, key: str) -> bytes | None:
@@ -117,6 +128,27 @@ class FaceCache:
         if key not in self._recent:
             self._write(key, self._packed(marshal.dumps(value), value.__class__ is not bytes))
 
+    def put_stored(self, key: str, digest: bytes, stored: bytes) -> None:
+        """``put``, given the parts as ``stored`` gives them (made by a build's worker process
+        against this file's ``dictionary``) and ``key_digest(key)``."""
+        self.laid_out += 1
+        self.remember_stored(key, digest, stored)
+
+    def remember_stored(self, key: str, digest: bytes, stored: bytes) -> None:
+        """``remember``, given the value as ``stored`` gives it and ``key_digest(key)``."""
+        if key not in self._recent:
+            self._recent[key] = stored
+            self._put(digest, stored)
+
+    def choose_dictionary(self, data: bytes) -> bytes | None:
+        """The file's dictionary, made ``data`` if it has none yet (and ``data`` is long enough),
+        so that values can be stored elsewhere (in a build's worker processes) before the
+        first long one is kept here."""
+        if self.dictionary is None and len(data) >= PACK_FROM:
+            self.dictionary = data
+            self._put(DICTIONARY_KEY, data)
+        return self.dictionary
+
     def _packed(self, data: bytes, compressible: bool) -> bytes:
         """``data`` as it is stored: deflated against the dictionary when it is long enough
         (the first such value is the dictionary)."""
@@ -125,8 +157,7 @@ class FaceCache:
         if self.dictionary is None:
             self.dictionary = data
             self._put(DICTIONARY_KEY, data)
-        packer = zlib.compressobj(PACK_LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, self.dictionary)
-        return b"\1" + packer.compress(data) + packer.flush()
+        return stored(data, self.dictionary)
 
     def _unpacked(self, stored: bytes) -> bytes:
         if stored[0] == RAW:

@@ -13,6 +13,8 @@ from dataclasses import replace
 from itertools import islice
 from typing import Callable, Iterable, Iterator
 
+from .cache import PACK_FROM, stored
+from .cache_file import key_digest
 from .draw.content import ELEMENT
 from .model import Card, Face
 from .render.faces import FaceRenderer
@@ -72,6 +74,10 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
     from reportlab.pdfgen.canvas import Canvas
 
     scratch = Canvas(io.BytesIO())
+    # entries are stored for the cache here, as the build's process would store them (its file's
+    # dictionary is chosen before the workers start, see workers.start): it only writes them
+    storing = rendered.cache is not None and not rendered.resources.preview
+    dictionary = rendered.cache.dictionary if storing else None
     with os.fdopen(fd, "wb", buffering=0) as out:
         try:
             cards = iter(sequence())
@@ -84,8 +90,13 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
                     if memo is not None:
                         memo.made = []
                     records, entries = _chunk(renderer, rendered, scratch, batch)
+                    entries = {content_hash: (parts, text, _stored(content_hash, parts, dictionary)
+                                              if storing and parts is not None else None)
+                               for content_hash, (parts, text) in entries.items()}
+                    made = [(key, value, _stored(key, value, dictionary) if storing else None)
+                            for key, value in memo.made] if memo else ()
                     # plain data (the cache keeps parts the same way): marshal reads it back fastest
-                    message = marshal.dumps((number, records, entries, memo.made if memo else ()))
+                    message = marshal.dumps((number, records, entries, made))
                     out.write(_LENGTH.pack(len(message)))
                     out.write(message)
                 elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
@@ -98,6 +109,15 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
 
 
 _END = object()
+
+
+def _stored(key: str, value, dictionary: bytes | None) -> tuple[bytes, bytes] | None:
+    """(key's digest, value as the cache file stores it), or None when the build's process
+    must store it (a long value, and no dictionary chosen yet)."""
+    data = marshal.dumps(value)
+    if dictionary is None and len(data) >= PACK_FROM:
+        return None
+    return key_digest(key), stored(data, dictionary)
 
 
 def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: list[Card]):

@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Iterator
 from .model import Card, Face
 from .render.faces import FaceRenderer, Markup
 from .rendered import Rendered
-from .write.face import FaceDrawing
+from .write.face import FaceDrawing, record_face
 from .worker_process import _LENGTH, _serve, _where
 
 MIN_CARDS = 200  # below this a set builds in one process: forking and joining cost about what they save
@@ -79,9 +79,13 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
     jobs = resolve_jobs(jobs)
     if not pays(jobs, copies):
         return rendered
-    first = _warm_up(rendered, sequence, (lambda content_hash: _kept(cache, content_hash)) if cache is not None else None)
+    drawn: list[tuple] = []
+    first = _warm_up(rendered, sequence, (lambda content_hash: _kept(cache, content_hash)) if cache is not None else None,
+                     drawn)
     if first is None:
         return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
+    if cache is not None and drawn:  # the workers store entries against the cache file's dictionary: it is chosen now
+        cache.choose_dictionary(marshal.dumps(drawn[0]))
     return start(rendered, sequence, jobs, chunk_size(copies, jobs)) or rendered
 
 
@@ -140,13 +144,14 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
 
 
 def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]],
-             kept: Callable[[str], bool] | None = None) -> list[str] | None:
+             kept: Callable[[str], bool] | None = None, drawn: list | None = None) -> list[str] | None:
     """Render and lay out the first card here, before the workers are forked, so that what the
     first face costs (compiling templates, reading fonts and images) is paid once, not once in
     every worker; return the content hashes of its faces (its front first). None, and nothing
     laid out, when ``kept(hash)`` says the cache holds its front's drawing (a rebuild, which
     builds in one process). A renderer of its own keeps the build's renderer as it was: any
-    problem is met again, in its place, by the build itself."""
+    problem is met again, in its place, by the build itself. The faces' recorded parts are
+    added to ``drawn``."""
     hashes: list[str] = []
     try:
         cards = iter(sequence())
@@ -160,8 +165,15 @@ def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]],
         hashes = [face.content_hash for face in faces]
         if kept is not None and hashes and kept(hashes[0]):
             return None
+        scratch = None
+        if drawn is not None:
+            from reportlab.pdfgen.canvas import Canvas
+
+            scratch = Canvas(io.BytesIO())
         for face in faces:
-            trial.lay_out(face)
+            laid = trial.lay_out(face)
+            if scratch is not None:
+                drawn.append(record_face(scratch, face.card_type, laid))
     except Exception:
         pass
     return hashes
@@ -198,7 +210,11 @@ class ParallelRendered(Rendered):
                     self.laid_out += 1
                     last_build["faces_from_workers"] += 1
                     if cache is not None and not self.resources.preview:
-                        cache.put(face.content_hash, parts)
+                        kept = self.feed.stored(face.content_hash)
+                        if kept is not None:  # as the worker stored it for the cache
+                            cache.put_stored(face.content_hash, *kept)
+                        else:
+                            cache.put(face.content_hash, parts)
         return super().drawing(face, parts)
 
     def close(self) -> None:
@@ -232,7 +248,8 @@ class _Feed:
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
         self.faces: Iterator = iter(())
-        self.entries: dict[str, tuple[int, tuple | None, str | None]] = {}  # content hash -> (chunk, parts, text)
+        # content hash -> (chunk, parts, text, (key digest, parts as the cache stores them) or None)
+        self.entries: dict[str, tuple[int, tuple | None, str | None, tuple | None]] = {}
         self.chunks: list[tuple[int, tuple]] = []  # (number, content hashes) of the chunks whose entries are kept
         self.keep = max(2, -(-KEPT_CARDS // chunk))
 
@@ -261,6 +278,10 @@ class _Feed:
         entry = self.entries.get(content_hash)
         return entry[2] if entry is not None else None
 
+    def stored(self, content_hash: str) -> tuple[bytes, bytes] | None:
+        entry = self.entries.get(content_hash)
+        return entry[3] if entry is not None else None
+
     def _receive(self, number: int) -> None:
         self.number = number
         self.records = ()
@@ -272,11 +293,14 @@ class _Feed:
         _, self.records, entries, remembered = message
         cache = self.cache
         if cache is not None:
-            for key, value in remembered:  # renderings, kept for the next build as a one-process build keeps them
-                cache.remember(key, value)
+            for key, value, stored in remembered:  # renderings, kept for the next build as a one-process build keeps them
+                if stored is not None:
+                    cache.remember_stored(key, *stored)
+                else:
+                    cache.remember(key, value)
         kept = self.entries
-        for content_hash, (parts, text) in entries.items():
-            kept[content_hash] = (number, parts, text)
+        for content_hash, (parts, text, stored) in entries.items():
+            kept[content_hash] = (number, parts, text, stored)
         self.chunks.append((number, tuple(entries)))
         while len(self.chunks) > self.keep:
             old, hashes = self.chunks.pop(0)
