@@ -5,7 +5,6 @@ import pytest
 from openpyxl import Workbook
 
 import cardgen.pipeline
-import cardgen.pipeline  # a submodule: imported here, not by whichever test ran first
 from cardgen import CardgenError, load_set
 from cardgen.model import copies_by_type
 
