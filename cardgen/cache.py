@@ -98,9 +98,11 @@ class FaceCache:
         the old one's; None when it is not kept."""
         stored = self._recent.get(key)
         if stored is None:
-            stored = self.last.pop(key_digest(key))
+            digest = key_digest(key)
+            stored = self.last.pop(digest)
             if stored is not None:
-                self._write(key, stored)
+                self._recent[key] = stored
+                self._put(digest, stored)
         return stored
 
     def stored_drawing(self, key: str) -> bytes | None:

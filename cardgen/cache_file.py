@@ -22,6 +22,8 @@ def file_header() -> bytes:
 
 
 _CHUNK = 1 << 20  # bytes read at a time while indexing the last build's file
+HELD = 4 << 20  # a last build's file up to this size is read whole: a rebuild of a few thousand
+# cards then takes its entries from memory, not with two reads of the file each
 
 # How an entry is kept: its key as a 16-byte digest (keys are 64 and more hex digits; entries
 # are found by digest anyway), and its payload as one byte saying how, then the bytes:
@@ -103,26 +105,31 @@ class _Index:
 class LastBuild:
     """The last build's file, left on disk: an index says where each entry starts (by the
     digest of its key), and an entry is read when it is asked for. A rebuild's memory then
-    grows by about 24 bytes an entry, not by the entries themselves. A damaged file is an
-    empty one."""
+    grows by about 24 bytes an entry, not by the entries themselves (a file of up to HELD bytes
+    is read whole, at once, and let go when the build closes it). A damaged file is an empty one."""
 
     def __init__(self, path: Path):
         self.index = _Index(array("q"), array("q"))
         self.dictionary: bytes | None = None  # what the file's packed entries were deflated against
         self._fd: int | None = None
+        self._held: bytes | None = None  # the whole file, when it is small (HELD)
         try:
             fd = os.open(path, os.O_RDONLY)
         except OSError:
             return
         try:
-            self.index, self.dictionary = _index(fd)
+            size = os.fstat(fd).st_size
+            if size <= HELD:
+                self._held = os.pread(fd, size, 0)
+            self.index, self.dictionary = _index(fd, self._held)
         except (struct.error, OSError):
             self.index = _Index(array("q"), array("q"))
-        if self.index.count:
+        if self.index.count and self._held is None:
             self._fd = fd
-        else:
-            self.dictionary = None
-            os.close(fd)
+            return
+        os.close(fd)
+        if not self.index.count:
+            self.dictionary = self._held = None
 
     def pop(self, digest: bytes) -> bytes | None:
         """The stored payload kept under the key of ``digest``, taken out of the index (None:
@@ -143,6 +150,17 @@ class LastBuild:
                 yield entry
 
     def _entry(self, offset: int) -> tuple[bytes, bytes] | None:
+        held = self._held
+        if held is not None:
+            try:
+                key_length, length = ENTRY_HEADER.unpack_from(held, offset)
+            except struct.error:
+                return None
+            start = offset + ENTRY_HEADER.size
+            end = start + key_length + length
+            if end > len(held):
+                return None
+            return held[start:start + key_length], held[start + key_length:end]
         try:
             key_length, length = ENTRY_HEADER.unpack(os.pread(self._fd, ENTRY_HEADER.size, offset))
             body = os.pread(self._fd, key_length + length, offset + ENTRY_HEADER.size)
@@ -153,19 +171,26 @@ class LastBuild:
         return body[:key_length], body[key_length:]
 
     def close(self) -> None:
+        self._held = None
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
 
 
-def _index(fd: int) -> tuple[_Index, bytes | None]:
+def _index(fd: int, held: bytes | None = None) -> tuple[_Index, bytes | None]:
     """Where each entry of the file starts, and the file's dictionary: the file is read through
-    a chunk at a time, and payloads are only stepped over."""
+    a chunk at a time (or ``held``, all of it, already read), and payloads are only stepped over."""
+    if held is not None:
+        def read(length: int, offset: int) -> bytes:
+            return held[offset:offset + length]
+    else:
+        def read(length: int, offset: int) -> bytes:
+            return os.pread(fd, length, offset)
     header = file_header()
     empty = _Index(array("q"), array("q")), None
-    if os.pread(fd, len(header), 0) != header:
+    if read(len(header), 0) != header:
         return empty  # another format, or written by other code
-    size = os.fstat(fd).st_size
+    size = len(held) if held is not None else os.fstat(fd).st_size
     keys, offsets = array("q"), array("q")
     dictionary = None
     offset = chunk_at = len(header)
@@ -173,13 +198,13 @@ def _index(fd: int) -> tuple[_Index, bytes | None]:
     while offset < size:
         at = offset - chunk_at
         if at + ENTRY_HEADER.size + 0xFFFF > len(chunk) and chunk_at + len(chunk) < size:
-            chunk_at, chunk, at = offset, os.pread(fd, _CHUNK, offset), 0
+            chunk_at, chunk, at = offset, read(_CHUNK, offset), 0
         key_length, length = ENTRY_HEADER.unpack_from(chunk, at)
         key = chunk[at + ENTRY_HEADER.size:at + ENTRY_HEADER.size + key_length]
         if len(key) != key_length:
             return empty
         if key == DICTIONARY_KEY:
-            dictionary = os.pread(fd, length, offset + ENTRY_HEADER.size + key_length)
+            dictionary = read(length, offset + ENTRY_HEADER.size + key_length)
             if len(dictionary) != length:
                 return empty
         else:

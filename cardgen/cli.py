@@ -222,6 +222,9 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
           crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color, jobs):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
     with collector_paused():
+        from .deferred import defer
+
+        defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
         from . import pipeline
 
     root = ctx.obj["root"]

@@ -13,6 +13,7 @@ from . import sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
+from .load import yamlkept
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
 from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
@@ -21,7 +22,7 @@ from .rendered import lay_out_all, render_set
 from .render.environment import Templates
 from .streams import batches
 from .text.fonts import FontBook
-from .write.atomic import staged
+from .write.atomic import Batch, staged, together
 from .write.manifest import ManifestWriter
 from .write.temporary import remove_stale
 from .write.info import document_info
@@ -77,6 +78,7 @@ class Session:
         self.root = Path(self.root).resolve()
         if self.cache and not is_inside(self.root / CACHE_FOLDER, self.root):
             self.cache = False  # a cache folder that links out of the project is never read
+        yamlkept.keep_in(self.root / CACHE_FOLDER if self.cache else None)  # set.yaml, fonts.yaml as last parsed
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
         self.images = ImageStore(self.root, self.root / CACHE_FOLDER if self.cache else None)
@@ -120,12 +122,13 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
               options: BuildOptions = BuildOptions(),
-              progress: Callable[[int, int], None] | None = None) -> SetResult:
+              progress: Callable[[int, int], None] | None = None, batch: Batch | None = None) -> SetResult:
     """Check, render, impose and write one loaded set to ``pdf_path`` and ``json_path``, whole or
     not at all. Cards stream through rendering, layout, imposition and writing a sheet at a
-    time, so memory does not grow with the set. ``progress(done, total)`` counts card copies."""
+    time, so memory does not grow with the set. ``progress(done, total)`` counts card copies.
+    With ``batch``, both files are put in place when the batch is (see write/atomic.py)."""
     with _collecting_seldom():
-        return _write_set(card_set, session, pdf_path, json_path, options, progress)
+        return _write_set(card_set, session, pdf_path, json_path, options, progress, batch)
 
 
 @contextmanager
@@ -142,7 +145,7 @@ def _collecting_seldom() -> Iterator[None]:
 
 
 def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path, options: BuildOptions,
-               progress: Callable[[int, int], None] | None) -> SetResult:
+               progress: Callable[[int, int], None] | None, batch: Batch | None = None) -> SetResult:
     problems = check_problems(card_set, options.deck)
     errors = [p for p in problems if p.is_error]
     if errors:
@@ -177,7 +180,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             rendered = workers.on_workers(
                 rendered, options.jobs, copies, cache,
                 lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
-        with staged(pdf_path, json_path) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
+        with staged(pdf_path, json_path, batch=batch) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
             manifest = ManifestWriter(out, card_set)
 
             def on_page(page, placements) -> None:
@@ -271,7 +274,7 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
             kept = unchanged.recall(record, digest, _faces_cache(session, card_set_name=name), SetResult)
             if kept is not None:
                 return kept
-    with _collecting_seldom():
+    with _collecting_seldom(), together() as batch:  # the set's PDF, manifest, boxes and record: all or none
         card_set = load_set(name, session.root)
         boxes_due = card_set.boxes and options.layout == "sheets" and options.deck is None and (
             options.changed_since is None)
@@ -280,17 +283,18 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
 
             check_boxes(card_set, build_paper(card_set, options))
         result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
-                           progress)
-    if boxes_due:
-        from .components.boxes import build_boxes
+                           progress, batch)
+        if boxes_due:
+            from .components.boxes import build_boxes
 
-        boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options))
-        result = replace(result, boxes=tuple(boxes))
-    if record is not None:
-        if digest is not None:
-            unchanged.keep(record, digest, _faces_cache(session, card_set.name), result, card_set, session.fonts)
-        else:
-            unchanged.forget(record)
+            boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options), batch)
+            result = replace(result, boxes=tuple(boxes))
+        if record is not None:
+            if digest is not None:
+                unchanged.keep(record, digest, _faces_cache(session, card_set.name), result, card_set, session.fonts,
+                               batch)
+            else:
+                unchanged.forget(record)
     return result
 
 
@@ -313,10 +317,13 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     out = Path(out) if out is not None else root / "output"
     remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
-    for name in resolve_names(names, root):
-        stops.check()
-        report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
-        results.append(build_set(name, session, out, options, report))
+    try:
+        for name in resolve_names(names, root):
+            stops.check()
+            report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
+            results.append(build_set(name, session, out, options, report))
+    finally:
+        yamlkept.keep_in(None)  # this project's cache only while it is built
     return BuildResult(tuple(results), time.perf_counter() - started)
 
 

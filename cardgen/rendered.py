@@ -119,6 +119,7 @@ def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = No
     if cache is not None:
         cache.prefix = _render_prefix(card_set, session)
         memo = cache if cache.prefix else None
+    session.templates.keep_names_in(memo)
     renderer = FaceRenderer(card_set, session.templates, Fingerprints(resources), memo)
     return Rendered(renderer, resources, cache)
 

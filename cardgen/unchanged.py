@@ -196,15 +196,17 @@ def recall(record: Path, digest: str, faces_cache: Path, result_type):
         return None
 
 
-def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts) -> None:
-    """Keep what the next build needs to skip this one's work, if it may; else forget the last."""
+def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts, batch=None) -> None:
+    """Keep what the next build needs to skip this one's work, if it may; else forget the last.
+    With ``batch`` (write/atomic.py), the build's files are still staged: the record is told
+    their staged content, and put in place with them."""
     if not _plain_set(card_set, fonts) or result.boxes or any(
             type(p) is not Problem or type(p.source) not in (Source, type(None)) for p in result.warnings):
         forget(record)
         return
     files = []
     for path in (result.pdf, result.manifest):
-        written = _file_digest(Path(path))
+        written = _file_digest(batch.written(Path(path)) if batch is not None else Path(path))
         if written is None:
             forget(record)
             return
@@ -216,7 +218,7 @@ def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts) 
     try:
         data = marshal.dumps({"format": FORMAT, "inputs": digest, "files": files, "result": fields,
                               "faces_cache": _stat(faces_cache)})
-        with staged(record) as (temporary,):
+        with staged(record, batch=batch, spare=True) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):  # a value marshal cannot keep, or no room: the next build is a full one
         forget(record)

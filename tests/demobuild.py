@@ -1,22 +1,41 @@
-"""The demo project built once, for the bad-input tests: the output's bytes before a failing
-build, and the check that they are still there, byte for byte, with nothing beside them."""
+"""The demo project built once a module, for the bad-input tests: the output's bytes before a
+failing build, and the check that they are still there, byte for byte, with nothing beside them."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import main
+from projects import make_project
+
+
+@pytest.fixture(scope="module")
+def demo_build(tmp_path_factory) -> Path:
+    """The demo project built (run from the project folder, the cache on), once for the module;
+    each test breaks a copy of it (``built``), never this one."""
+    project = make_project(tmp_path_factory.mktemp("demo"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(project)
+        result = CliRunner().invoke(main, ["--root", str(project), "build", "demo"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return project
 
 
 @pytest.fixture
-def built(project, cli, monkeypatch):
-    """The demo project built once (run from the project folder), and its output's bytes."""
+def built(demo_build, tmp_path, monkeypatch):
+    """A copy of the built demo project, its output and cache included, run from its folder;
+    and its output's bytes."""
+    project = tmp_path / "proj"
+    shutil.copytree(demo_build, project, symlinks=True)
     monkeypatch.chdir(project)
-    assert cli(project, "build", "demo").exit_code == 0
     return project, demo_bytes(project)
 
 
 def demo_bytes(project: Path) -> dict[str, bytes]:
-    return {name: (project / "output" / name).read_bytes() for name in ("demo.pdf", "demo.json")}
+    return {name: (project / "output" / name).read_bytes() for name in ("demo.json", "demo.pdf")}
 
 
 def intact(project: Path, before: dict[str, bytes]) -> None:

@@ -9,9 +9,12 @@ face) the page draws. Each line is a dict with pdfplumber's keys: ``x0``, ``x1``
 the colour's components) and ``dash`` (``(array, phase)``). A subpath is a line when it is one
 ``m`` and one ``l`` (as pdfminer splits and names paths); ``n`` paints nothing.
 
-The operators are read by a tokenizer of the content-stream syntax here (one regular expression):
-turning each of qpdf's parsed operands into a Python object took longer than the parsing, on
-text-heavy faces. A stream with an inline image (``BI``) is read by pikepdf's parser instead.
+The operators are read by regular expressions of the content-stream syntax here: turning each of
+qpdf's parsed operands into a Python object took longer than the parsing, on text-heavy faces.
+One expression matches a whole instruction (its operands, then its operator) so that a starfield's
+hundred thousand curve points are stepped over in C; only the operands of the operators that
+place or colour a line are read into numbers. A stream with an inline image (``BI``) is read by
+pikepdf's parser instead.
 """
 from __future__ import annotations
 
@@ -57,19 +60,72 @@ _DELIMITER = rb"\s()<>\[\]{}/%"
 _TOKEN = re.compile(rb"\s+|%[^\r\n]*|\((?:[^()\\]|\\.)*\)|<<|>>|\[|\]|<[^<>]*>|/[^" + _DELIMITER + rb"]*|[^"
                     + _DELIMITER + rb"]+", re.S)
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
-_WANTED = frozenset(OPERATORS.split())
 _SPACE = frozenset(b" \t\r\n\f\x00%")  # whitespace, and comments
 _NUMBER = frozenset(b"+-.0123456789")
+# possessive throughout: a stream that does not parse fails at once, with no backtracking
+_GAP = rb"(?:\s|%[^\r\n]*+)*+"
+_STRING = rb"\((?:[^()\\]|\\.)*+\)"
+_OPERAND = (rb"(?:[-+.0-9]++|/[^" + _DELIMITER + rb"]*+|" + _STRING + rb"|<[^<>]*+>|\[(?:[^\[\]()]|" + _STRING
+            + rb")*+\]|<<(?:[^<>]|<[^<>]*+>)*+>>|(?:true|false|null)(?![^" + _DELIMITER + rb"]))")
+_OPERANDS = rb"(?:" + _OPERAND + _GAP + rb")*+"
+_WORD_END = rb"(?![^" + _DELIMITER + rb"])"
+_OPERATOR = rb"[^" + _DELIMITER + rb"0-9+.-][^" + _DELIMITER + rb"]*+"
+_WANTED = frozenset(OPERATORS.split())
+_KNOWN = b"|".join(re.escape(op.encode()) for op in sorted(_WANTED | {"BI"}, key=len, reverse=True))
+_SKIPPED = rb"(?:" + _OPERANDS + rb"(?!(?:" + _KNOWN + rb")" + _WORD_END + rb")" + _OPERATOR + _GAP + rb")*+"
+# One wanted instruction: the unwanted ones before it (skipped), its operands, its operator. A
+# curve segment or "h" takes the segments after it along: the first one already keeps its
+# subpath from being a line.
+_INSTRUCTION = re.compile(_GAP + _SKIPPED + rb"(" + _OPERANDS + rb")(" + _OPERATOR + rb")", re.S)
+_MORE_SEGMENTS = re.compile(rb"(?:" + _GAP + _SKIPPED + _OPERANDS + rb"[cvyh]" + _WORD_END + rb")*+", re.S)
+_CURVE_NEXT = re.compile(_GAP + _SKIPPED + _OPERANDS + rb"[cvy]" + _WORD_END, re.S)
+_TRAILING = re.compile(_GAP + _SKIPPED + _GAP + rb"\Z", re.S)
+_NO_OPERANDS = frozenset({"c", "v", "y", "re", "h"})  # their points never make a line: not read
+_SEGMENTS = frozenset({"c", "v", "y", "h"})
 
 
 def _tokenized(data: bytes) -> list[tuple[str, list]] | None:
     """The wanted operators of a content stream with their operands (numbers as floats, names
-    as "/Name", arrays as lists); None if this tokenizer cannot read the stream (an inline image,
-    a string with nested parentheses)."""
+    as "/Name", arrays as lists; none for the curve and rectangle operators, whose subpaths are
+    not lines, and None for an ``m`` whose subpath curves at once, its segments skipped); None if
+    these expressions cannot read the stream (an inline image, a string with nested parentheses)."""
+    found: list[tuple[str, list]] = []
+    at, end = 0, len(data)
+    instruction = _INSTRUCTION.match
+    while at < end:
+        match = instruction(data, at)
+        if match is None:
+            break
+        at = match.end()
+        operator = match.group(2).decode("latin-1")
+        if operator == "BI":
+            return None
+        if operator in _SEGMENTS:
+            at = _MORE_SEGMENTS.match(data, at).end()
+        elif operator == "m":
+            curve = _CURVE_NEXT.match(data, at)
+            if curve is not None:  # a curved subpath (a star, a disc): never a line, its points unread
+                at = _MORE_SEGMENTS.match(data, curve.end()).end()
+                found.append(("m", None))
+                continue
+        if operator in _WANTED:
+            if operator in _NO_OPERANDS or not match.group(1):
+                found.append((operator, []))
+            else:
+                operands = _operands(match.group(1))
+                if operands is None:
+                    return None
+                found.append((operator, operands))
+    if not _TRAILING.match(data, at):
+        return None
+    return found
+
+
+def _operands(data: bytes) -> list | None:
+    """One instruction's operands, read token by token."""
     tokens = _TOKEN.findall(data)
     if sum(map(len, tokens)) != len(data):
         return None
-    found: list[tuple[str, list]] = []
     operands: list = []
     nested: list[list] = []
     for token in tokens:
@@ -88,14 +144,9 @@ def _tokenized(data: bytes) -> list[tuple[str, list]] | None:
             operands.append(inner)
         elif first in b"(<" or token in (b"true", b"false", b"null"):
             operands.append(token)
-        elif token == b"BI":
+        else:  # a word among the operands: not an instruction this reader knows
             return None
-        elif not nested:
-            operator = token.decode("latin-1")
-            if operator in _WANTED:
-                found.append((operator, operands))
-            operands = []
-    return found
+    return operands if not nested else None
 
 
 def _content(stream) -> bytes:
@@ -149,14 +200,17 @@ def _run(stream, resources, state, found, height, depth, parsed):
             array, phase = operands
             state["dash"] = ([float(v) for v in array], float(phase))
         elif op == "m":
-            subpaths.append(("m", [_apply(state["ctm"], float(operands[0]), float(operands[1]))]))
+            if operands is None:  # a subpath that curves at once
+                subpaths.append(("mc", []))
+            else:
+                subpaths.append(("m", [_apply(state["ctm"], float(operands[0]), float(operands[1]))]))
         elif op in ("l", "c", "v", "y", "h", "re"):
             if op == "re":
                 subpaths.append(("re", []))
             elif subpaths:
                 shape, points = subpaths[-1]
                 points = points + ([_apply(state["ctm"], float(operands[-2]), float(operands[-1]))]
-                                   if op != "h" else [])
+                                   if op == "l" else [])
                 subpaths[-1] = (shape + op, points)
         elif op in PAINT or op in CLOSING_PAINT or op == "n":
             if op in PAINT:

@@ -7,7 +7,7 @@ import pytest
 
 from cardgen.write.manifest import load_manifest
 
-from demobuild import built, demo_bytes, intact  # noqa: F401 (built: a fixture)
+from demobuild import built, demo_build, demo_bytes, intact  # noqa: F401 (built, demo_build: fixtures)
 
 EMPTY_SET = "data/demo/set.yaml:23: the set has no card to print (its card files hold no cards, or every count is 0)"
 

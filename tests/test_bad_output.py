@@ -15,7 +15,7 @@ import cardgen
 import cardgen.load.cards
 from cardgen import CardgenError
 
-from demobuild import built, demo_bytes, intact  # noqa: F401 (built: a fixture)
+from demobuild import built, demo_build, demo_bytes, intact  # noqa: F401 (built, demo_build: fixtures)
 
 
 # --- 4: the operating system says no ----------------------------------------------------------

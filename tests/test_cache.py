@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 import cardgen
 from cardgen import BuildOptions
 
@@ -91,6 +93,41 @@ def test_a_template_change_renders_every_card_again(project, monkeypatch):
     assert sorted(rendered) == first
     fresh = build(project, "fresh", cache=False)
     assert edited.pdf.read_bytes() == fresh.pdf.read_bytes() != (project / "output/demo.pdf").read_bytes()
+
+
+def test_what_a_template_reads_is_kept_for_the_next_build_by_its_source(project, monkeypatch):
+    """A rebuild knows which values each template reads without parsing it (each build is a new
+    process: the process's own memory of it is emptied here before each build); a template
+    whose source changed is read again, and a back that now reads the card's name is then one
+    rendering a card, as a build without the cache makes it."""
+    import jinja2.meta
+
+    from cardgen.render import environment
+    from cardgen.write.manifest import load_manifest
+
+    parsed: list[int] = []
+    original = jinja2.meta.find_undeclared_variables
+    monkeypatch.setattr(jinja2.meta, "find_undeclared_variables",
+                        lambda tree: parsed.append(1) or original(tree))
+
+    def build_anew(out="output", **options):
+        monkeypatch.setattr(environment, "_NAMES", {})
+        parsed.clear()
+        return build(project, out, **options)
+
+    build_anew()
+    assert len(parsed) == 4  # action, token, back, and frame (both card types extend it: one source)
+    build_anew()
+    assert parsed == []
+    back = project / "templates/demo/back.xml.j2"
+    back.write_text(back.read_text().replace("{{ set.title }}", "{{ name[:1] }}"))
+    edited = build_anew("edited")
+    assert len(parsed) == 1
+    fresh = build_anew("fresh", cache=False)
+    assert edited.pdf.read_bytes() == fresh.pdf.read_bytes()
+    backs = {face["hash"] for face in load_manifest(edited.manifest)["faces"] if face["side"] == "back"}
+    assert len(backs) == len({face["card"] for face in load_manifest(edited.manifest)["faces"]
+                              if face["side"] == "back"}) > 1
 
 
 def test_every_shipped_set_replays_to_the_same_bytes(tmp_path):
@@ -211,11 +248,17 @@ def test_a_reprint_keeps_the_cache_of_the_whole_set(project, tmp_path):
     assert (again.laid_out, again.reused) == (0, first.laid_out)
 
 
-def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path):
+@pytest.mark.parametrize("held", [True, False], ids=["read-whole", "entry-by-entry"])
+def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empty(tmp_path, monkeypatch, held):
+    """A small file is read whole at once, a larger one (HELD) entry by entry: both alike."""
     import random
 
+    from cardgen import cache_file
     from cardgen.cache import FaceCache
     from cardgen.cache_file import key_digest
+
+    if not held:
+        monkeypatch.setattr(cache_file, "HELD", 0)
 
     path = tmp_path / "faces-x.bin"
     first = FaceCache(path)
@@ -225,7 +268,7 @@ def test_the_last_builds_file_is_read_entry_by_entry_and_a_truncated_one_is_empt
         first.remember(key, value)
     first.save()
     again = FaceCache(path)
-    assert again.last.index.count == 40
+    assert again.last.index.count == 40 and (again.last._held is not None) == held
     assert again.recall("key7") == values["key7"] and again.recall("key39") == values["key39"]
     assert again.recall("nothing") is None
     assert sorted(digest for digest, _ in again.last.remaining()) == sorted(

@@ -98,3 +98,36 @@ def test_a_command_module_without_a_summary_is_still_a_command(monkeypatch):
     assert commands.summary("new") == SUMMARIES["new"][1]
     assert list(commands) == ["clean", "new"]  # imported to learn its name
     assert commands["clean"].name == "clean" and "clean" in commands and len(commands) == 2
+
+
+def test_a_rebuild_from_the_cache_does_not_load_pillows_image_module(tmp_path):
+    """reportlab imports PIL.Image; `cardgen build` loads it only when an image is decoded: in
+    a cold build of a back with a PNG logo (and a PNG icon), not in the rebuild after a card's
+    text changed (the images' PDF streams come from the cache), which prints what a build
+    without the cache prints."""
+    from PIL import Image
+
+    from projects import make_project
+
+    project = make_project(tmp_path / "project")
+    Image.new("RGB", (40, 30), (39, 64, 139)).save(project / "data/demo/logo.png")
+    Image.new("RGB", (16, 16), (192, 128, 0)).save(project / "data/demo/icons/star.png")
+    set_file = project / "data/demo/set.yaml"  # an SVG icon's drawing (svglib) uses Pillow itself
+    set_file.write_text(set_file.read_text().replace("icons/star.svg", "icons/star.png"))
+    back = project / "templates/demo/back.xml.j2"
+    back.write_text(back.read_text().replace("</card>", '  <image x="5" y="5" w="20" h="15" src="logo.png"/>\n</card>'))
+    tell = RUN_AND_TELL.replace('"imported:"', '"image module:", type(sys.modules.get("PIL.Image")).__name__, "imported:"')
+
+    def build(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-c", tell, "--root", str(project), "build", *args],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[-1]
+
+    assert build().startswith("image module: module imported: PIL")  # decoded, and so loaded
+    cards = project / "data/demo/more.csv"
+    cards.write_text(cards.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    assert build().startswith("image module: _LazyModule imported: PIL")  # named by reportlab, never used
+    assert build("--no-cache", "--out", str(tmp_path / "fresh")).startswith("image module: module")
+    for name in ("demo.pdf", "demo.json"):
+        assert (project / "output" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes()

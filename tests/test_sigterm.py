@@ -127,17 +127,29 @@ def _moments(out: Path):
     ]
 
 
-@pytest.mark.parametrize("stop, status", STOP_SIGNALS)
-def test_a_build_stopped_at_any_moment_leaves_each_set_old_or_new_never_mixed(tmp_path, stop, status):
+@pytest.fixture(scope="module")
+def old_and_new(tmp_path_factory) -> tuple[Path, dict[str, bytes], dict[str, bytes]]:
+    """The two-set project built, then its cards changed; the outputs of the earlier input (in
+    its output folder) and of the changed one. Built once for the module: each test stops its
+    builds in a copy."""
+    tmp_path = tmp_path_factory.mktemp("old-and-new")
     root = two_set_project(tmp_path)
-    out = root / "output"
     build(root)
-    old = outputs(out)
+    old = outputs(root / "output")
     for name in ("demo", "zeta"):
         csv = root / "data" / name / "more.csv"
         csv.write_text(csv.read_text(encoding="utf-8").replace("reads this text", "reads another text"), encoding="utf-8")
     build(root, "--out", str(tmp_path / "fresh"))
-    new = outputs(tmp_path / "fresh")
+    return root, old, outputs(tmp_path / "fresh")
+
+
+@pytest.mark.parametrize("stop, status", STOP_SIGNALS)
+def test_a_build_stopped_at_any_moment_leaves_each_set_old_or_new_never_mixed(old_and_new, tmp_path, stop, status):
+    built, old, new = old_and_new
+    root = tmp_path / "proj"
+    shutil.copytree(built, root, symlinks=True)
+    out = root / "output"
+    assert outputs(out) == old
     assert sorted(old) == sorted(new) == ["demo.json", "demo.pdf", "zeta.json", "zeta.pdf"]
     for name in ("demo", "zeta"):
         assert set_outputs(old, name) != set_outputs(new, name)

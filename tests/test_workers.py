@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 import cardgen
 from cardgen import workers
 from cardgen.cli import main
+from forkserver import Forkserver
 from projects import REPO, make_project
 
 WORDS = "draw discard attack ally planet colony ship warp cone reward moon base".split()
@@ -34,10 +37,28 @@ print(json.dumps({{"workers": workers.last_build, "laid_out": result.laid_out, "
 """
 
 
+FORKS = Forkserver()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forkserver():
+    yield
+    FORKS.close()
+
+
+def python(code: str, *args: str, jobs: int) -> subprocess.CompletedProcess:
+    """``python -c CODE ARGS`` in a new process: a one-process build (what the others are held
+    to) in a new interpreter, a build on workers forked from a process that has loaded cardgen
+    (forkserver.py); each comparison is between two interpreters, two hash seeds."""
+    if jobs == 1:
+        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    return FORKS.run(list(args), dict(os.environ), code=code)
+
+
 def _build(root, out, jobs, prelude="", **options) -> dict:
     """Build the demo set into ``root/out`` in a new process; what it did."""
-    done = subprocess.run([sys.executable, "-c", BUILD.format(prelude=prelude), str(root), str(root / out),
-                           json.dumps(jobs), json.dumps(options)], capture_output=True, text=True)
+    done = python(BUILD.format(prelude=prelude), str(root), str(root / out), json.dumps(jobs), json.dumps(options),
+                  jobs=jobs)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -152,8 +173,7 @@ def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_p
     (root / "output/demo.pdf").write_bytes(b"earlier")
     runs = []
     for jobs in ("1", "2"):
-        done = subprocess.run([sys.executable, "-c", CLI, "--root", str(root), "build", "--no-cache", "--jobs", jobs,
-                               "demo"], capture_output=True, text=True)
+        done = python(CLI, "--root", str(root), "build", "--no-cache", "--jobs", jobs, "demo", jobs=int(jobs))
         runs.append(json.loads(done.stdout))
     assert [run["workers"]["workers"] for run in runs] == [0, 2]
     assert [(run["code"], run["out"], run["err"]) for run in runs[1:]] == [(run["code"], run["out"], run["err"])
@@ -201,9 +221,8 @@ def test_a_shipped_set_builds_the_same_on_workers(tmp_path):
     script = BUILD.format(prelude="").replace('["demo"]', '["prisoners"]')
     results = []
     for jobs in (1, 2):
-        done = subprocess.run([sys.executable, "-c", script, str(root), str(root / f"out{jobs}"), str(jobs),
-                               json.dumps({"cache": False, "stamp": True, "stamp_date": "2026-01-01"})],
-                              capture_output=True, text=True)
+        done = python(script, str(root), str(root / f"out{jobs}"), str(jobs),
+                      json.dumps({"cache": False, "stamp": True, "stamp_date": "2026-01-01"}), jobs=jobs)
         assert done.returncode == 0, done.stderr
         results.append(json.loads(done.stdout))
     assert results[1]["workers"] == {"workers": 2, "faces_from_workers": results[0]["laid_out"]}

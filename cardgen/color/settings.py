@@ -78,6 +78,7 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
             values[key] = str(value)
         if "profile" in values:
             values["profile"] = _file(directory, values["profile"], at(intent_raw, "profile"))
+            _check_intent_profile(values["profile"], at(intent_raw, "profile"))
         if "condition" not in values:
             values["condition"] = values["identifier"]
         if "info" not in values:
@@ -111,3 +112,45 @@ def _check_profile(path: Path, where: Source) -> None:
         raise fail(f'"{path.name}" is not an ICC profile littleCMS can read ({exc})', where) from None
     if space != "CMYK":
         raise fail(f'"{path.name}" is a {space} profile: a CMYK build needs a CMYK output profile', where)
+
+
+ICC_HEADER = 128  # bytes, then the count of tags (4 bytes) and 12 bytes a tag
+
+
+def _check_intent_profile(path: Path, where: Source) -> None:
+    """The output intent's profile is embedded as it is, and a PDF/X reader takes it for the
+    press's: what its header says is checked (ICC.1:2010 section 7.2), each fault named."""
+    import struct
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise fail(f'"{path.name}" cannot be read ({exc.strerror or exc})', where) from None
+    fault = None
+    if len(data) < ICC_HEADER + 4:
+        fault = f"{len(data)} bytes, shorter than an ICC header"
+    elif data[36:40] != b"acsp":
+        fault = "no ICC signature (acsp) in its header"
+    elif struct.unpack_from(">I", data, 0)[0] != len(data):
+        fault = f"its header gives a size of {struct.unpack_from('>I', data, 0)[0]} bytes, the file has {len(data)}"
+    elif data[12:16] != b"prtr":
+        fault = f'its device class is "{_signature(data[12:16])}", not "prtr" (an output profile)'
+    elif data[16:20] != b"CMYK":
+        fault = f'its colour space is "{_signature(data[16:20])}", not "CMYK"'
+    else:
+        count = struct.unpack_from(">I", data, ICC_HEADER)[0]
+        table_end = ICC_HEADER + 4 + 12 * count
+        if table_end > len(data):
+            fault = f"its tag table ({count} tags) runs past the end of the file"
+        else:
+            for index in range(count):
+                tag, offset, size = struct.unpack_from(">4sII", data, ICC_HEADER + 4 + 12 * index)
+                if offset < table_end or offset + size > len(data):
+                    fault = f'its tag "{_signature(tag)}" lies outside the file'
+                    break
+    if fault is not None:
+        raise fail(f'"{path.name}" is not a CMYK output profile (ICC) to embed: {fault}', where)
+
+
+def _signature(raw: bytes) -> str:
+    return raw.decode("latin-1").strip().encode("unicode_escape").decode("ascii")

@@ -20,7 +20,7 @@ from ..model import BoxSpec, Card, CardSet, CardSize, CardType
 from ..rendered import render_set
 from ..sheets.sizes import fmt, paper_size
 from ..units import PT_PER_MM
-from ..write.atomic import staged
+from ..write.atomic import Batch, staged
 from ..write.face import FaceDrawing, draw_face
 from .tuckbox import TuckBox
 
@@ -79,16 +79,18 @@ def check_boxes(card_set: CardSet, paper="letter") -> None:
         _page(box, paper, spec)
 
 
-def build_boxes(card_set: CardSet, session, out: Path, paper="letter") -> list[Path]:
-    """Write every tuck box of the set; each file whole or not at all."""
+def build_boxes(card_set: CardSet, session, out: Path, paper="letter", batch: Batch | None = None) -> list[Path]:
+    """Write every tuck box of the set; each file whole or not at all (with ``batch``: all put
+    in place with the rest of the batch)."""
     written = []
     for spec, target in zip(card_set.boxes.values(), box_paths(card_set, out)):
-        write_box(card_set, session, spec, target, paper)
+        write_box(card_set, session, spec, target, paper, batch)
         written.append(target)
     return written
 
 
-def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="letter") -> TuckBox:
+def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="letter",
+              batch: Batch | None = None) -> TuckBox:
     box, held = tuck_box(card_set, spec)
     card_type = CardType(name=f"box {spec.name}", template=spec.template, back=None,
                          size=CardSize(box.w, box.h, "tuck box"), bleed=BLEED, safe=0.0, source=spec.source)
@@ -104,7 +106,7 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
     page_w, page_h = _page(box, paper, spec)
     resources = rendered.resources
     font = session.fonts.face(None).pdf_name
-    with staged(target) as (temporary,):
+    with staged(target, batch=batch) as (temporary,):
         canvas = Canvas(str(temporary), pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=1,
                         pageCompression=1, initialFontName=font)
         canvas.setTitle(f"{card_set.title}: {spec.name} tuck box")

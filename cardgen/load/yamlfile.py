@@ -6,13 +6,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.reader import ReaderError
-
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
+from . import yamlkept
 from .yamlstream import Unsure, read_document
 from .yamlwords import explain
 
@@ -90,14 +86,19 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     (the "billion laughs"), nor refer to a value they are inside of."""
     name = relative_name(path, root)
     text = read_text(path, name)
+    fresh = False
     if len(text) < SMALL_YAML and not _libyaml_imported():  # ruamel itself: the reference, and here cheaper than importing libyaml's
-        data = _round_trip(text, name)
+        data = yamlkept.recall(path, text)  # as ruamel read it at the last build (yamlkept.py)
+        if data is None:
+            data, fresh = _round_trip(text, name), True
     else:
         try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
             data = read_document(text)
         except Unsure:
             data = _round_trip(text, name)
     _check_expansion(data, name)
+    if fresh:
+        yamlkept.keep(path, text, data)
     return data
 
 
@@ -118,6 +119,10 @@ def _impossible_date(text: str) -> tuple[int | None, str]:
 
 
 def _round_trip(text: str, name: str) -> Any:
+    from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
+
     try:
         return YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:
@@ -230,10 +235,10 @@ def line_of(container: Any, key: Any = None) -> int | None:
         return None
     if key is None:
         return lc.line + 1
-    try:
-        if isinstance(container, CommentedMap):
+    try:  # ruamel's CommentedMap and CommentedSeq (a dict and a list), or yamlkept's
+        if isinstance(container, dict):
             return lc.key(key)[0] + 1
-        if isinstance(container, CommentedSeq):
+        if isinstance(container, list):
             return lc.item(key)[0] + 1
     except (KeyError, IndexError, TypeError):
         return lc.line + 1

@@ -7,11 +7,13 @@ Every element tag in a template is marked with the template file and line it was
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import traceback
 from pathlib import Path
 from typing import Any, Mapping
 
+import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 
@@ -60,16 +62,34 @@ class MarkedLoader(FileSystemLoader):
 _NAMES: dict[tuple, tuple[frozenset[str], tuple[str | None, ...]]] = {}
 
 
-def _names_in(env: BoundedEnvironment, source: str) -> tuple[frozenset[str], tuple[str | None, ...]]:
+def _names_in(env: BoundedEnvironment, source: str, memo=None) -> tuple[frozenset[str], tuple[str | None, ...]]:
     """The names a template's source reads and the templates it names (None: a computed name),
-    remembered in this process: each build has its own environment, and the same sources."""
+    remembered in this process: each build has its own environment, and the same sources; and
+    in ``memo`` (the face cache, see render/faces.py) for the next build, which then does not
+    parse a template it does not render (a rebuild renders only the cards that changed)."""
     key = (env.settings(), source)
     if key not in _NAMES:
-        tree = env.parse(source)
+        kept = memo_key = None
+        if memo is not None:
+            memo_key = "names:" + hashlib.sha256(f"{jinja2.__version__}\0{key!r}".encode("utf-8")).hexdigest()
+            kept = memo.recall(memo_key)
+        if _names_shape(kept):
+            found = (frozenset(kept[0]), kept[1])
+        else:
+            tree = env.parse(source)
+            found = (frozenset(meta.find_undeclared_variables(tree)), tuple(meta.find_referenced_templates(tree)))
+            if memo_key is not None:
+                memo.remember(memo_key, (tuple(sorted(found[0])), found[1]))
         if len(_NAMES) >= 512:
             _NAMES.clear()
-        _NAMES[key] = (frozenset(meta.find_undeclared_variables(tree)), tuple(meta.find_referenced_templates(tree)))
+        _NAMES[key] = found
     return _NAMES[key]
+
+
+def _names_shape(kept) -> bool:
+    return (kept.__class__ is tuple and len(kept) == 2 and kept[0].__class__ is tuple and kept[1].__class__ is tuple
+            and all(name.__class__ is str for name in kept[0])
+            and all(name is None or name.__class__ is str for name in kept[1]))
 
 
 class Templates:
@@ -87,6 +107,7 @@ class Templates:
         self._compiled: dict[str, Any] = {}
         self._used: dict[str, frozenset[str]] = {}
         self._digest: str | None = None
+        self._memo, self._memo_process = None, None  # see keep_names_in
 
     @property
     def digest(self) -> str:
@@ -103,6 +124,11 @@ class Templates:
             self._digest = hashed.hexdigest()
         return self._digest
 
+    def keep_names_in(self, memo) -> None:
+        """Keep what each template reads in ``memo`` (a set's face cache, or None), in this
+        process only: a worker forked from it never writes to the build's cache file."""
+        self._memo, self._memo_process = memo, os.getpid()
+
     def names_used(self, name: str) -> frozenset[str] | None:
         """The context names a template (with the templates it extends or includes) reads, so
         that identical inputs can share one rendering; None when that cannot be known."""
@@ -116,7 +142,8 @@ class Templates:
                         continue
                     seen.add(current)
                     source = self.env.loader.get_source(self.env, current)[0]
-                    names, referenced_templates = _names_in(self.env, source)
+                    names, referenced_templates = _names_in(
+                        self.env, source, self._memo if self._memo_process == os.getpid() else None)
                     used |= names
                     for referenced in referenced_templates:
                         if referenced is None:  # a computed template name: anything may be read

@@ -63,6 +63,27 @@ def template_context(set_values: SetView, card_type: CardType, fields: Mapping[s
     return context
 
 
+def _context_value(name: str, set_values: SetView, card_type: CardType, fields: Mapping[str, Any], copy: int) -> Any:
+    """``template_context(set_values, card_type, fields, copy).get(name)``, without making the
+    context."""
+    if name in _OWN_NAMES:
+        if name == "card":
+            return dict(fields)
+        if name == "copy":
+            return copy
+        if name == "set":
+            return set_values
+        if name == "w":
+            return card_type.size.w
+        if name == "h":
+            return card_type.size.h
+        return card_type.bleed if name == "bleed" else card_type.safe
+    return fields.get(name)  # "item" too: None when the card has none
+
+
+_OWN_NAMES = frozenset(("card", "copy", "w", "h", "bleed", "safe", "set"))  # template_context's own, over the fields
+
+
 def _key(markup: str, card_type: CardType) -> str:
     size = card_type.size
     head = f"{size.w}x{size.h}:{size.shape}:{card_type.bleed}:{card_type.safe}\n"
@@ -93,7 +114,10 @@ def plain_data(value: Any) -> bool:
     if kind is list or kind is tuple:
         return all(plain_data(v) for v in value)
     if kind is dict or kind is MappingProxyType:
-        return all(type(k) is str and plain_data(v) for k, v in value.items())
+        for k, v in value.items():  # a card row's fields: text and numbers, met without recursion
+            if type(k) is not str or (type(v) not in _PLAIN and not plain_data(v)):
+                return False
+        return True
     return False
 
 
@@ -177,13 +201,18 @@ class FaceRenderer:
 
     def _face(self, card: Card, card_type: CardType, copy: int, side: str, drawn_by: tuple, plain: bool) -> Face | None:
         template, fields, where = drawn_by
-        context = template_context(self._set_view, card_type, fields, copy)
         reads = self._reads.get(template, ())
         if reads == ():
             used = self.templates.names_used(template)
             reads = self._reads[template] = tuple(sorted(used)) if used is not None else None
-        # the values the template reads: faces with the same ones are one rendering
-        values = [(n, context.get(n)) for n in reads] if reads is not None else list(context.items())
+        # the values the template reads: faces with the same ones are one rendering (the
+        # context itself is made only for a face rendered, most of a rebuild's are not)
+        if reads is not None:
+            context = None
+            values = [(n, _context_value(n, self._set_view, card_type, fields, copy)) for n in reads]
+        else:
+            context = template_context(self._set_view, card_type, fields, copy)
+            values = list(context.items())
         values_text = repr(values)
         # keyed by a digest: the values of every card would otherwise stay in memory as keys
         # (a face met again, such as a shared back, is found before its render key is made)
@@ -197,9 +226,11 @@ class FaceRenderer:
         known = self.memo.recall(remembered) if remembered is not None else None
         if known is not None:
             key, refs = known
-            markup = Markup(None, card_type, card.name, where,
-                            lambda: self.templates.render(template, context, card.name, where))
+            markup = Markup(None, card_type, card.name, where, lambda: self.templates.render(
+                template, context or template_context(self._set_view, card_type, fields, copy), card.name, where))
         else:
+            if context is None:
+                context = template_context(self._set_view, card_type, fields, copy)
             try:
                 text = self.templates.render(template, context, card.name, where)
             except CardgenError as error:

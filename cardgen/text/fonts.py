@@ -20,6 +20,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from ..errors import CardgenError, Source, fail
 from ..write.atomic import staged
 from .fontfolders import STYLES, MissingFace, project_families  # noqa: F401 (STYLES, MissingFace: re-exported)
+from .fontcheck import DamagedFont
 from .otf import is_cff, truetype_copy
 from .parsed import load_ttf
 
@@ -101,6 +102,16 @@ def _reason(exc: Exception, path: Path) -> str:
     text = text.split(" (", 1)[0] if "(" in text else text
     return "not a TrueType font file" + (f" ({text.split(': ', 1)[1]})" if ": " in text else "") \
         if text.startswith("is not") else text
+
+
+def _register(ttf: TTFont) -> None:
+    """Register ``ttf`` under its own name. reportlab's ``registerFont`` gives a new name to the
+    font first registered with the same PostScript name: a font file edited while `cardgen
+    watch` runs, or two files of one PostScript name, then drew the reportlab-drawn text (sheet
+    notes, stamps) in the other font, and the PDF named both fonts' subsets alike."""
+    pdfmetrics.registerFont(ttf)
+    if pdfmetrics.getFont(ttf.fontName) is not ttf:
+        pdfmetrics._fonts[ttf.fontName] = ttf  # reportlab has no public way to register it as itself
 
 
 def _pdf_name(path: Path, digest: str) -> str:
@@ -218,11 +229,13 @@ class FontBook:
                 ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
         except (TTFError, OSError) as exc:
             raise fail(f"cannot read font: {_reason(exc, path)}", self._shown(path)) from None
+        except DamagedFont as exc:
+            raise fail(f"cannot read font: {exc}", self._shown(path)) from None
         except CardgenError:
             raise
         except Exception:  # reportlab's reader fails in many ways on a damaged file (struct.error, ...)
             raise fail("cannot read font: the file is damaged or not a TrueType font", self._shown(path)) from None
-        pdfmetrics.registerFont(ttf)
+        _register(ttf)
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
         cls._registered[digest] = cls._named[pdf_name] = face

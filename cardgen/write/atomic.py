@@ -21,15 +21,19 @@ def _umask() -> int:
 
 
 @contextmanager
-def staged(*targets: Path) -> Iterator[list[Path]]:
+def staged(*targets: Path, batch: "Batch | None" = None, spare: bool = False) -> Iterator[list[Path]]:
     """Yield temporary paths, one per target; on success rename them all into place.
 
     If the body raises, the temporaries are removed and the targets stay as they were; if the
     process is killed, they carry its id for the next build to remove (see temporary.py). The
     targets are replaced all together or not at all (see _commit): a set's PDF never stands
-    beside the manifest of another build.
+    beside the manifest of another build. With ``batch``, a body that ends well hands its
+    temporaries to the batch instead, which renames them with the rest of its files; ``spare``
+    ones (a record that only saves work) after the others, and a failure to put them in place
+    fails nothing.
     """
     temporaries = []
+    handed = False
     try:
         for target in targets:
             target = Path(target)
@@ -47,21 +51,85 @@ def staged(*targets: Path) -> Iterator[list[Path]]:
                 os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 & ~_umask()))
                 temporaries.append(name)
         yield temporaries
-        _commit(temporaries, [Path(target) for target in targets])
+        if batch is None:
+            _commit(temporaries, [Path(target) for target in targets])
+        else:
+            with stops.deferred():  # handed over whole: the batch removes them if it fails
+                batch._take(temporaries, [Path(target) for target in targets], spare)
+                handed = True
     except OSError as error:
-        # say which output could not be written (the OSError itself names a temporary, or nothing):
-        # a failure of the body counts if it names no file or one of ours (a full disk)
-        named = {str(t): target for t, target in zip(temporaries, targets)}
-        named.update((str(t), t) for t in targets)
-        if error.filename is None or str(error.filename) in named or len(temporaries) < len(targets):
-            failed_at = len(temporaries) if len(temporaries) < len(targets) else 0
-            error.cardgen_writing = named.get(str(error.filename), Path(targets[failed_at]))
+        _name_the_output(error, temporaries, list(targets))
         raise
     finally:
-        with stops.deferred():  # removed all, even when a second stop comes
-            for temporary in temporaries:
-                if temporary.exists():
-                    temporary.unlink()
+        if not handed:
+            _remove(temporaries)
+
+
+class Batch:
+    """Outputs that belong together (a set's PDF, manifest, tuck boxes and the record of its
+    build): each is staged on its own (``staged(..., batch=batch)``), and ``together`` renames
+    them all into place at its end, all or none (see _commit)."""
+
+    def __init__(self) -> None:
+        self._temporaries: list[Path] = []
+        self._targets: list[Path] = []
+        self._spare: list[tuple[Path, Path]] = []
+
+    def _take(self, temporaries: list[Path], targets: list[Path], spare: bool) -> None:
+        if spare:
+            self._spare += zip(temporaries, targets)
+        else:
+            self._temporaries += temporaries
+            self._targets += targets
+
+    def written(self, target: Path) -> Path:
+        """Where ``target``'s new content is until the batch is committed (the target itself if
+        it is not in the batch)."""
+        for temporary, staged_target in [*zip(self._temporaries, self._targets), *self._spare]:
+            if staged_target == Path(target):
+                return temporary
+        return Path(target)
+
+
+@contextmanager
+def together() -> Iterator[Batch]:
+    """A batch of outputs, committed as the block ends well; if it raises (or is stopped), every
+    file staged in it is removed and every target is as it was."""
+    batch = Batch()
+    try:
+        yield batch
+        with stops.deferred():  # no stop between the outputs and the spare files
+            try:
+                _commit(batch._temporaries, batch._targets)
+            except OSError as error:
+                _name_the_output(error, batch._temporaries, batch._targets)
+                raise
+            for temporary, target in batch._spare:
+                try:
+                    os.replace(temporary, target)
+                except OSError:
+                    continue  # left as it was: a spare file says whether it still holds (unchanged.py)
+    finally:
+        _remove(batch._temporaries + [temporary for temporary, _ in batch._spare])
+
+
+def _name_the_output(error: OSError, temporaries: list[Path], targets: list[Path]) -> None:
+    """Say which output could not be written (the OSError itself names a temporary, or nothing):
+    a failure of the body counts if it names no file or one of ours (a full disk)."""
+    if not targets:
+        return
+    named = {str(t): target for t, target in zip(temporaries, targets)}
+    named.update((str(t), t) for t in targets)
+    if error.filename is None or str(error.filename) in named or len(temporaries) < len(targets):
+        failed_at = len(temporaries) if len(temporaries) < len(targets) else 0
+        error.cardgen_writing = named.get(str(error.filename), Path(targets[failed_at]))
+
+
+def _remove(temporaries: list[Path]) -> None:
+    with stops.deferred():  # removed all, even when a second stop comes
+        for temporary in temporaries:
+            if temporary.exists():
+                temporary.unlink()
 
 
 def _commit(temporaries: list[Path], targets: list[Path]) -> None:

@@ -85,6 +85,7 @@ class ManifestWriter:
 
     def add(self, placements: Iterable[Placement]) -> None:
         out, hashes, slots, card_numbers = self.out, self.hashes, self.slots, self.card_numbers
+        latest_slots, latest_hashes = slots.latest, hashes.latest  # met lately: found here, as index finds them
         lines = []
         for placement in placements:
             face, slot = placement.face, placement.slot
@@ -94,9 +95,18 @@ class ManifestWriter:
                 line = _card_line(card)  # cards alike are one entry: the key is what is written
                 known = card_numbers[id(card)] = (card, self.cards.index(line, lambda: line))
             number = known[1]
-            where = slots.index((slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation), lambda: _slot_line(slot))
+            key = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
+            where = latest_slots.get(key)
+            if where is None:
+                where = slots.index(key, lambda: _slot_line(slot))
+            else:
+                latest_slots.move_to_end(key)
             content = face.content_hash
-            digest = hashes.index(content, lambda: f'"{content}"')  # hex digits: no escaping
+            digest = latest_hashes.get(content)
+            if digest is None:
+                digest = hashes.index(content, lambda: f'"{content}"')  # hex digits: no escaping
+            else:
+                latest_hashes.move_to_end(content)
             # side is a word of cardgen's own (front, back): no escaping
             lines.append(f'{self.separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
             self.separator = ",\n"

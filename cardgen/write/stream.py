@@ -11,6 +11,8 @@ A PDF's objects may come in any order in the file: the cross-reference table say
 """
 from __future__ import annotations
 
+import copy
+
 from array import array
 from functools import lru_cache
 from typing import BinaryIO, Iterator
@@ -109,8 +111,7 @@ class PageStream:
     def finish(self) -> None:
         """What reportlab's ``save`` does, for the objects not yet written."""
         doc, canvas = self.doc, self.canvas
-        for font in doc.delayedFonts:
-            font.addObjects(doc)
+        add_font_objects(doc)
         doc.info.invariant = doc.invariant
         doc.info.digest(doc.signature)
         doc.Reference(doc.Catalog)
@@ -187,3 +188,21 @@ def _media_box(width: float, height: float) -> bytes:
 
 def _stream(content: bytes) -> bytes:
     return b"<< /Filter [ /FlateDecode ] /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+
+
+def add_font_objects(doc) -> None:
+    """Write the subsets of every font the document used. reportlab names a subset after its
+    font's PostScript name, and two fonts of one name (a font file edited between two builds of
+    `cardgen watch`, two versions of a font in a project) would give two subsets one name (a
+    failed build): a second font of a name is named with "-2" after it, a third "-3"."""
+    seen: dict[bytes, int] = {}
+    for font in doc.delayedFonts:
+        name = bytes(font.face.name) + bytes(font.face.subfontNameX)
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] == 1:
+            font.addObjects(doc)
+            continue
+        twin = copy.copy(font)  # the same subsets (its ``state``), under another name
+        twin.face = copy.copy(font.face)
+        twin.face.subfontNameX = bytes(font.face.subfontNameX) + b"-%d" % seen[name]
+        twin.addObjects(doc)

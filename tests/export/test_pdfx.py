@@ -7,6 +7,7 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
+from cardgen import CardgenError
 from cardgen.export import export
 from pdftext import page_texts
 
@@ -125,9 +126,23 @@ def test_pdfx_1a_requirements_one_by_one(exported):
                 assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), font.BaseFont
 
 
+def printer_profile(device_class: bytes = b"prtr", space: bytes = b"CMYK", size: int | None = None) -> bytes:
+    """An ICC profile as its header and tag table make it (ICC.1:2010 7.2): a CMYK printer
+    profile with one tag (a text), or one with the given class, colour space or size field."""
+    import struct
+
+    text = b"text" + bytes(4) + b"Test press\0"
+    header = bytearray(128)
+    total = 128 + 4 + 12 + len(text)
+    struct.pack_into(">I", header, 0, total if size is None else size)
+    header[8:12] = bytes([4, 0x30, 0, 0])  # version 4.3
+    header[12:16], header[16:20], header[20:24], header[36:40] = device_class, space, b"Lab ", b"acsp"
+    return bytes(header) + struct.pack(">I4sII", 1, b"cprt", 128 + 4 + 12, len(text)) + text
+
+
 def test_an_unregistered_condition_embeds_its_profile(project):
     profile = project / "data/demo/press.icc"
-    profile.write_bytes(b"not really a profile, only carried")
+    profile.write_bytes(printer_profile())
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text() + "output-intent: {identifier: My Press, profile: press.icc}\n")
     export("demo", project, shop="drivethru")
@@ -136,6 +151,38 @@ def test_an_unregistered_condition_embeds_its_profile(project):
         assert str(intent.OutputConditionIdentifier) == "My Press"
         assert "/RegistryName" not in intent
         assert intent.DestOutputProfile.read_bytes() == profile.read_bytes()
+
+
+def test_the_output_intents_profile_must_be_a_cmyk_printer_profile(project):
+    from PIL import ImageCms
+
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "output-intent: {identifier: My Press, profile: press.icc}\n")
+    line = len(set_yaml.read_text().splitlines())
+    profile = project / "data/demo/press.icc"
+    good = printer_profile()
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    for content, fault in (
+            (b"not really a profile, only carried", "34 bytes, shorter than an ICC header"),
+            (good[:36] + b"xxxx" + good[40:], "no ICC signature (acsp) in its header"),
+            (good + b"\0" * 10, f"its header gives a size of {len(good)} bytes, the file has {len(good) + 10}"),
+            (printer_profile(size=999), f"its header gives a size of 999 bytes, the file has {len(good)}"),
+            (srgb, 'its device class is "mntr", not "prtr" (an output profile)'),
+            (printer_profile(space=b"RGB "), 'its colour space is "RGB", not "CMYK"'),
+            (printer_profile(device_class=b"\x01\x02ab"), 'its device class is "\\x01\\x02ab", not "prtr" (an output profile)'),
+            (good[:128] + b"\0\0\0\x09" + good[132:], "its tag table (9 tags) runs past the end of the file"),
+            (good[:-2], f"its header gives a size of {len(good)} bytes, the file has {len(good) - 2}")):
+        profile.write_bytes(content)
+        with pytest.raises(CardgenError) as error:
+            export("demo", project, shop="drivethru")
+        assert str(error.value) == f'data/demo/set.yaml:{line}: "press.icc" is not a CMYK output profile (ICC) to embed: {fault}'
+    truncated_tag = bytearray(good)
+    truncated_tag[128 + 4 + 8:128 + 4 + 12] = (999).to_bytes(4, "big")
+    profile.write_bytes(bytes(truncated_tag))
+    with pytest.raises(CardgenError) as error:
+        export("demo", project, shop="drivethru")
+    assert str(error.value).endswith('to embed: its tag "cprt" lies outside the file')
+    assert not (project / "output/drivethru").exists()
 
 
 def test_rebuilds_are_byte_identical(exported):

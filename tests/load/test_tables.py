@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 from openpyxl import Workbook
 
-import cardgen
+import cardgen.pipeline
+import cardgen.pipeline  # a submodule: imported here, not by whichever test ran first
 from cardgen import CardgenError, load_set
 from cardgen.model import copies_by_type
 

@@ -6,14 +6,25 @@ import io
 import json
 import re
 
+import pytest
 from PIL import Image
 
-from livepage import served  # noqa: F401 (fixture; chromium and page come from conftest.py)
+from livepage import Server, served  # noqa: F401 (served: a fixture; chromium and page come from conftest.py)
+from projects import make_project
 
 QUICK = '[data-key="Quick Draw"]'
 # the build names the card's value first, the template line second (issue 13)
 BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
                  '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One server for the module's tests that change no file (each has a page of its own); the
+    tests that save a change have a server each (``served``)."""
+    server = Server(make_project(tmp_path_factory.mktemp("page"), "preview"))
+    yield server
+    server.stop()
 
 
 def open_page(page, served):
@@ -44,9 +55,9 @@ def replace_in(path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_every_face_by_type_named_with_counts(page, served):
-    open_page(page, served)
-    assert served.lines[0].startswith("cardgen serve: http://127.0.0.1:")
+def test_every_face_by_type_named_with_counts(page, shared):
+    open_page(page, shared)
+    assert shared.lines[0].startswith("cardgen serve: http://127.0.0.1:")
     groups = page.eval_on_selector_all(".group", "gs => gs.map(g => [g.dataset.type, g.querySelector('h2 .count').textContent])")
     assert groups == [["action", "4 cards · 5 copies · 63.5 × 88.9 mm"], ["token", "1 card · 3 copies · 20 × 20 mm"]]
     assert visible_keys(page) == ["Quick Draw", "Escape Artist", "Attack <12> & more", "Long Winded", "Marker"]
@@ -58,12 +69,12 @@ def test_every_face_by_type_named_with_counts(page, served):
     # every image loads; a poker face at 120 dpi is (63.5 + 2 x 3) mm = 329 px wide
     page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)")
     src = quick.locator("img").first.get_attribute("src")
-    assert image_size(served, src) == (329, 449)
+    assert image_size(shared, src) == (329, 449)
     assert page.console.messages == []
 
 
-def test_search_by_name_and_text_and_filter_by_type_and_problem(page, served):
-    open_page(page, served)
+def test_search_by_name_and_text_and_filter_by_type_and_problem(page, shared):
+    open_page(page, shared)
     assert search(page, "discard") == ["Quick Draw"]  # in Quick Draw's text only
     assert page.inner_text("#status") == "1 of 5 cards shown"
     assert search(page, "long w") == ["Long Winded"]  # a name
@@ -78,8 +89,8 @@ def test_search_by_name_and_text_and_filter_by_type_and_problem(page, served):
     assert page.console.messages == []
 
 
-def test_problems_and_deck_lists_with_their_rule_results(page, served):
-    open_page(page, served)
+def test_problems_and_deck_lists_with_their_rule_results(page, shared):
+    open_page(page, shared)
     problems = page.locator("#problems li.problem")
     assert problems.count() == 1
     assert problems.locator(".where").inner_text() == "data/demo/cards.yaml:1"
@@ -95,8 +106,8 @@ def test_problems_and_deck_lists_with_their_rule_results(page, served):
     assert page.console.messages == []
 
 
-def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, served):
-    open_page(page, served)
+def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, shared):
+    open_page(page, shared)
     page.click(QUICK)
     dialog = page.locator("#detail")
     dialog.wait_for(state="visible")
@@ -195,14 +206,14 @@ def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fail
     assert page.console.messages == []
 
 
-def test_the_pdf_and_the_files_are_a_click_away(page, served):
-    open_page(page, served)
-    served.wait_for_pdf()
+def test_the_pdf_and_the_files_are_a_click_away(page, shared):
+    open_page(page, shared)
+    shared.wait_for_pdf()
     link = page.locator("#links a.primary")
     link.wait_for()
     assert link.inner_text() == "Open PDF"
     assert link.get_attribute("href") == "output/demo.pdf"
-    assert served.get("output/demo.pdf")[:5] == b"%PDF-"
+    assert shared.get("output/demo.pdf")[:5] == b"%PDF-"
     page.click("#links .files summary")
     assert page.locator("#links .files a").all_inner_texts() == ["demo.json"]
     assert page.console.messages == []

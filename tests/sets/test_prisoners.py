@@ -5,6 +5,7 @@ compared with the seeds (copied into tests/fixtures/seeds, freeware with its not
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import re
 import shutil
@@ -18,6 +19,7 @@ import cardgen
 from cardgen.write.manifest import load_manifest
 
 from pdftext import face_texts, page_texts
+from projects import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "seeds"
@@ -170,7 +172,8 @@ def test_rulings_say_they_are_not_edicts(built, edition):
         assert sentence in norm(built[edition]["pages"][page - 1])
 
 
-def _printed_texts(edition: str) -> list[str]:
+@functools.cache  # read once: a test asks for them once a text
+def _printed_texts(edition: str) -> tuple[str, ...]:
     """Every card text of the edition's data, markup and layout breaks removed."""
     folder = ROOT / "data" / edition
     texts = []
@@ -189,7 +192,7 @@ def _printed_texts(edition: str) -> list[str]:
             texts.append(f'{row["power"]} [{row["tag"]}] -- {row["text"]}')
     variables = load_yaml(folder / "set.yaml")["variables"]
     texts += [variables["ruling_note"], variables["ruling_play"], variables["notice"], variables["clarification_key"]]
-    return [norm(t) for t in texts if norm(t)]
+    return tuple(norm(t) for t in texts if norm(t))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -345,18 +348,13 @@ def test_fewer_players_means_fewer_warp_capture_cards(tmp_path):
 
 
 def test_check_command_prints_every_failure_and_fails(tmp_path):
-    import os
-    import subprocess
-    import sys
-
+    # in this process: test_prohibition runs `cardgen check` in a real one, for its exit code
     root = _copy("prisoners", tmp_path)
     _edit(root / "data/prisoners/rulings.yaml", "- name: Take Prisoners\n  short: Prisoners\n  count: 2",
           "- name: Take Prisoners\n  short: Prisoners\n  count: 1")
     _edit(root / "data/prisoners/rulings.yaml", "- name: Prison Deaths\n  short: Deaths\n  count: 1",
           "- name: Prison Deaths\n  short: Deaths\n  count: 0")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), "check", "prisoners"],
-                          capture_output=True, text=True, env=env, timeout=600)
+    done = run_cli(root, "check", "prisoners")
     assert done.returncode == 1
     lines = [l for l in done.stderr.splitlines() if l.startswith("data/")]
     assert lines == [

@@ -142,3 +142,89 @@ def test_a_stop_lost_in_a_finaliser_still_keeps_the_targets_as_they_were(tmp_pat
     assert went_on == [True]
     assert stops.asked() == (signal.SIGTERM,)
     assert files(tmp_path) == {"set.pdf": b"old pdf"}
+
+
+@pytest.mark.parametrize("links", [True, False], ids=["hard links", "no hard links"])
+def test_a_target_that_is_a_link_is_put_back_as_the_same_link(tmp_path, monkeypatch, links):
+    """An output kept elsewhere and linked into the output folder: a commit that fails puts the
+    link back, not a plain file with the old content (the link would be lost to the next build)."""
+    if not links:
+        def refused(*args, **kwargs):
+            raise PermissionError(1, "Operation not permitted")
+
+        monkeypatch.setattr(atomic.os, "link", refused)
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "set.pdf").write_bytes(b"old pdf")
+    (tmp_path / "set.pdf").symlink_to(tmp_path / "shared" / "set.pdf")
+
+    def full(source, target):
+        raise OSError(28, "No space left on device", str(source), None, str(target))
+
+    renames_then(monkeypatch, full)
+    with pytest.raises(OSError):
+        stage(tmp_path, {"set.pdf": b"new pdf", "set.json": b"new json"})
+    assert (tmp_path / "set.pdf").is_symlink()
+    assert os.readlink(tmp_path / "set.pdf") == str(tmp_path / "shared" / "set.pdf")
+    assert files(tmp_path / "shared") == {"set.pdf": b"old pdf"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.pdf", "shared"]
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2], ids=["the folder", "its parent", "its grandparent"])
+def test_a_file_where_a_folder_of_the_target_should_be_is_the_one_named(tmp_path, monkeypatch, depth):
+    """`--out` naming a file, or a folder below one: the message names the file that is in the
+    way, however deep below it the target lies."""
+    from cardgen.errors import os_reason
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / "set.pdf").write_bytes(b"a file, not a folder")
+    folder = tmp_path.joinpath("output", "set.pdf", *["sub"] * depth)
+    with pytest.raises(OSError) as failure:
+        stage(tmp_path, {os.path.join(folder, "set.pdf"): b"new pdf"})
+    assert os_reason(failure.value) == "output/set.pdf is a file, not a folder"
+    assert failure.value.cardgen_writing == folder / "set.pdf"
+    assert files(tmp_path / "output") == {"set.pdf": b"a file, not a folder"}
+
+
+def _three_old_files(folder):
+    for name in ("set.pdf", "set.json", "set.png"):
+        (folder / name).write_bytes(b"old " + name.encode())
+
+
+def test_a_failure_at_the_third_rename_puts_back_both_replaced_before(tmp_path, monkeypatch):
+    """Exports stage more than two files (print-shop files, converted sets): every target
+    replaced before the failing one goes back, not only the first."""
+    _three_old_files(tmp_path)
+    real = os.replace
+
+    def replace(source, target):
+        if str(target).endswith("set.png"):
+            raise OSError(28, "No space left on device", str(source), None, str(target))
+        real(source, target)
+
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    with pytest.raises(OSError) as failure:
+        stage(tmp_path, {"set.pdf": b"new pdf", "set.json": b"new json", "set.png": b"new png"})
+    assert failure.value.cardgen_writing == tmp_path / "set.png"
+    assert files(tmp_path) == {"set.json": b"old set.json", "set.pdf": b"old set.pdf", "set.png": b"old set.png"}
+
+
+def test_a_target_that_cannot_be_put_back_does_not_keep_the_others_from_going_back(tmp_path, monkeypatch):
+    _three_old_files(tmp_path)
+    real, renamed = os.replace, []
+
+    def replace(source, target):
+        name = os.path.basename(target)
+        if name == "set.png":
+            raise OSError(28, "No space left on device", str(source), None, str(target))
+        if name in renamed:  # the second time: putting the old file back
+            if name == "set.json":
+                raise OSError(5, "Input/output error", str(source), None, str(target))
+        renamed.append(name)
+        real(source, target)
+
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    with pytest.raises(OSError) as failure:
+        stage(tmp_path, {"set.pdf": b"new pdf", "set.json": b"new json", "set.png": b"new png"})
+    assert failure.value.errno == 28  # the failure that stopped the commit is the one told
+    assert files(tmp_path) == {"set.json": b"new json", "set.pdf": b"old set.pdf", "set.png": b"old set.png"}

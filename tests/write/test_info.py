@@ -5,6 +5,7 @@ import dataclasses
 import datetime
 import os
 
+import pytest
 from pypdf import PdfReader
 
 import cardgen
@@ -81,3 +82,45 @@ def test_the_newest_input_file_below_the_set_dates_it_to_the_second(project, mon
     empty = dataclasses.replace(cardgen.load_set("demo", project), meta={}, directory=project / "nothing")
     (project / "nothing").mkdir()
     assert document_info(empty).pdf_date == "D:19700101000000+00'00'"
+
+
+@pytest.fixture
+def local_zone():
+    """The machine's local time zone set for the test (POSIX TZ), the old one put back after."""
+    import time
+
+    before = os.environ.get("TZ")
+
+    def set_zone(zone):
+        os.environ["TZ"] = zone
+        time.tzset()
+
+    yield set_zone
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+@pytest.mark.parametrize("zone", ["JST-9", "EST+5"])  # east and west of Greenwich
+def test_dates_are_utc_whatever_the_machines_time_zone(project, monkeypatch, local_zone, zone):
+    local_zone(zone)
+    assert datetime.datetime(2024, 5, 1, 12).astimezone().utcoffset() != datetime.timedelta(0)  # the zone took
+    assert _info(project, date="2024-05-01T12:30:05").pdf_date == "D:20240501123005+00'00'"
+    assert _info(project, date="2024-05-01T12:30:05+02:00").pdf_date == "D:20240501103005+00'00'"
+    assert _info(project, date="2024-05-01").pdf_date == "D:20240501000000+00'00'"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert _info(project).pdf_date == "D:20231114221320+00'00'"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    for path in (project / "data/demo").rglob("*"):
+        os.utime(path, (1650000000, 1650000000))
+    newest = _info(project)
+    assert newest.pdf_date == "D:20220415052000+00'00'"
+    assert newest.date.utcoffset() == datetime.timedelta(0)
+
+
+def test_a_date_and_hour_in_the_compact_iso_form_is_read(project):
+    """set.yaml's check takes ISO 8601's basic form too (20240501T12, eleven characters)."""
+    assert _info(project, date="20240501T12").pdf_date == "D:20240501120000+00'00'"
+    assert _info(project, date="20240501").pdf_date == "D:20240501000000+00'00'"

@@ -1,0 +1,107 @@
+"""``cardgen`` commands in processes of their own, forked from one that has already loaded
+cardgen: a new interpreter a command spends most of its time importing (a fifth of a second),
+which a module that runs thirty small commands would pay thirty times.
+
+Each command still runs in a new process, under its own limits, with its own environment,
+working folder, standard streams and exit status; what it does not get is an interpreter of its
+own (the hash seed and the modules loaded are the server's). Tests of the process itself (signals,
+the interpreter's start, one command's bytes against another's) start a real one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SERVER = r"""
+import json, os, resource, sys
+import cardgen.cli, cardgen.pipeline  # what every command loads, loaded once
+
+def child(request):
+    try:
+        if request["memory"]:
+            resource.setrlimit(resource.RLIMIT_AS, (request["memory"], request["memory"]))
+        os.chdir(request["cwd"])
+        for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
+                                (1, request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                                (2, request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
+            opened = os.open(path, flags, 0o600)
+            os.dup2(opened, fd)
+            os.close(opened)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        if request["code"] is None:
+            sys.argv = ["cardgen", *request["args"]]
+            cardgen.cli.run()  # ends the process itself (os._exit)
+        else:  # python -c CODE ARGS
+            sys.argv = ["-c", *request["args"]]
+            exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
+    except SystemExit as exit_:  # as the interpreter ends on it
+        code = 0 if exit_.code is None else exit_.code if isinstance(exit_.code, int) else 1
+        if not isinstance(exit_.code, (int, type(None))):
+            print(exit_.code, file=sys.stderr)
+    except BaseException:
+        sys.excepthook(*sys.exc_info())  # as the interpreter says an uncaught exception
+        code = 1
+    else:
+        code = 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+answers = sys.stdout
+for line in sys.stdin:
+    request = json.loads(line)
+    answers.flush()
+    pid = os.fork()
+    if pid == 0:
+        child(request)
+    print(pid, file=answers, flush=True)
+    _, status = os.waitpid(pid, 0)
+    print(os.waitstatus_to_exitcode(status), file=answers, flush=True)
+"""
+
+
+class Forkserver:
+    """``run`` is ``subprocess.run([cardgen, *args], capture_output=True, text=True)`` (with
+    ``code``: ``[python, -c, code, *args]``) under a memory limit (0: none), in a process forked
+    from the server."""
+
+    def __init__(self):
+        self.process: subprocess.Popen | None = None  # started by the first ``run``
+        self.scratch: tempfile.TemporaryDirectory | None = None  # the commands' stdout and stderr
+
+    def run(self, args: list[str], env: dict[str, str], memory: int = 0, timeout: float | None = None,
+            code: str | None = None) -> subprocess.CompletedProcess:
+        if self.process is None:
+            self.scratch = tempfile.TemporaryDirectory(prefix="cardgen-forkserver-")
+            # unbuffered: the status is waited for on the pipe itself (select), never in a buffer
+            self.process = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, bufsize=0)
+        out, err = Path(self.scratch.name, "stdout"), Path(self.scratch.name, "stderr")
+        for stream in (out, err):  # never the last command's, should this one fail before it writes
+            stream.unlink(missing_ok=True)
+        request = {"args": args, "code": code, "env": env, "memory": memory, "cwd": os.getcwd(),
+                   "stdout": str(out), "stderr": str(err)}
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        command = ["cardgen", *args] if code is None else [sys.executable, "-c", code, *args]
+        pid = int(self.process.stdout.readline())
+        if not select.select([self.process.stdout], [], [], timeout)[0]:
+            os.kill(pid, signal.SIGKILL)
+            self.process.stdout.readline()
+            raise subprocess.TimeoutExpired(command, timeout)
+        status = int(self.process.stdout.readline())
+        return subprocess.CompletedProcess(command, status, out.read_text(), err.read_text())
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.stdin.close()
+            self.process.wait()
+            self.process.stdout.close()
+            self.process = None
+            self.scratch.cleanup()

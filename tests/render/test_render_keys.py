@@ -1,0 +1,30 @@
+"""What decides a face's rendering: the values its template reads, found without making the
+whole template context for every face (render/faces.py)."""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pytest
+
+import cardgen
+from cardgen.render.faces import _context_value, set_view, template_context
+
+# the context's own names, names a card may also have as fields, and names it may lack
+NAMES = ("card", "copy", "w", "h", "bleed", "safe", "set", "item", "name", "text", "missing")
+
+
+@pytest.mark.parametrize("fields", [
+    {"name": "Quick Draw", "text": "Draw 2."},
+    {"name": "Odd", "w": 99, "card": "mine", "set": "own", "copy": 7, "item": ["a", 1]},  # fields the context overrides
+    MappingProxyType({"name": "Frozen", "safe": None, "item": None}),
+])
+@pytest.mark.parametrize("copy", [1, 3])
+def test_each_value_a_template_reads_is_the_contexts(project, fields, copy):
+    card_set = cardgen.load_set("demo", root=project)
+    set_values = set_view(card_set)
+    for card_type in card_set.types.values():
+        context = template_context(set_values, card_type, fields, copy)
+        for name in NAMES:
+            value = _context_value(name, set_values, card_type, fields, copy)
+            assert repr(value) == repr(context.get(name)), (card_type.name, name)
+            assert type(value) is type(context.get(name)), (card_type.name, name)
