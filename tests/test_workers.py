@@ -128,6 +128,24 @@ def _copy(project, tmp_path):
     return root
 
 
+def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_them(tmp_path):
+    """Workers send text made ready to write when every character's code is the same in any
+    document; an accented word or a dash met first in later chunks is coded in the document's
+    order by the build's process, and the pages after it print what a one-process build prints."""
+    accents = {number: {"text": f"Caf\u00e9 na\u00efve word {number} \u00e9t\u00e9 *\u00e0 la*"}
+               for number in (70, 150)}  # Latin-1: codes below 256, given in the document's order
+    accents.update({number: {"text": f"a dash \u2014 word {number} \u00e9t\u00e9"} for number in (71, 199)})
+    root = _many_cards(make_project(tmp_path), 200, accents)
+    shared = _build(root, "shared", 2, cache=False)
+    alone = _build(root, "alone", 1, cache=False)
+    assert shared["workers"]["faces_from_workers"] == alone["laid_out"] > 200
+    assert _same_output(root, "alone", "shared")
+    cached = _build(root, "cached", 2)  # the cache the workers stored, read back by a rebuild
+    again = _build(root, "again", 2)
+    assert again["reused"] == cached["laid_out"] and again["laid_out"] == 0
+    assert _same_output(root, "alone", "cached", "again")
+
+
 def test_what_workers_laid_out_goes_into_the_cache(two_hundred, tmp_path):
     root = _copy(two_hundred[0], tmp_path)
     assert not (root / ".cardgen-cache").exists()
