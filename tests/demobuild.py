@@ -41,3 +41,13 @@ def demo_bytes(project: Path) -> dict[str, bytes]:
 def intact(project: Path, before: dict[str, bytes]) -> None:
     assert demo_bytes(project) == before
     assert sorted(p.name for p in (project / "output").iterdir()) == ["demo.json", "demo.pdf"]  # no debris
+
+
+def refused(cli, built, *lines: str, args=("build", "demo", "--no-cache")) -> None:
+    """``cardgen ARGS`` in the broken copy fails with exactly ``lines`` on stderr, and the output
+    it found is as it was."""
+    project, before = built
+    result = cli(project, *args)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == list(lines)
+    intact(project, before)
