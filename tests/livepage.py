@@ -67,26 +67,38 @@ def page(chromium):
 
 
 class Server:
-    """``cardgen serve`` in a process of its own; ``stop`` sends SIGTERM, as a service manager does."""
+    """``cardgen serve`` in a process of its own; ``stop`` sends SIGTERM, as a service manager does.
+
+    Starting returns at once: the server's Python starts while the test sets up the rest (a
+    browser page); ``url`` waits for the address the server prints first."""
 
     def __init__(self, root: Path, *sets: str):
         self.root = root
         self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), "serve", *sets,
                                          "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
-        first = self.process.stdout.readline()
-        self.lines.append(first)
-        match = ADDRESS.search(first)
-        if match is None:
-            self.process.kill()
-            raise AssertionError(f"no address in {first!r}: {self.process.stdout.read()}")
-        self.url = match.group(0)
+        self._said_first = threading.Event()
+        self._url: str | None = None
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
         for line in self.process.stdout:
             self.lines.append(line)
+            self._said_first.set()
+        self._said_first.set()  # it ended without a word: ``url`` says so
+
+    @property
+    def url(self) -> str:
+        if self._url is None:
+            self._said_first.wait(timeout=60)
+            match = ADDRESS.search(self.lines[0]) if self.lines else None
+            if match is None:
+                self.process.kill()
+                self.reader.join(timeout=5)
+                raise AssertionError(f"no address in {''.join(self.lines)!r}")
+            self._url = match.group(0)
+        return self._url
 
     def get(self, path: str) -> bytes:
         with DIRECT.open(self.url + path.lstrip("/"), timeout=60) as response:
