@@ -121,10 +121,22 @@ class Server:
         return code
 
 
+@pytest.fixture(scope="module", autouse=True)
+def unused_servers(request, tmp_path_factory):
+    """One server for each test of the module that takes ``served``, each on a project of its
+    own, all started with the module: their start and first PDF build overlap the tests before
+    them instead of each test waiting for its own."""
+    wanted = [item for item in request.session.items
+              if item.module is request.module and "served" in getattr(item, "fixturenames", ())]
+    servers = [Server(make_project(tmp_path_factory.mktemp("served"), "preview")) for _ in wanted]
+    yield servers
+    for server in servers:  # the tests that did not run (deselected, or a stop on the first failure)
+        server.stop()
+
+
 @pytest.fixture
-def served(tmp_path):
-    """A served copy of tests/fixtures/preview (set "demo")."""
-    root = make_project(tmp_path, "preview")
-    server = Server(root)
+def served(unused_servers, tmp_path_factory):
+    """A served copy of tests/fixtures/preview (set "demo") that no other test has seen or changed."""
+    server = unused_servers.pop() if unused_servers else Server(make_project(tmp_path_factory.mktemp("served"), "preview"))
     yield server
     server.stop()

@@ -9,7 +9,7 @@ import re
 import pytest
 from PIL import Image
 
-from livepage import Server, served  # noqa: F401 (served: a fixture; chromium and page come from conftest.py)
+from livepage import Server, served, unused_servers  # noqa: F401 (fixtures; chromium and page come from conftest.py)
 from projects import make_project
 
 QUICK = '[data-key="Quick Draw"]'
