@@ -23,6 +23,7 @@ def shared(tmp_path_factory):
     """One server for the module's tests that change no file (each has a page of its own); the
     tests that save a change have a server each (``served``)."""
     server = Server(make_project(tmp_path_factory.mktemp("page"), "preview"))
+    server.wait_for_pdf()  # its end updates open pages: the detail view, drawn again, would move under a test
     yield server
     server.stop()
 
