@@ -23,7 +23,6 @@ def shared(tmp_path_factory):
     """One server for the module's tests that change no file (each has a page of its own); the
     tests that save a change have a server each (``served``)."""
     server = Server(make_project(tmp_path_factory.mktemp("page"), "preview"))
-    server.wait_for_pdf()  # its end updates open pages: the detail view, drawn again, would move under a test
     yield server
     server.stop()
 
@@ -108,6 +107,7 @@ def test_problems_and_deck_lists_with_their_rule_results(page, shared):
 
 
 def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, shared):
+    shared.wait_for_pdf()  # its end updates the page, and draws an open detail view again under the test
     open_page(page, shared)
     page.click(QUICK)
     dialog = page.locator("#detail")
