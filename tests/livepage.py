@@ -67,26 +67,39 @@ def page(chromium):
 
 
 class Server:
-    """``cardgen serve`` in a process of its own; ``stop`` sends SIGTERM, as a service manager does."""
+    """``cardgen serve`` in a process of its own; ``stop`` sends SIGTERM, as a service manager does.
+
+    Starting returns at once: the server's Python starts while the test sets up the rest (a
+    browser page); ``url`` waits for the address the server prints first."""
 
     def __init__(self, root: Path, *sets: str):
         self.root = root
         self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), "serve", *sets,
                                          "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
-        first = self.process.stdout.readline()
-        self.lines.append(first)
-        match = ADDRESS.search(first)
-        if match is None:
-            self.process.kill()
-            raise AssertionError(f"no address in {first!r}: {self.process.stdout.read()}")
-        self.url = match.group(0)
+        self._said_first = threading.Event()
+        self._url: str | None = None
+        self._terminated = False
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
         for line in self.process.stdout:
             self.lines.append(line)
+            self._said_first.set()
+        self._said_first.set()  # it ended without a word: ``url`` says so
+
+    @property
+    def url(self) -> str:
+        if self._url is None:
+            self._said_first.wait(timeout=60)
+            match = ADDRESS.search(self.lines[0]) if self.lines else None
+            if match is None:
+                self.process.kill()
+                self.reader.join(timeout=5)
+                raise AssertionError(f"no address in {''.join(self.lines)!r}")
+            self._url = match.group(0)
+        return self._url
 
     def get(self, path: str) -> bytes:
         with DIRECT.open(self.url + path.lstrip("/"), timeout=60) as response:
@@ -98,21 +111,59 @@ class Server:
         while time.monotonic() < deadline:
             if all('"pdf": {}' not in part for part in [self.get("api/state").decode()]):
                 return
-            time.sleep(0.1)
+            time.sleep(0.03)
         raise AssertionError("the PDF was not built")
 
-    def stop(self) -> int:
-        if self.process.poll() is None:
+    def terminate(self) -> None:
+        """Send SIGTERM once (a second one, after the server has put back the default handler
+        while stopping, would kill it half-way); ``stop`` waits for the end."""
+        if not self._terminated and self.process.poll() is None:
+            self._terminated = True
             self.process.send_signal(signal.SIGTERM)
+
+    def stop(self) -> int:
+        self.terminate()
         code = self.process.wait(timeout=60)
         self.reader.join(timeout=5)
         return code
 
 
+class Servers:
+    """The module's servers for ``served``: those no test has had yet, and all, to stop at the end."""
+
+    def __init__(self, tmp_path_factory, count: int):
+        self.tmp_path_factory = tmp_path_factory
+        self.unused = [self.start() for _ in range(count)]
+        self.started = list(self.unused)
+
+    def start(self) -> Server:
+        return Server(make_project(self.tmp_path_factory.mktemp("served"), "preview"))
+
+    def take(self) -> Server:
+        if self.unused:
+            return self.unused.pop(0)
+        server = self.start()
+        self.started.append(server)
+        return server
+
+
+@pytest.fixture(scope="module", autouse=True)
+def unused_servers(request, tmp_path_factory):
+    """One server for each test of the module that takes ``served``, each on a project of its
+    own, all started with the module: their start and first PDF build overlap the tests before
+    them instead of each test waiting for its own. A test's server is stopped after it (SIGTERM)
+    and waited for here, at the module's end, while the next tests run."""
+    wanted = [item for item in request.session.items
+              if item.module is request.module and "served" in getattr(item, "fixturenames", ())]
+    servers = Servers(tmp_path_factory, len(wanted))
+    yield servers
+    for server in servers.started:
+        server.stop()
+
+
 @pytest.fixture
-def served(tmp_path):
-    """A served copy of tests/fixtures/preview (set "demo")."""
-    root = make_project(tmp_path, "preview")
-    server = Server(root)
+def served(unused_servers):
+    """A served copy of tests/fixtures/preview (set "demo") that no other test has seen or changed."""
+    server = unused_servers.take()
     yield server
-    server.stop()
+    server.terminate()

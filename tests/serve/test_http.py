@@ -27,6 +27,19 @@ def served(tmp_path_factory):
     server.stop()
 
 
+MOMENTS = ["saved", "laid out"]  # a refresh under way; the PDF build under way
+
+
+@pytest.fixture(scope="module", autouse=True)
+def to_stop(tmp_path_factory):
+    """A server of its own for each SIGTERM test, on a project of its own: all start with the
+    module, so their start and first PDF build overlap the other tests instead of following them."""
+    servers = {moment: Server(make_project(tmp_path_factory.mktemp("sigterm"), "preview")) for moment in MOMENTS}
+    yield servers
+    for server in servers.values():
+        server.stop()
+
+
 def request(server, path: str, method: str = "GET", host: str | None = None) -> tuple[int, bytes]:
     address = urlsplit(server.url)
     connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
@@ -123,10 +136,10 @@ def processes_naming(text: str) -> list[str]:
     return [command for command in listing.splitlines() if text in command]
 
 
-@pytest.mark.parametrize("moment", ["saved", "laid out"])  # a refresh under way; the PDF build under way
-def test_sigterm_stops_it_with_no_process_and_no_half_written_file(tmp_path, moment):
-    root = make_project(tmp_path, "preview")
-    server = Server(root)
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_sigterm_stops_it_with_no_process_and_no_half_written_file(to_stop, moment):
+    server = to_stop[moment]
+    root = server.root
     generation = wait_ready(server)["generation"]
     cards = root / "data/demo/cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Quick Draw", "Slow Draw"), encoding="utf-8")

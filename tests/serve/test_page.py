@@ -9,7 +9,7 @@ import re
 import pytest
 from PIL import Image
 
-from livepage import Server, served  # noqa: F401 (served: a fixture; chromium and page come from conftest.py)
+from livepage import Server, served, unused_servers  # noqa: F401 (fixtures; chromium and page come from conftest.py)
 from projects import make_project
 
 QUICK = '[data-key="Quick Draw"]'
@@ -107,6 +107,7 @@ def test_problems_and_deck_lists_with_their_rule_results(page, shared):
 
 
 def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, shared):
+    shared.wait_for_pdf()  # its end updates the page, and draws an open detail view again under the test
     open_page(page, shared)
     page.click(QUICK)
     dialog = page.locator("#detail")
@@ -136,7 +137,7 @@ def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, shared):
     assert page.console.messages == []
 
 
-def test_a_saved_change_shows_without_a_reload_and_is_marked(page, served):
+def test_a_saved_change_shows_without_a_reload_and_is_marked(served, page):
     open_page(page, served)
     served.wait_for_pdf()
     page.evaluate("window.notReloaded = true")
@@ -156,7 +157,7 @@ def test_a_saved_change_shows_without_a_reload_and_is_marked(page, served):
     assert page.console.messages == []
 
 
-def test_a_broken_file_keeps_the_last_good_cards_under_the_error(page, served):
+def test_a_broken_file_keeps_the_last_good_cards_under_the_error(served, page):
     open_page(page, served)
     sources = page.eval_on_selector_all("#groups img", "imgs => imgs.map(i => i.getAttribute('src'))")
     cards = served.root / "data/demo/cards.yaml"
@@ -173,7 +174,7 @@ def test_a_broken_file_keeps_the_last_good_cards_under_the_error(page, served):
     assert page.console.messages == []
 
 
-def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fails(page, served):
+def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fails(served, page):
     open_page(page, served)
     served.wait_for_pdf()
     long_text = " ".join(["Overflowing words fill the box."] * 60)
