@@ -100,20 +100,6 @@ def _many_cards(root, rows: int, bad: dict[int, dict] = {}):
     return root
 
 
-def test_workers_write_the_bytes_of_a_one_process_build(tmp_path):
-    root = _many_cards(make_project(tmp_path), 300)
-    alone = _build(root, "alone", 1, cache=False)
-    assert alone["workers"]["workers"] == 0  # --jobs 1: no worker
-    shared = _build(root, "shared", 2, cache=False)
-    assert _same_output(root, "alone", "shared")
-    assert alone["cards"] > 300 and alone["pages"] > 60
-    for key in ("cards", "pages", "laid_out", "warnings"):
-        assert shared[key] == alone[key]
-    assert alone["warnings"] == ["data/demo/empty.csv: warning: the card file holds no cards"]
-    # every distinct face (fronts of both types, the back) was laid out by a worker
-    assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
-
-
 @pytest.fixture(scope="module")
 def two_hundred(tmp_path_factory):
     """The demo project with 200 more cards, built once in one process (cache off) into alone/;
@@ -126,6 +112,19 @@ def _copy(project, tmp_path):
     root = tmp_path / "proj"
     shutil.copytree(project, root, symlinks=True)
     return root
+
+
+def test_workers_write_the_bytes_of_a_one_process_build(two_hundred, tmp_path):
+    root, alone = _copy(two_hundred[0], tmp_path), two_hundred[1]
+    assert alone["workers"]["workers"] == 0  # --jobs 1: no worker
+    shared = _build(root, "shared", 2, cache=False)
+    assert _same_output(root, "alone", "shared")
+    assert alone["cards"] > 200 and alone["pages"] > 40
+    for key in ("cards", "pages", "laid_out", "warnings"):
+        assert shared[key] == alone[key]
+    assert alone["warnings"] == ["data/demo/empty.csv: warning: the card file holds no cards"]
+    # every distinct face (fronts of both types, the back) was laid out by a worker
+    assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
 
 
 def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_them(tmp_path):
