@@ -7,6 +7,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
+import pytest
 import pypdfium2
 
 from demobuild import built, demo_build, intact, refused  # noqa: F401 (built, demo_build: fixtures)
@@ -50,14 +51,20 @@ def test_a_tiny_text_size_is_written_as_a_pdf_number(built, cli):
     assert [Decimal("0.00002"), 0, 0, 1] in operators(project / "output/demo.pdf", "k")
 
 
-def test_a_gradient_of_cmyk_and_rgb_colours(built, cli):
-    """One shading has one colour space: reportlab refused it while drawing, in a message that
-    named no card."""
+@pytest.mark.parametrize("element, message", [
+    # one shading has one colour space: reportlab refused it while drawing, naming no card
+    ('<rect x="5" y="5" w="20" h="10" fill="linear-gradient(90, cmyk(0,50,0,0), #000000)"/>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": <rect> fill: a gradient\'s colours are all cmyk() '
+     "or all RGB (#rrggbb or names), not both"),
+    # (the same in a card's data is refused as the card file is read: "the text holds U+D800, ...")
+    ('<text x="5" y="5" w="40" h="20">{{ "\\ud800" }}</text>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": a value here holds U+D800 (not a character: half of a '
+     "UTF-16 pair), which card markup cannot carry (and 3 more cards)"),
+], ids=["a gradient of cmyk and rgb colours", "half a utf-16 pair written in a template"])
+def test_a_value_the_layout_writes_is_refused_at_its_line(built, cli, element, message):
     project, _ = built
-    layout(project, '<rect x="5" y="5" w="20" h="10" fill="linear-gradient(90, cmyk(0,50,0,0), #000000)"/>')
-    refused(cli, built,
-        'templates/demo/action.xml.j2:2: card "Quick Draw": <rect> fill: a gradient\'s colours are all cmyk() '
-        "or all RGB (#rrggbb or names), not both", "cardgen: 1 error, 0 warnings")
+    layout(project, element)
+    refused(cli, built, message, "cardgen: 1 error, 0 warnings")
 
 
 def test_a_gradient_of_cmyk_colours_alone_is_drawn(built, cli):
@@ -87,15 +94,6 @@ def test_text_after_an_element_on_the_card_is_refused(built, cli):
     assert result.stderr.splitlines()[0] == (
         'templates/demo/action.xml.j2:1: card "Quick Draw": <card> cannot contain text (put it in a <text>)')
     intact(project, before)
-
-
-def test_half_a_utf16_pair_written_in_a_template(built, cli):
-    project, _ = built
-    layout(project, '<text x="5" y="5" w="40" h="20">{{ "\\ud800" }}</text>')
-    # (the same in a card's data is refused as the card file is read: "the text holds U+D800, ...")
-    refused(cli, built,
-        'templates/demo/action.xml.j2:2: card "Quick Draw": a value here holds U+D800 (not a character: half of a '
-        "UTF-16 pair), which card markup cannot carry (and 3 more cards)", "cardgen: 1 error, 0 warnings")
 
 
 def test_a_quote_never_closed_in_a_csv_file(built, cli):
