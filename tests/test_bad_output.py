@@ -7,6 +7,7 @@ import errno
 import os
 import shutil
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,24 +21,27 @@ from demobuild import built, demo_build, demo_bytes, intact  # noqa: F401 (built
 
 # --- 4: the operating system says no ----------------------------------------------------------
 
+@contextmanager
 def _immutable(folder: Path):
-    """Make ``folder`` unwritable for this process: chmod for a user, chattr +i for root."""
+    """``folder`` unwritable for this process within the block: chmod for a user, chattr +i for root."""
     if os.geteuid() != 0:
         folder.chmod(0o555)
-        return lambda: folder.chmod(0o755)
-    if not shutil.which("chattr") or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        undo = lambda: folder.chmod(0o755)  # noqa: E731
+    elif not shutil.which("chattr") or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
         pytest.skip("root, and this file system cannot make a folder immutable")
-    return lambda: subprocess.run(["chattr", "-i", str(folder)], check=True)
+    else:
+        undo = lambda: subprocess.run(["chattr", "-i", str(folder)], check=True)  # noqa: E731
+    try:
+        yield
+    finally:
+        undo()
 
 
 def test_an_unwritable_output_folder(built, cli):
     project, before = built
-    undo = _immutable(project / "output")
-    try:
+    with _immutable(project / "output"):
         (project / "data/demo/cards.yaml").write_text((project / "data/demo/cards.yaml").read_text() + "\n")
         result = cli(project, "build", "demo")
-    finally:
-        undo()
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/demo.pdf: permission denied\n"
     intact(project, before)
@@ -144,11 +148,8 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
     project, before = built
     cards = project / "data/demo/more.csv"
     cards.write_text(cards.read_text() + "Brand New,1,A fresh card\n")
-    undo = _immutable(project / ".cardgen-cache")
-    try:
+    with _immutable(project / ".cardgen-cache"):
         result = cli(project, "build", "demo")
-    finally:
-        undo()
     assert result.exit_code == 0, result.stderr
     rebuilt = demo_bytes(project)
     assert rebuilt != before
@@ -158,11 +159,8 @@ def test_an_unwritable_cache_folder_only_costs_time(built, cli):
 
 def test_proofs_into_an_unwritable_folder(built, cli):
     project, before = built
-    undo = _immutable(project / "output")
-    try:
+    with _immutable(project / "output"):
         result = cli(project, "proof", "demo")
-    finally:
-        undo()
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/proofs: permission denied\n"
     intact(project, before)
