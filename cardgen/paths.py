@@ -19,6 +19,17 @@ class OutsideProject(ValueError):
     as it was written, never where it leads."""
 
 
+CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
+
+
+def set_names(root: Path | str) -> list[str]:
+    """The project's sets: the folders of ``<root>/data`` holding a set.yaml."""
+    data = Path(root) / "data"
+    if not data.is_dir():
+        return []
+    return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
+
+
 def is_inside(path: Path | str, root: Path | str) -> bool:
     """Whether ``path``, symlinks followed, lies inside ``root`` (itself resolved)."""
     real = os.path.realpath(path)

@@ -24,9 +24,11 @@ import hashlib
 import marshal
 import os
 import sys
+import time
 from pathlib import Path
 
 from .errors import Problem, Source
+from .results import BuildResult, SetResult
 from .write.atomic import staged
 
 FORMAT = "cardgen-built 1"
@@ -35,6 +37,51 @@ MAX_BYTES = 128 * 1024 * 1024
 _SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a build
 _FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 _ENVIRONMENT = ("SOURCE_DATE_EPOCH",)  # besides every CARDGEN_* variable (limits)
+
+
+def skipped_build(names, root: Path | str, out: Path | str | None, options):
+    """The result of ``pipeline.build(names, root, out, options)`` when it would skip every set
+    it builds, found without importing the build stack (jinja2, lxml, reportlab: most of a
+    skipped build's time); else None, and the build runs (it takes the first set's digest
+    taken here, not the project's walk and hash again). Anything unusual (an unknown set, a
+    cache folder that links out) is left to the build, which says what is wrong."""
+    from .options import output_stem
+    from .paths import CACHE_FOLDER, is_inside, set_names
+    from .write.temporary import remove_stale
+    from . import stops
+
+    global _taken
+    started = time.perf_counter()
+    root = Path(root).resolve()
+    cache_folder = root / CACHE_FOLDER
+    if not (options.cache and may_skip(options)) or not is_inside(cache_folder, root):
+        return None
+    out = Path(out) if out is not None else root / "output"
+    known = set_names(root)
+    names = list(names) or known
+    if not names or any(name not in known for name in names):
+        return None
+    remove_stale(out, cache_folder)  # what builds killed half-way left, as a build does first
+    results = []
+    for name in names:
+        stops.check()
+        stem = output_stem(name, options)
+        digest = inputs_digest(name, root, out, cache_folder, options)
+        if digest is None:
+            return None
+        kept = recall(record_path(cache_folder, stem), digest, cache_folder / f"faces-{name}.bin", SetResult)
+        if kept is None:
+            _taken = (_digest_key(name, root, out, cache_folder, options), digest)
+            return None
+        results.append(kept)
+    return BuildResult(tuple(results), time.perf_counter() - started)
+
+
+_taken = None  # (what a digest was taken of, the digest): taken by skipped_build for the build after it
+
+
+def _digest_key(name: str, root: Path, out: Path, cache_folder: Path, options) -> tuple:
+    return name, str(root), str(Path(out).resolve()), str(Path(cache_folder).resolve()), repr(options)
 
 
 def record_path(cache_folder: Path, name: str) -> Path:
@@ -49,7 +96,13 @@ def may_skip(options) -> bool:
 
 def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options) -> str | None:
     """The digest of everything a build of set ``name`` reads, or None when it cannot be told
-    (links in the project, a project too large to hash)."""
+    (links in the project, a project too large to hash). A digest ``skipped_build`` has just
+    taken of the same is used once, as it is."""
+    global _taken
+    if _taken is not None:
+        (key, taken), _taken = _taken, None
+        if key == _digest_key(name, root, out, cache_folder, options):
+            return taken
     from .code_identity import code_identity
     from .text.fontfolders import shipped_folder
 

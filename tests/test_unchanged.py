@@ -3,6 +3,7 @@ change anywhere in them (content, size or time) builds it as a build without the
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import cardgen
 from cardgen import BuildOptions
@@ -156,3 +157,59 @@ def test_a_file_is_hashed_a_piece_at_a_time_to_the_digest_of_its_whole_content(t
     path.write_bytes(data[:-1] + b"\0")
     assert unchanged._file_digest(path)[2] != digest
     assert unchanged._file_digest(tmp_path / "missing.bin") is None
+
+
+def test_a_build_that_skips_every_set_says_what_the_build_says(project):
+    """`cardgen build` looks for unchanged sets before importing the build stack
+    (unchanged.skipped_build): what it finds is the result the build finds."""
+    from cardgen import unchanged
+
+    options = BuildOptions(skip_unchanged=True)
+    assert unchanged.skipped_build([], project, None, options) is None  # never built
+    first = cardgen.build(None, project, None, options)
+    skipped = unchanged.skipped_build([], project, None, options)
+    built = cardgen.build(None, project, None, options)
+    assert skipped.sets == built.sets
+    assert skipped.sets[0].pdf == first.sets[0].pdf and skipped.sets[0].reused == first.sets[0].laid_out
+    assert skipped.summary.split(" in ")[0] == first.summary.split(" in ")[0] == "built 1 set, 8 cards, 4 pages"
+    for names, out, changed in ((["nope"], None, {}), (["demo"], None, {"cache": False}),
+                                (["demo"], None, {"stamp": True}), (["demo"], project / "elsewhere", {})):
+        # an unknown set, a build that reads more: the build decides; a new output folder: built
+        assert unchanged.skipped_build(names, project, out, BuildOptions(skip_unchanged=True, **changed)) is None
+
+
+def test_the_digest_the_look_took_serves_the_build_after_it_once(project, monkeypatch):
+    """A set found changed is built with the digest the look took (the project is walked and
+    hashed once); a digest taken of another build (other options, another output folder) is
+    not used, and the record the build keeps is its own."""
+    from cardgen import unchanged
+
+    walks = []
+    walk = unchanged._walk
+    def counted(folder, *rest):  # the project's walks (the fonts cardgen ships are walked apart)
+        if Path(folder) == project.resolve():
+            walks.append(folder)
+        return walk(folder, *rest)
+
+    monkeypatch.setattr(unchanged, "_walk", counted)
+    options = BuildOptions(skip_unchanged=True)
+    cardgen.build(["demo"], project, None, options)
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    walks.clear()
+    assert unchanged.skipped_build(["demo"], project, None, options) is None
+    assert cardgen.build(["demo"], project, None, options).sets[0].laid_out == 1
+    assert len(walks) == 1
+    assert unchanged.skipped_build(["demo"], project, None, options) is not None  # the record holds that digest
+
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Defend", "Attack <12> & more,1,Attack"))
+    walks.clear()
+    assert unchanged.skipped_build(["demo"], project, None, options) is None
+    other = project / "other"
+    cardgen.build(["demo"], project, other, options)  # not the build the digest was taken for
+    assert len(walks) == 2
+    assert unchanged.skipped_build(["demo"], project, other, options) is not None
+    assert unchanged._taken is None
+    walks.clear()
+    cardgen.build(["demo"], project, None, options)  # the digest taken for it was let go: walked again
+    assert len(walks) == 1
