@@ -30,6 +30,22 @@ def set_names(root: Path | str) -> list[str]:
     return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
 
 
+PACKAGE = Path(__file__).resolve().parent  # cardgen/
+
+
+def shipped_folder() -> Path:
+    """The fonts cardgen ships: ``cardgen/fonts/`` in an installed wheel (copied there from
+    the repository's ``fonts/`` when the wheel is built), the repository's ``fonts/`` in a
+    checkout or an editable install. Both are trusted roots: they belong to cardgen, not to a
+    project's data."""
+    for folder in (PACKAGE / "fonts", PACKAGE.parent / "fonts"):
+        if (folder / "fonts.yaml").is_file():
+            return folder
+    from .errors import Source, fail
+
+    raise fail("cardgen's own fonts are missing (reinstall cardgen)", Source("fonts/fonts.yaml"))
+
+
 def is_inside(path: Path | str, root: Path | str) -> bool:
     """Whether ``path``, symlinks followed, lies inside ``root`` (itself resolved)."""
     real = os.path.realpath(path)

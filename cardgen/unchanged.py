@@ -29,7 +29,6 @@ from pathlib import Path
 
 from .errors import Problem, Source
 from .results import BuildResult, SetResult
-from .write.atomic import staged
 
 FORMAT = "cardgen-built 1"
 MAX_FILES = 5_000  # files and folders: a project larger (a virtual environment inside it?) is always built
@@ -104,7 +103,7 @@ def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options)
         if key == _digest_key(name, root, out, cache_folder, options):
             return taken
     from .code_identity import code_identity
-    from .text.fontfolders import shipped_folder
+    from .paths import shipped_folder
 
     digest = hashlib.blake2b(digest_size=32)
     digest.update(repr((FORMAT, code_identity(), sys.version, _library_versions(), name, str(root),
@@ -268,6 +267,8 @@ def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts, 
               "cards": result.cards, "pages": result.pages, "distinct": result.laid_out + result.reused,
               "warnings": [(p.message, p.source.file if p.source else None, p.source.line if p.source else None,
                             p.card, p.severity) for p in result.warnings]}
+    from .write.atomic import staged
+
     try:
         data = marshal.dumps({"format": FORMAT, "inputs": digest, "files": files, "result": fields,
                               "faces_cache": _stat(faces_cache)})
