@@ -226,25 +226,25 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
         options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
                                  cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color,
                                  margin, back_offset, mix_backs, jobs)
-        from .unchanged import skipped_build
+        from .unchanged import looked
     options = replace(options, skip_unchanged=True)  # a set as its last build left it is not built again
-    # every set as its last build left it: said without importing the build stack
-    result = run_reporting_errors(ctx, lambda: skipped_build(sets, root, out, options))
-    if result is None:
-        with collector_paused():
-            from .deferred import defer
 
-            defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
-            from . import pipeline
+    def action():
+        with looked(sets, root, out, options) as skipped:
+            if skipped is not None:  # every set as its last build left it: said without the build stack
+                return skipped
+            with collector_paused():
+                from .deferred import defer
 
-        def action():
+                defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
+                from . import pipeline
             names = pipeline.resolve_names(sets, root)
             if not sys.stderr.isatty():
                 return pipeline.build(names, root, out, options)
             with ProgressBars() as bars:
                 return pipeline.build(names, root, out, options, bars.update)
 
-        result = run_reporting_errors(ctx, action)
+    result = run_reporting_errors(ctx, action)
     for set_result in result.sets:
         if set_result.warnings:  # the list is `cardgen check`'s job; a build only counts them
             count = len(set_result.warnings)

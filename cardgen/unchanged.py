@@ -25,7 +25,9 @@ import marshal
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .errors import Problem, Source
 from .results import BuildResult, SetResult
@@ -38,12 +40,25 @@ _FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 _ENVIRONMENT = ("SOURCE_DATE_EPOCH",)  # besides every CARDGEN_* variable (limits)
 
 
+@contextmanager
+def looked(names, root: Path | str, out: Path | str | None, options) -> Iterator:
+    """``with looked(names, root, out, options) as skipped:`` the result of
+    ``pipeline.build(names, root, out, options)`` when it would skip every set it builds,
+    found without importing the build stack (jinja2, lxml, reportlab: most of a skipped
+    build's time); else None, and a build of the same run inside the block takes the first
+    set's digest taken here, not the project's walk and hash again. Past the block the digest
+    is let go: it is of the project as it was then. Anything unusual (an unknown set, a cache
+    folder that links out) is left to the build, which says what is wrong."""
+    global _taken
+    try:
+        yield skipped_build(names, root, out, options)
+    finally:
+        _taken = None
+
+
 def skipped_build(names, root: Path | str, out: Path | str | None, options):
-    """The result of ``pipeline.build(names, root, out, options)`` when it would skip every set
-    it builds, found without importing the build stack (jinja2, lxml, reportlab: most of a
-    skipped build's time); else None, and the build runs (it takes the first set's digest
-    taken here, not the project's walk and hash again). Anything unusual (an unknown set, a
-    cache folder that links out) is left to the build, which says what is wrong."""
+    """What ``looked`` yields (see there); the digest it takes of a set that must be built is
+    kept for the next ``inputs_digest`` of the same."""
     from .options import output_stem
     from .paths import CACHE_FOLDER, is_inside, set_names
     from .write.temporary import remove_stale
@@ -76,7 +91,7 @@ def skipped_build(names, root: Path | str, out: Path | str | None, options):
     return BuildResult(tuple(results), time.perf_counter() - started)
 
 
-_taken = None  # (what a digest was taken of, the digest): taken by skipped_build for the build after it
+_taken = None  # (what a digest was taken of, the digest): taken by skipped_build for the build after it (see looked)
 
 
 def _digest_key(name: str, root: Path, out: Path, cache_folder: Path, options) -> tuple:
