@@ -74,8 +74,8 @@ class Console:
 def page(chromium):
     """The session's tab, on about:blank: the test opens its own document in it, with nothing of
     the test before (no storage, no cookie, an empty cache, as in a new browser context) but
-    the tab's renderer process, which loads the next page for a fifth of the CPU a new tab's
-    first page costs (a new process: about half a CPU second)."""
+    the tab's renderer process, which loads the next page for about a quarter of the CPU a new
+    tab's first page costs (a new process: about 0.6 CPU s)."""
     from playwright.sync_api import Error
 
     tab = chromium.pages[0] if chromium.pages else chromium.new_page()
@@ -197,8 +197,8 @@ def unused_servers(request, tmp_path_factory):
 def served(unused_servers):
     """A served copy of tests/fixtures/preview (set "demo") that no other test has seen or changed,
     its first PDF built: nothing is under way when the test starts, and a test that takes
-    ``page`` after ``served`` opens its page only then (an open page costs Chromium CPU while
-    it waits)."""
+    ``page`` after ``served`` opens its page only then (a page opened on a server still
+    starting draws every batch of faces and the PDF's end as they come)."""
     server = unused_servers.take()
     server.wait_for_pdf()
     yield server
