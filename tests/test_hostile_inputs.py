@@ -47,3 +47,62 @@ def test_an_image_icon_that_is_not_an_image_names_its_line_in_set_yaml(built, cl
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text().replace("icons/star.svg", "icons/fake.png"))
     refused(cli, built, f'data/demo/set.yaml:22: card "Escape Artist": icon "star": {NOT_AN_IMAGE}', ONE)
+
+
+# --- markup that would draw nothing: refused at its line, with the reason ---------------------------
+
+RED = '<rect x="0" y="0" w="20" h="20" fill="#ff0000"/>'
+NO_AREA = "encloses no area (it is a point or a line): nothing in the {} would print"
+MAGNIFIES = "magnifies its content more than 10,000 times: nothing of it would print on the card"
+
+
+@pytest.mark.parametrize("lines, message", [
+    ([f'<group clip="M 0 0">{RED}</group>'], "<group> clip: the outline " + NO_AREA.format("group")),
+    ([f'<group clip="M 0 0 L 10 10 l 5 5 M 30 30 C 31 31 32 32 40 40">{RED}</group>'],
+     "<group> clip: the outline " + NO_AREA.format("group")),
+    ([f'<clip><path d="M 0 0 H 30"/>{RED}</clip>'], "<clip>'s outline, a <path>, " + NO_AREA.format("clip")),
+    ([f'<clip><polygon points="0,0 1,1 2,2"/>{RED}</clip>'],
+     "<clip>'s outline, a <polygon>, " + NO_AREA.format("clip")),
+    ([f'<clip><rect x="0" y="0" w="20" h="0.0001"/>{RED}</clip>'],
+     "<clip>'s outline, a <rect>, " + NO_AREA.format("clip")),
+    ([f'<group transform="scale(1e308)">{RED}</group>'], "<group> transform: the transform " + MAGNIFIES),
+    ([f'<group transform="scale(1e200) scale(1e200)">{RED}</group>'], "<group> transform: the transform " + MAGNIFIES),
+    ([f'<group transform="matrix(100000 0 0 0.00001 0 0)">{RED}</group>'],
+     "<group> transform: the transform " + MAGNIFIES),
+    ([f'<group transform="scale(0.00001)">{RED}</group>'],
+     "<group> transform: the transform shrinks its content more than 10,000 times: nothing of it would print "
+     "visibly"),
+    ([f'<group transform="skewX(90)">{RED}</group>'],
+     "<group> transform: skewX(90) slants the content by 90 degrees, or so near it that it becomes a line: "
+     "nothing would print"),
+    ([f'<group transform="translate(5) skewY(-270)">{RED}</group>'],
+     "<group> transform: skewY(-270) slants the content by 90 degrees, or so near it that it becomes a line: "
+     "nothing would print"),
+    (['<group transform="scale(1000)">', f'<group transform="scale(1000)">{RED}</group>', "</group>"],
+     "<group> transform: with the groups around it, the transform " + MAGNIFIES),
+    (['<text x="5" y="5" w="40" h="20" size="1e-320">Hello</text>'],
+     "<text> size: must be at least 1 pt: smaller text does not print as letters, got 1e-320"),
+    (['<text x="5" y="5" w="40" h="20" size="10" min-size="0.5">Hello</text>'],
+     "<text> min-size: must be at least 1 pt: smaller text does not print as letters, got 0.5"),
+], ids=["clip of a point", "clip of lines", "clip path", "clip polygon", "clip rect of no height", "scale 1e308",
+        "scales past a float", "matrix", "shrinks", "skewX 90", "skewY -270", "nested groups", "size 1e-320",
+        "min-size 0.5"])
+def test_markup_that_would_print_nothing_is_refused_at_its_line(built, cli, lines, message):
+    project, _ = built
+    back(project, *lines)
+    line = 3 if "around it" in message else 2  # the inner group's
+    refused(cli, built, f'templates/demo/back.xml.j2:{line}: card "Quick Draw": {message}', ONE)
+
+
+@pytest.mark.parametrize("lines", [
+    [f'<group clip="M 0 0 L 10 0 L 10 10 Z">{RED}</group>'],
+    [f'<clip><circle cx="5" cy="5" r="3"/>{RED}</clip>'],
+    [f'<group transform="skewX(89)">{RED}</group>', f'<group transform="scale(0.001)">{RED}</group>'],
+    ['<group transform="scale(100)">', f'<group transform="scale(0.01)">{RED}</group>', "</group>"],
+    ['<text x="5" y="5" w="40" h="20" size="10" min-size="1">Hello</text>'],
+], ids=["clip triangle", "clip circle", "near the limits", "nested groups that cancel", "min-size 1"])
+def test_markup_near_those_limits_is_drawn(built, cli, lines):
+    project, _ = built
+    back(project, *lines)
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr) == (0, "")

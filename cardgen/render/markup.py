@@ -134,7 +134,11 @@ def _container(node, where: Source) -> Element:
 
 @lru_cache(maxsize=1024)
 def _clip_attributes(tag: str, items: tuple) -> Mapping[str, Any]:
-    return MappingProxyType({"shape": tag, "shape_attrs": _attributes(tag, items)})
+    from ..draw.clip import check_outline
+
+    shape_attrs = _attributes(tag, items)
+    check_outline(tag, shape_attrs)
+    return MappingProxyType({"shape": tag, "shape_attrs": shape_attrs})
 
 
 def _element(node, where: Source) -> Element:
