@@ -106,3 +106,38 @@ def test_markup_near_those_limits_is_drawn(built, cli, lines):
     back(project, *lines)
     result = cli(project, "check", "demo")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+# --- set.yaml's sheet settings: refused at their own line, by check as by build --------------------
+
+@pytest.mark.parametrize("setting, message", [
+    ("spacing: wide", 'sheet spacing must be one of butt, bleed, got "wide"'),
+    ("orientation: sideways", 'sheet orientation must be one of auto, portrait, landscape, got "sideways"'),
+    ("crop-marks: no", 'sheet crop-marks must be true or false, got "no"'),  # YAML 1.2: text, and text was true
+    ("cut-lines: 1", 'sheet cut-lines must be true or false, got "1"'),
+    ("template: OL99", 'unknown sheet template "OL99" (built-in: Endisch 6500012x, Online Labels OL32, Online '
+                       "Labels OL5275, circle-cut; or the path of a gLabels .xml or a sheet-template .yaml file)"),
+    ("template: {letter: OL32, a4: nope}", 'unknown sheet template "nope" (built-in: Endisch 6500012x, Online Labels '
+                                           "OL32, Online Labels OL5275, circle-cut; or the path of a gLabels .xml or a "
+                                           "sheet-template .yaml file)"),
+])
+def test_a_bad_sheet_setting_is_refused_at_its_line(built, cli, setting, message):
+    project, _ = built
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + f"sheet:\n  margin: 5\n  {setting}\n")
+    line = f"data/demo/set.yaml:28: {message}"
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr.splitlines()) == (1, [line, ONE])
+    refused(cli, built, line, ONE)
+
+
+def test_a_length_a_template_computes_near_zero_is_a_length(built, cli):
+    """Jinja prints 63.5 - 63.4 - 0.1 as 1.4155343563970746e-15: a length, not an error."""
+    project, _ = built
+    back(project, '<rect x="{{ 63.5 - 63.4 - 0.1 }}" y="{{ 1e-7 }}" w="{{ 2.5e1 }}" h="10mm" fill="#ff0000"/>',
+         '<rect x="0" y="0" w="{{ 1e20 }}" h="10" fill="#ff0000"/>')
+    refused(cli, built, 'templates/demo/back.xml.j2:3: card "Quick Draw": <rect> w: expected a length of at most '
+                        "100000 mm (100 m), got 1e+20", ONE)
+    back(project, '<rect x="{{ 63.5 - 63.4 - 0.1 }}" y="{{ 1e-7 }}" w="{{ 2.5e1 }}" h="10mm" fill="#ff0000"/>')
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr) == (0, "")

@@ -315,12 +315,23 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
                 raise ValueError("must not be negative")
         except ValueError as exc:
             raise fail(f"sheet margin: {exc}", at(sheet, "margin")) from None
+    from ..sheets.options import CHOICES
+
+    for key in ("spacing", "orientation"):  # said here, at their lines: the build knows only the set's
+        if sheet.get(key) is not None and sheet[key] not in CHOICES[key]:
+            raise fail(f'sheet {key} must be one of {", ".join(CHOICES[key])}, got "{sheet[key]}"', at(sheet, key))
+    for key in ("crop-marks", "cut-lines"):  # "no" is text in YAML 1.2, and text is true
+        if sheet.get(key) is not None and not isinstance(sheet[key], bool):
+            raise fail(f'sheet {key} must be true or false, got "{sheet[key]}"', at(sheet, key))
     for paper, name in named:
         if isinstance(name, str):
-            from ..sheets.labels import is_path  # the sheet readers: only for sets that name a sheet
+            from ..sheets.labels import is_path, load_template  # the sheet readers: only for sets that name a sheet
+            from ..sheets.template import CIRCLE_CUT
 
+        where = at(template, paper) if paper is not None else at(sheet, "template")
+        if isinstance(name, str) and name and not is_path(name) and name != CIRCLE_CUT:
+            load_template(name, source=where)  # a name it does not know is an error at this line
         if isinstance(name, str) and is_path(name):
-            where = at(template, paper) if paper is not None else at(sheet, "template")
             try:
                 path = confined(root, directory, name.split("#", 1)[0], "sheet template file")
             except OutsideProject as exc:
