@@ -93,6 +93,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if not isinstance(spec, dict) or not text(spec, "template", at, f'card type "{type_name}": template'):
             raise fail(f'card type "{type_name}" needs a template', where)
         unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
+        if spec.get("defaults") is not None and not isinstance(spec["defaults"], dict):
+            raise fail(f'card type "{type_name}": `defaults` must be a mapping of name: value', at(spec, "defaults"))
         back = spec.get("back")
         if back is not None and str(back) not in backs:
             raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
@@ -128,7 +130,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             meta[key] = text(data, key, at)
     if "date" in meta:
         check_date(meta["date"], at(data, "date"))
-    preflight = _preflight(data.get("preflight"), at)
+    preflight = _preflight(data.get("preflight"), at, at(data, "preflight"))
 
     files, delimiters, warnings = _card_files(data, directory, root, at, types)
     cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
@@ -162,14 +164,14 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         warnings=tuple(warnings))
 
 
-def _preflight(raw: Any, at) -> tuple:
+def _preflight(raw: Any, at, written: Source) -> tuple:
     """``preflight:`` in set.yaml: a list of {element, min-size, reason}, each
     lowering a minimum for the named element (a text box's ``name``), with the reason preflight
     prints."""
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise fail("preflight: must be a list of {element:, min-size:, reason:}", at(raw, None))
+        raise fail("preflight: must be a list of {element:, min-size:, reason:}", written)
     entries = []
     for index, entry in enumerate(raw):
         where = at(raw, index)
