@@ -141,3 +141,41 @@ def test_a_length_a_template_computes_near_zero_is_a_length(built, cli):
     back(project, '<rect x="{{ 63.5 - 63.4 - 0.1 }}" y="{{ 1e-7 }}" w="{{ 2.5e1 }}" h="10mm" fill="#ff0000"/>')
     result = cli(project, "check", "demo")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+# --- rules files: a name, type or field no card has selects nothing, and would pass ---------------
+
+@pytest.mark.parametrize("rule, message", [
+    ("  - rule: copies\n    where: {name: Quick Drwa}\n    max: 1\n",
+     'data/demo/rules.yaml:3: rule "copies at data/demo/rules.yaml:2": no card has name "Quick Drwa" '
+     '(did you mean "Quick Draw"?)'),
+    ("  - rule: count\n    where: {type: [action, tokne]}\n    max: 50\n",
+     'data/demo/rules.yaml:3: rule "count at data/demo/rules.yaml:2": the set defines no card type "tokne" '
+     '(did you mean "token"?)'),
+    ("  - rule: unique\n    fields: [name, lable]\n",
+     'data/demo/rules.yaml:2: rule "unique at data/demo/rules.yaml:2": no card has a field "lable" '
+     '(did you mean "label"?)'),
+    ("  - rule: values\n    field: flavour\n    allowed: [x]\n",
+     'data/demo/rules.yaml:2: rule "values at data/demo/rules.yaml:2": no card has a field "flavour" '
+     '(did you mean "flavor"?)'),
+])
+def test_a_rule_that_selects_by_what_no_card_has_is_refused(built, cli, rule, message):
+    project, _ = built
+    (project / "data/demo/rules.yaml").write_text("rules:\n" + rule)
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "rules: [rules.yaml]\n")
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr.splitlines()) == (1, [message, ONE])
+    refused(cli, built, message, ONE)
+
+
+def test_a_type_with_no_cards_yet_is_fine_where_a_name_no_card_has_is_not(built, cli):
+    project, _ = built
+    (project / "data/demo/rules.yaml").write_text("rules:\n  - rule: copies\n    where: {type: spare, name: "
+                                                   "[Marker, Joker]}\n    max: 3\n")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("backs:\n", "  spare: {template: demo/token.xml.j2}\nbacks:\n")
+                        + "rules: [rules.yaml]\n")
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr.splitlines()) == (1, [
+        'data/demo/rules.yaml:3: rule "copies at data/demo/rules.yaml:2": no card has name "Joker"', ONE])

@@ -23,7 +23,8 @@ MIN_TEXT_SIZE = 1.0  # pt: smaller text prints as specks, not letters (and 1e-32
 def text_size(value: str) -> float:
     size = positive_number(value)
     if size < MIN_TEXT_SIZE:
-        raise ValueError(f"must be at least {MIN_TEXT_SIZE:g} pt: smaller text does not print as letters, got {value}")
+        raise ValueError(f"must be at least {MIN_TEXT_SIZE:g} pt: smaller text does not print as letters, "
+                         f"got {value}")
     return size
 
 
