@@ -179,3 +179,16 @@ def test_a_type_with_no_cards_yet_is_fine_where_a_name_no_card_has_is_not(built,
     result = cli(project, "check", "demo")
     assert (result.exit_code, result.stderr.splitlines()) == (1, [
         'data/demo/rules.yaml:3: rule "copies at data/demo/rules.yaml:2": no card has name "Joker"', ONE])
+
+
+@pytest.mark.parametrize("text", ['<text x="1" y="8" font-family="Liberation Serif">Hi</text>', "<text> </text>"])
+def test_an_svg_holding_text_is_refused_before_svglib_looks_for_its_font(built, cli, text):
+    """svglib set SVG text in a font it looked up on the machine (fc-match: a file outside the
+    project), or in an unembedded Times-Roman, silently."""
+    project, _ = built
+    (project / "data/demo/icons/star.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">\n<rect width="3" height="3"/>\n{text}</svg>\n')
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": SVG "star.svg" holds text (a <text> '
+                        "at its line 3), which cardgen does not draw inside an SVG: its font would be the machine's, "
+                        "not embedded; convert the text to paths in the SVG's editor (or remove an empty one), or "
+                        "write it in a <text> of the layout", ONE)
