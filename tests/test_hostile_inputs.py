@@ -34,7 +34,8 @@ def test_an_image_named_by_a_card_that_is_not_an_image_names_the_cards_line(buil
     project, _ = built
     (project / "data/demo/icons/fake.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # a PNG's signature, cut short
     cards = project / "data/demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("- name: Escape Artist\n", "- name: Escape Artist\n  art: icons/fake.png\n"))
+    cards.write_text(cards.read_text().replace("- name: Escape Artist\n",
+                                               "- name: Escape Artist\n  art: icons/fake.png\n"))
     back(project, '{% if art is defined %}<image x="0" y="0" w="20" h="20" src="{{ art }}"/>{% endif %}')
     refused(cli, built, 'data/demo/cards.yaml:6: card "Escape Artist": field "art": cannot read image '
                         '"data/demo/icons/fake.png": not an image file (PNG, JPG, GIF, ... or SVG) '
@@ -187,8 +188,60 @@ def test_an_svg_holding_text_is_refused_before_svglib_looks_for_its_font(built, 
     project), or in an unembedded Times-Roman, silently."""
     project, _ = built
     (project / "data/demo/icons/star.svg").write_text(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">\n<rect width="3" height="3"/>\n{text}</svg>\n')
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">\n<rect width="3" height="3"/>\n'
+        f"{text}</svg>\n")
     refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": SVG "star.svg" holds text (a <text> '
                         "at its line 3), which cardgen does not draw inside an SVG: its font would be the machine's, "
                         "not embedded; convert the text to paths in the SVG's editor (or remove an empty one), or "
                         "write it in a <text> of the layout", ONE)
+
+
+# --- templates that build without end ---------------------------------------------------------------
+
+STEPS = ("the template takes too many steps (loops inside loops, or a very long value); limit: loop turns and "
+         "calls in one template rendering, CARDGEN_MAX_TEMPLATE_STEPS=1000000 (set that environment variable "
+         "higher to raise it)")
+DOUBLING = '{% set ns = namespace(x=[]) %}{% for i in range(30) %}{% set ns.x = LITERAL %}{% endfor %}'
+
+
+@pytest.mark.parametrize("expression", [
+    DOUBLING.replace("LITERAL", "[ns.x, ns.x]") + "{{ ns.x | string | length }}",  # hung: 2 ** 30 lists, printed
+    DOUBLING.replace("LITERAL", "(ns.x, ns.x)") + "{{ ns.x }}",
+    DOUBLING.replace("LITERAL", '{"a": ns.x, "b": ns.x}') + "{{ ns.x | tojson | length }}",
+    DOUBLING.replace("LITERAL", "dict(a=ns.x, b=ns.x)") + "{{ ns.x | pprint | length }}",
+    '{{ ("a" * 100000) | replace("a", "a" * 100000) | length }}',  # 10 GB
+    '{{ ("a" * 100000).replace("a", "a" * 100000) | length }}',
+    '{{ "a".ljust(1000000000) | length }}',
+    '{{ "1".zfill(1000000000) | length }}',
+    '{{ "{:>1000000000}".format(1) | length }}',
+    '{{ ("\\t" * 100000).expandtabs(100000) | length }}',
+    '{{ (["x" * 100000] * 100000) | map("upper") | join | length }}',
+    '{{ range(10) | slice(1000000000) | list | length }}',
+    '{{ range(10) | batch(1000000000, "x") | list | length }}',
+    '{{ ([[1] * 1000] * 1000) | sum(start=[]) | length }}',
+    '{{ lipsum(1000000000) | length }}',
+], ids=["list doubled", "tuple doubled", "dict doubled", "dict() doubled", "replace filter", "replace method", "ljust",
+        "zfill", "format width", "expandtabs", "shared strings joined", "slice", "batch", "sum of lists", "lipsum"])
+def test_a_template_that_builds_a_huge_value_is_stopped_before_it_is_built(built, cli, expression):
+    project, _ = built
+    back(project, f'<text x="5" y="5" w="40" h="20">{expression}</text>')
+    refused(cli, built, f'templates/demo/back.xml.j2:2: card "Quick Draw": {STEPS}', ONE)
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("{{ set.nope }}", "undefined name: set has no attribute 'nope'"),  # was "'nope'", a KeyError's words
+    ("{{ 9 ** 9999 }}", "a number of more than 4300 digits cannot be written"),
+])
+def test_a_template_fault_is_said_in_words(built, cli, expression, message):
+    project, _ = built
+    back(project, f'<text x="5" y="5" w="40" h="20">{expression}</text>')
+    refused(cli, built, f'templates/demo/back.xml.j2:2: card "Quick Draw": {message} (and 3 more cards)', ONE)
+
+
+def test_set_values_can_be_tested_for_and_small_lists_built(built, cli):
+    project, _ = built
+    back(project, '<text x="5" y="5" w="50" h="70" size="6" min-size="2">{% if set.nope is defined %}x{% endif %}'
+                  '{{ set.get("no", "a") }}'
+                  '{{ set.title }}{{ [name, name] | join }}{{ dict(a=name).a }}{{ "%s" % name }}</text>')
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr) == (0, "")

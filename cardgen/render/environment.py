@@ -186,7 +186,9 @@ class Templates:
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
-                message = f"undefined name: {message}"
+                message = f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set")
+            elif isinstance(exc, ValueError) and "integer string conversion" in message:
+                message = "a number of more than 4300 digits cannot be written"
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
             frames = self._template_frames(exc)
@@ -217,6 +219,9 @@ class Templates:
                 else:
                     found.append(source)
         return found
+
+
+_SET_VIEW = "cardgen.render.faces.SetView"  # how Jinja names the template's `set` in a message
 
 
 class _IncludingSource(Source):
