@@ -245,3 +245,17 @@ def test_set_values_can_be_tested_for_and_small_lists_built(built, cli):
                   '{{ set.title }}{{ [name, name] | join }}{{ dict(a=name).a }}{{ "%s" % name }}</text>')
     result = cli(project, "check", "demo")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("lines, line, message", [
+    (['{% extends none %}'], 1, 'a template is named by text, such as "demo/frame.xml.j2", got None (and 3 more cards)'),
+    (['<group>' * 300 + '<rect x="0" y="0" w="5" h="5" fill="red"/>' + '</group>' * 300], 2,
+     "the card markup nests elements more than 256 deep (groups inside groups?)"),  # libxml2's "use XML_PARSE_HUGE"
+])
+def test_a_template_the_libraries_refuse_is_said_in_cardgens_words(built, cli, lines, line, message):
+    project, _ = built
+    if lines[0].startswith("{%"):
+        (project / "templates/demo/back.xml.j2").write_text(lines[0] + "\n")
+    else:
+        back(project, *lines)
+    refused(cli, built, f'templates/demo/back.xml.j2:{line}: card "Quick Draw": {message}', ONE)

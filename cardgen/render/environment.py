@@ -41,6 +41,8 @@ class MarkedLoader(FileSystemLoader):
         self.prefix = Path(folder).relative_to(root).as_posix()  # not resolved: templates/ may be a link
 
     def get_source(self, environment, template):
+        if not isinstance(template, str):  # {% extends none %}, {% include 5 %}: a value, not a name
+            raise ValueError(f"a template is named by text, such as \"demo/frame.xml.j2\", got {template!r}")
         name = f"{self.prefix}/{template}"
         try:
             confined(self.root, self.root, name, "template")
