@@ -259,3 +259,10 @@ def test_a_template_the_libraries_refuse_is_said_in_cardgens_words(built, cli, l
     else:
         back(project, *lines)
     refused(cli, built, f'templates/demo/back.xml.j2:{line}: card "Quick Draw": {message}', ONE)
+
+
+def test_an_empty_template_is_said_at_the_line_that_names_it(built, cli):
+    project, _ = built
+    (project / "templates/demo/back.xml.j2").write_text("{# to do #}\n")
+    refused(cli, built, 'data/demo/set.yaml:18: card "Quick Draw": the template produces no card markup (it is empty, '
+                        "or writes only spaces)", ONE)  # was libxml2's "Document is empty"

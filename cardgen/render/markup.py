@@ -58,6 +58,8 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
             code = int(character.group(1), 16) if character.group(1) else int(character.group(2))
             kind = "a control character" if code < 0x20 else "not a character"
             reason = f"a value here holds U+{code:04X} ({kind}), which card markup cannot carry: remove it from the data"
+        elif reason == "Document is empty":
+            reason = "the template produces no card markup (it is empty, or writes only spaces)"
         elif reason.startswith("Excessive depth in document"):  # libxml2's limit, in libxml2's words
             reason = "the card markup nests elements more than 256 deep (groups inside groups?)"
         else:
