@@ -266,3 +266,13 @@ def test_an_empty_template_is_said_at_the_line_that_names_it(built, cli):
     (project / "templates/demo/back.xml.j2").write_text("{# to do #}\n")
     refused(cli, built, 'data/demo/set.yaml:18: card "Quick Draw": the template produces no card markup (it is empty, '
                         "or writes only spaces)", ONE)  # was libxml2's "Document is empty"
+
+
+def test_an_entity_a_template_declares_is_named_and_never_expanded(built, cli):
+    project, _ = built
+    (project / "templates/demo/back.xml.j2").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE card [<!ENTITY x SYSTEM "file:///etc/hostname">]>\n'
+        '<card><text x="5" y="5" w="40" h="20">&x;</text></card>\n')
+    refused(cli, built, 'templates/demo/back.xml.j2:3: card "Quick Draw": <text> holds the entity &x;, which card '
+                        "markup does not expand (write the characters themselves, or &amp; &lt; &gt; &quot; &apos; "
+                        "&#...;)", ONE)  # was "<text> cannot contain other elements"

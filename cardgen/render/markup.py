@@ -149,6 +149,10 @@ def _element(node, where: Source) -> Element:
     items = _items(node)
     attrs = _attributes(node.tag, items)
     if len(node):
+        entity = next((child for child in node if child.tag is etree.Entity), None)
+        if entity is not None:  # a DOCTYPE's entity, never expanded: nothing outside the markup is read
+            raise ValueError(f"<{node.tag}> holds the entity {entity.text}, which card markup does not expand (write "
+                             "the characters themselves, or &amp; &lt; &gt; &quot; &apos; &#...;)")
         raise ValueError(f"<{node.tag}> cannot contain other elements")
     content = node.text or ""
     if node.tag != "text" and content.strip():
