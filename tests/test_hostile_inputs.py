@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from demobuild import built, demo_build, intact, refused  # noqa: F401 (built, demo_build: fixtures)
+from demobuild import built, demo_build, refused  # noqa: F401 (built, demo_build: fixtures)
 
 ONE = "cardgen: 1 error, 0 warnings"
 
