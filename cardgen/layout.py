@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .draw import CONTAINERS, GROUP_END, pdfops
 from .draw.attributes import color as parse_color
-from .draw.transform import IDENTITY, apply, multiply, rotate_about
+from .draw.transform import IDENTITY, apply, check_stretch, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image, raster_placement
 from .draw.text import PreparedText
@@ -170,6 +170,11 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
             else:
                 moved = element.tag == "group" and element.attrs["transform"] is not None
                 transforms.append(multiply(transforms[-1], element.attrs["transform"]) if moved else transforms[-1])
+                if moved and transforms[-2] is not IDENTITY:
+                    try:
+                        check_stretch(transforms[-1], "with the groups around it, the transform")
+                    except ValueError as exc:
+                        problems.append(Problem(f"<group> transform: {exc}", element.source, card_name))
             items.append((element, None))
             continue
         try:

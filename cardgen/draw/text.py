@@ -17,6 +17,17 @@ def em(value: str) -> float:
         raise ValueError(f'expected a number of em such as "0.05em", got "{value}"') from None
 
 
+MIN_TEXT_SIZE = 1.0  # pt: smaller text prints as specks, not letters (and 1e-320 was written as 0)
+
+
+def text_size(value: str) -> float:
+    size = positive_number(value)
+    if size < MIN_TEXT_SIZE:
+        raise ValueError(f"must be at least {MIN_TEXT_SIZE:g} pt: smaller text does not print as letters, "
+                         f"got {value}")
+    return size
+
+
 def language(value: str) -> str:
     if value not in ("auto", "none"):
         from ..text.hyphenate import dictionary
@@ -37,8 +48,8 @@ ATTRIBUTES = {
                  "(`cardgen fonts` lists them)", None),
     "weight": Attr(choice("normal", "bold"), "normal or bold", "normal"),
     "style": Attr(choice("normal", "italic"), "normal or italic", "normal"),
-    "size": Attr(positive_number, "largest size, pt", 10.0),
-    "min-size": Attr(positive_number, "smallest size auto-fit may use, pt (default: size, no shrinking)", None),
+    "size": Attr(text_size, "largest size, pt", 10.0),
+    "min-size": Attr(text_size, "smallest size auto-fit may use, pt (default: size, no shrinking)", None),
     "leading": Attr(positive_number, "line height as a multiple of the size", 1.2),
     "align": Attr(choice("left", "center", "right", "justify"),
                   "horizontal alignment: left, center, right, or justify (every line but the last of a "
