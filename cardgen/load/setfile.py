@@ -114,6 +114,11 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if "paper" in data["sheet"]:  # checked here, where its line is known
             from ..sheets.sizes import paper_size
 
+            if isinstance(data["sheet"]["paper"], dict):
+                unknown_keys(data["sheet"]["paper"], {"w", "h"}, file, "paper")
+                for side in ("w", "h"):
+                    if side not in data["sheet"]["paper"]:
+                        raise fail(f"paper: {side} is missing (give both w and h, in mm)", at(data["sheet"], "paper"))
             paper = plain(data["sheet"]["paper"])
             paper_size((paper.get("w"), paper.get("h")) if isinstance(paper, dict) else paper,
                        at(data["sheet"], "paper"))
