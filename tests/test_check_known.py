@@ -117,3 +117,12 @@ def test_a_cache_written_by_other_code_is_not_read(project, laid_out, monkeypatc
     monkeypatch.setattr("cardgen.cache_file.code_identity", lambda: "0.0 another")
     assert cardgen.check(["demo"], root=project) == []
     assert len(laid_out) == 6
+
+
+def test_a_new_hyphenation_language_lays_the_faces_out_again(project, laid_out):
+    """Where lines break, and so whether a text fits, depends on the set's language."""
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text(encoding="utf-8").replace("size: poker\n", "size: poker\nlanguage: en_US\n"),
+                        encoding="utf-8")
+    assert both(project) == []
+    assert len(laid_out) == 12  # every face, with the cache and without
