@@ -26,9 +26,19 @@ class KnownFaces:
     """The last build's face cache of a set, read as ``check`` needs it: a render memo that
     keeps nothing (see render/faces.py, RenderMemo) and the faces known to fit."""
 
-    def __init__(self, path: Path):
-        self.last = LastBuild(path)
+    def __init__(self, last: LastBuild):
+        self.last = last
         self.prefix = ""  # set by render_set: what every kept rendering depends on
+
+    @classmethod
+    def read(cls, path: Path) -> KnownFaces | None:
+        """The faces kept in the cache file ``path``; None when it holds none that this code
+        wrote (no file, a damaged one, another cardgen's): the check then makes no render keys."""
+        last = LastBuild(path)
+        if not last.index.count:
+            last.close()
+            return None
+        return cls(last)
 
     def recall(self, key: str) -> Any:
         return self._value(key)

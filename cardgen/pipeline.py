@@ -350,7 +350,7 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
                 offered |= own
                 options = [option for option in rules_options if option in own]
             problems += check_problems(card_set, deck, options)
-            known = KnownFaces(_faces_cache(session, card_set.name)) if cache else None
+            known = KnownFaces.read(_faces_cache(session, card_set.name)) if cache else None
             try:
                 lay_out_all(render_set(card_set, session, known=known), card_set.cards, known)
             finally:
