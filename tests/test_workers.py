@@ -134,6 +134,8 @@ def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_th
     accents = {number: {"text": f"Caf\u00e9 na\u00efve word {number} \u00e9t\u00e9 *\u00e0 la*"}
                for number in (70, 150)}  # Latin-1: codes below 256, given in the document's order
     accents.update({number: {"text": f"a dash \u2014 word {number} \u00e9t\u00e9"} for number in (71, 199)})
+    # codes that are the same in any document, escaped in the string: brackets and a backslash
+    accents.update({number: {"text": f"a (bracketed) word {number}, a back\\\\slash"} for number in (90, 91)})
     root = _many_cards(make_project(tmp_path), 200, accents)
     shared = _build(root, "shared", 2, cache=False)
     alone = _build(root, "alone", 1, cache=False)
@@ -161,6 +163,33 @@ def test_what_workers_laid_out_goes_into_the_cache(two_hundred, tmp_path):
     assert edited["reused"] < 10 < edited["laid_out"]
     _build(root, "plain", 1, cache=False)
     assert _same_output(root, "plain", "edited")
+
+
+COUNTING_RENDERS = """
+from cardgen.render.environment import Templates
+rendered = []
+render = Templates.render
+Templates.render = lambda self, template, *rest: rendered.append(template) or render(self, template, *rest)
+"""
+
+
+def test_a_rebuild_after_one_changed_card_renders_that_card_alone(two_hundred, tmp_path):
+    """The warm-up before the workers (workers._warm_up) reads the first card's renderings from
+    the cache, as the build does: a rebuild renders the changed card's front and no other, and
+    prints what a build without the cache prints."""
+    root = _copy(two_hundred[0], tmp_path)
+    _build(root, "first", 2)
+    cards = root / "data/demo/more.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 100,", "Card 100 changed,"), encoding="utf-8")
+    code = BUILD.format(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
+    done = python(code, str(root), str(root / "first"), "2", "{}", jobs=2)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["laid_out"] == 1
+    rendered = json.loads(done.stderr.strip().splitlines()[-1])
+    # the back reads `set` (not plain data): rendered by the warm-up and by the build
+    assert [template for template in rendered if template != "demo/back.xml.j2"] == ["demo/action.xml.j2"]
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "first")
 
 
 CLI = """

@@ -103,7 +103,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
                 icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
-                items.append(pdfops.color(run_color))
+                items.append(_fill(run_color))
                 current_color = run_color
             # Td moves from the last line start: shorter than a matrix, and exact, because
             # positions are whole hundredths of a point
@@ -122,6 +122,23 @@ def record(element, geometry, prepared: PreparedText) -> list:
         parts.append(overflow_mark(left, top, width, height))
     parts.append("Q")
     return parts
+
+
+_FILLS: dict[int, tuple[Any, str]] = {}  # id of a colour -> (the colour, its fill operator)
+_FILLS_KEPT = 256
+
+
+def _fill(value) -> str:
+    """``pdfops.color(value)``, once per colour object: a box's colour is one object for every
+    card of its layout (its attributes are shared, see render/markup.py)."""
+    known = _FILLS.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    operator = pdfops.color(value)
+    if len(_FILLS) >= _FILLS_KEPT:  # colours made card by card ([color=...] runs): memory stays flat
+        _FILLS.clear()
+    _FILLS[id(value)] = (value, operator)
+    return operator
 
 
 def overflow_mark(left: float, top: float, width: float, height: float) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import Source, fail
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
-from ..paths import OutsideProject, confined
+from ..paths import OutsideProject, confined, set_names  # noqa: F401 - set_names: the API's name here
 from ..units import parse_length
 from .cards import CardFiles
 from .setvalues import card_shape, check_date, length, text, unknown_keys
@@ -24,13 +24,6 @@ BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines", "paper"}
-
-
-def set_names(root: Path) -> list[str]:
-    data = Path(root) / "data"
-    if not data.is_dir():
-        return []
-    return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
 
 
 def load_set(name: str, root: Path | str = ".") -> CardSet:

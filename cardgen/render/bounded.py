@@ -131,6 +131,13 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         finally:
             __self.macro_depth -= 1
 
+    def make_globals(self, d):
+        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's:
+        every rendering copies them into its context key by key (a Python call a key through a
+        ChainMap). This environment's globals are all set before a template loads (Jinja asks
+        that they are), so nothing a ChainMap would pass on is missed."""
+        return {**self.globals, **(d or {})}
+
     def get_template(self, name, parent=None, globals=None):
         """A template that includes or extends others: refused past the depth limit (the
         templates being rendered are counted on the stack, so nothing has to be undone)."""
