@@ -24,8 +24,10 @@ class Fingerprints:
     def __init__(self, resources: Resources):
         self.resources = resources
         self._fonts = resources.fonts.fingerprint
-        # text boxes hyphenate in the set's language (hyphenate="auto"): where lines break, and whether text fits
-        self._language = f"language:{resources.card_set.language or ''}"
+        # text boxes hyphenate in the set's language (hyphenate="auto"): where lines break, and
+        # whether text fits. A set without one hashes as before (the manifests' face hashes stay)
+        language = resources.card_set.language
+        self._language = (f"language:{language}",) if language else ()
         self._named = Latest(self.NAMED)  # refs -> what the files they name add to a hash
 
     @staticmethod
@@ -55,7 +57,7 @@ class Fingerprints:
         named = self._named.get(refs)
         if named is None:
             named = self._named[refs] = self._named_parts(refs)
-        return self._combine((markup_key, self._fonts, self._language, *named))
+        return self._combine((markup_key, self._fonts, *self._language, *named))
 
     def _named_parts(self, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
         images, icon_names = refs
