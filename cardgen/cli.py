@@ -24,6 +24,7 @@ with collector_paused():
     from .commands import LazyGroup
     from .commands.calibrate import BACK_OFFSET
     from .errors import CardgenError, UsageError, collapse, os_message, tally
+    from .paths import link_loop
 
 # The build stack (cardgen.pipeline: reportlab, jinja2, the YAML loader) is imported by the
 # commands that use it, when they run: `cardgen --help` and `cardgen list` start without it.
@@ -122,7 +123,10 @@ def run_reporting_errors(ctx: click.Context, action):
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
         raise Failure(f"cardgen: {os_message(error)}") from None
-    except Exception:
+    except Exception as error:
+        looped = link_loop(error)  # a path Python resolved no further: the machine's refusal too
+        if looped is not None:
+            raise Failure(f"cardgen: {os_message(looped)}") from None
         if ctx.find_root().params.get("debug"):
             traceback.print_exc()
         else:

@@ -92,6 +92,9 @@ class UsageError(Exception):
     """The command was called wrongly (unknown set, bad option): exit code 2."""
 
 
+LOOP_REASON = "a link that leads back to itself (a loop of symbolic links)"
+
+
 def os_reason(error: OSError) -> str:
     """An operating-system failure in plain words: "permission denied", "no space left on device"."""
     if getattr(error, "cardgen_reason", None):
@@ -108,6 +111,8 @@ def os_reason(error: OSError) -> str:
             return f"{shown_path(blocking)} is a file, not a folder"
     if error.errno == errno.EISDIR:
         return "it is a folder, not a file"
+    if error.errno == errno.ELOOP:
+        return LOOP_REASON
     text = error.strerror or str(error) or type(error).__name__
     return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
 

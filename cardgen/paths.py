@@ -13,10 +13,31 @@ import os
 import re
 from pathlib import Path
 
+from .errors import LOOP_REASON
+
 
 class OutsideProject(ValueError):
     """A data-named path that resolves outside the project folder; the message names the path
     as it was written, never where it leads."""
+
+
+class LinkLoop(OutsideProject):
+    """A data-named path whose symbolic links lead round in a circle: it names no file at all.
+    Caught where OutsideProject is, so the message names the line that wrote the path."""
+
+
+_PYTHON_LOOP = re.compile(r"^Symlink loop from '(.*)'$", re.S)
+
+
+def link_loop(error: BaseException) -> OSError | None:
+    """The OSError (ELOOP) that ``Path.resolve()`` reported as a RuntimeError, or None: Python
+    3.11 raises "Symlink loop from '<path>'" where any other failure would be an OSError."""
+    import errno
+
+    match = _PYTHON_LOOP.match(str(error)) if type(error) is RuntimeError else None
+    if match is None:
+        return None
+    return OSError(errno.ELOOP, os.strerror(errno.ELOOP), match.group(1))
 
 
 CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
@@ -67,7 +88,12 @@ def confined(root: Path | str, base: Path | str, name: str | os.PathLike, what: 
     path = Path(base) / text
     if not is_inside(path, root):
         raise OutsideProject(f'{what} "{text}" {_where(path, root)}: only files inside the project folder are read')
-    return path.resolve()
+    try:
+        return path.resolve()
+    except RuntimeError as error:
+        if link_loop(error) is None:
+            raise
+        raise LinkLoop(f'{what} "{text}" is {LOOP_REASON}') from None
 
 
 def _where(path: Path, root: Path | str) -> str:

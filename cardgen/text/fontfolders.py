@@ -17,9 +17,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import Source, fail
+from ..errors import LOOP_REASON, Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
-from ..paths import OutsideProject, confined, real_inside, shipped_folder
+from ..paths import OutsideProject, confined, link_loop, real_inside, shipped_folder
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 FONT_SUFFIXES = (".ttf", ".otf")
@@ -95,7 +95,13 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
                     confined(trusted, folder, str(value), f'font file of family "{name}"')
                 except OutsideProject as exc:
                     raise fail(str(exc), Source(file, line_of(styles, key))) from None
-            inside = path.resolve().is_relative_to(real_folder)
+            try:
+                inside = path.resolve().is_relative_to(real_folder)
+            except RuntimeError as error:
+                if link_loop(error) is None:
+                    raise
+                raise fail(f'font file "{value}" of family "{name}" is {LOOP_REASON}',
+                           Source(file, line_of(styles, key))) from None
             if not inside or not path.is_file() or path.suffix.lower() not in FONT_SUFFIXES:
                 raise fail(f'font file "{value}" of family "{name}" is not in {folder_name}/ '
                            f"(a .ttf or .otf file)", Source(file, line_of(styles, key)))

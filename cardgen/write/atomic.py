@@ -1,13 +1,14 @@
 """Write files whole or not at all: a temporary file beside the target, then a rename."""
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import shown_path
+from ..errors import LOOP_REASON, shown_path
 from .. import stops
 from .temporary import temporary_path
 
@@ -42,7 +43,8 @@ def staged(*targets: Path, batch: "Batch | None" = None, spare: bool = False) ->
             except (FileExistsError, NotADirectoryError) as error:
                 blocking = _file_on_the_way(target.parent)
                 if blocking.is_symlink() and not blocking.exists():
-                    error.cardgen_reason = f"{shown_path(blocking)} is a link to a folder that does not exist"
+                    error.cardgen_reason = f"{shown_path(blocking)} is " + (
+                        LOOP_REASON if _loops(blocking) else "a link to a folder that does not exist")
                 else:
                     error.cardgen_folder = blocking
                 raise
@@ -190,3 +192,12 @@ def _file_on_the_way(folder: Path) -> Path:
         if (candidate.exists() or candidate.is_symlink()) and not candidate.is_dir():
             return candidate
     return folder
+
+
+def _loops(link: Path) -> bool:
+    """Whether following ``link`` goes round a loop of symbolic links."""
+    try:
+        os.stat(link)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
