@@ -22,6 +22,7 @@ from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside
 from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
+from .fragments import FragmentCache
 
 _TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
 
@@ -102,7 +103,7 @@ class Templates:
         self.folder = self.root / "templates"
         self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache])
         self.env.filters["contrast"] = contrast
         self.env.filters["mix"] = mix
         self.env.globals["mix"] = mix
