@@ -65,15 +65,15 @@ class FragmentCache(Extension):
         keyed = {key.name for key in keys if isinstance(key, nodes.Name)}
         template = nodes.Template(body, lineno=lineno)
         template.set_environment(self.environment)
-        read = meta.find_undeclared_variables(template) - keyed
-        functions = tuple(sorted(read & set(self.environment.globals)))
-        read -= set(functions)
+        read = meta.find_undeclared_variables(template) - keyed  # Jinja leaves out the environment's globals
         if read:
             listed = ", ".join(sorted(read))
             raise TemplateSyntaxError(
                 f"{{% cache %}} reads {listed}, which its keys do not name: a kept fragment may read only "
                 f"its keys (add {listed} to them)", lineno, name, filename)
-        return functions
+        globals_ = self.environment.globals
+        return tuple(sorted({node.name for node in template.find_all(nodes.Name)
+                             if node.ctx == "load" and node.name in globals_} - keyed))
 
     def _fragment(self, identity: str, keys: tuple, function_names: tuple, functions: tuple, caller) -> str:
         environment = self.environment
