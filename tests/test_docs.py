@@ -35,3 +35,12 @@ def test_every_command_and_option_is_documented():
             for option in param.opts:
                 if option.startswith("--") and option != "--help":
                     assert option in commands, f"cardgen {name} {option}"
+
+
+def test_every_template_tag_of_cardgen_is_documented():
+    from cardgen.render.environment import Templates
+
+    layouts = section("Layouts: `templates/`")
+    for extension in Templates(Path(__file__).resolve().parent / "fixtures/project").env.extensions.values():
+        for tag in extension.tags:
+            assert f"{{% {tag} " in layouts and f"{{% end{tag} %}}" in layouts, tag
