@@ -23,12 +23,14 @@ STOP_SIGNALS = [pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
 HANG_GUARD = 120  # seconds: only a command that never reaches its moment, or never ends, waits it out
 
 # The `cardgen` command, waiting at one moment until a stop comes. HOLD is the moment:
-#   "staged NAME"     at a page written while the PDF NAME.pdf is staged (a set's, a proof's)
+#   "staged NAME"     at a stops.check (a page written, a cache file about to be put in place)
+#                     while the PDF NAME.pdf is staged (a set's, a proof's)
+#   "cached NAME"     the same, once the set NAME's face cache is being written too (the cache on)
 #   "committed NAME"  just after NAME.pdf and the files that go with it are renamed into place
 #   "drawn NAME"      as the art of the tuck box NAME.pdf is drawn, that PDF staged
-#   "proof"           at a page of a proof's build, its temporary folder made
-# HOLD_OUT is the output folder; the command writes the temporary folder it uses (TMPDIR, read
-# as the command reads it) and a new line into the named pipe HOLD_FIFO once it waits.
+#   "proof"           at a stops.check of a proof's build, the proof's temporary folder made
+# HOLD_OUT is the project's output folder. Once it waits, the command writes the temporary folder
+# it uses (TMPDIR, as the command reads it) and a new line into the named pipe HOLD_FIFO.
 HELD = """
 import os, signal, sys, tempfile, time
 from pathlib import Path
@@ -63,8 +65,12 @@ def held():
 def staged():
     return any(p.name.startswith(f".{name}.pdf.cardgen-") for p in out.iterdir())
 
+def cached():
+    cache = out.parent / ".cardgen-cache"
+    return cache.is_dir() and any(p.name.startswith(f".faces-{name}.bin.cardgen-") for p in cache.iterdir())
+
 def check_held():
-    if (when == "staged" and staged()
+    if (when == "staged" and staged() or when == "cached" and staged() and cached()
             or when == "proof" and any(p.name.startswith("cardgen-proof-") for p in Path(tempfile.gettempdir()).iterdir())):
         held()
     check()
@@ -91,17 +97,19 @@ cli.run()
 
 class Held:
     """``cardgen --root ROOT COMMAND``, run until the moment ``hold`` (see HELD) and held there:
-    in a process forked from ``forks``, or (None) in a new interpreter, whose TMPDIR is ``temp``.
-    A context: a command the test did not stop is killed as the block ends."""
+    in a process forked from ``forks``, or (None) in a new interpreter, whose TMPDIR is ``temp``
+    (its environment: ``env``, or this process's). A context: a command the test did not stop
+    is killed as the block ends."""
 
-    def __init__(self, root: Path, temp: Path, hold: str, *command: str, forks: Forkserver | None = None):
+    def __init__(self, root: Path, temp: Path, hold: str, *command: str, forks: Forkserver | None = None,
+                 env: dict[str, str] | None = None):
         temp.mkdir(exist_ok=True)
         self.fifo_path = temp.parent / f"held-{os.getpid()}.fifo"  # not in TMPDIR: the test looks there
         if not self.fifo_path.exists():
             os.mkfifo(self.fifo_path)
         # read and written here: never at its end, so only what the command writes wakes a wait
         self.fifo = os.open(self.fifo_path, os.O_RDWR | os.O_NONBLOCK)
-        env = dict(os.environ, TMPDIR=str(temp), HOLD=hold, HOLD_OUT=str(root / "output"),
+        env = dict(os.environ if env is None else env, TMPDIR=str(temp), HOLD=hold, HOLD_OUT=str(root / "output"),
                    HOLD_FIFO=str(self.fifo_path))
         args = ["--root", str(root), *command]
         if forks is not None:
