@@ -62,10 +62,13 @@ def _build(root, out, jobs, prelude="", sets=("demo",), **options) -> dict:
         result = cardgen.build(list(sets), root, root / out, cardgen.BuildOptions(jobs=1, **options)).sets[0]
         return {"workers": dict(workers.last_build), "laid_out": result.laid_out, "reused": result.reused,
                 "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}
-    code = BUILD.format(prelude=prelude).replace("SETS", json.dumps(list(sets)))
-    done = on_workers(code, str(root), str(root / out), json.dumps(jobs), json.dumps(options))
+    done = on_workers(_build_code(prelude, sets), str(root), str(root / out), json.dumps(jobs), json.dumps(options))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def _build_code(prelude="", sets=("demo",)) -> str:
+    return BUILD.format(prelude=prelude).replace("SETS", json.dumps(list(sets)))
 
 
 def _same_output(root, *outs) -> bool:
@@ -176,16 +179,16 @@ Templates.render = lambda self, template, *rest: rendered.append(template) or re
 """
 
 
-def test_a_rebuild_after_one_changed_card_renders_that_card_alone(two_hundred, tmp_path):
+def test_a_rebuild_after_one_changed_card_renders_that_card_alone(many, tmp_path):
     """The warm-up before the workers (workers._warm_up) reads the first card's renderings from
     the cache, as the build does: a rebuild renders the changed card's front and no other, and
     prints what a build without the cache prints."""
-    root = _copy(two_hundred[0], tmp_path)
+    root = _copy(many[0], tmp_path)
     _build(root, "first", 2)
     cards = root / "data/demo/more.csv"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 100,", "Card 100 changed,"), encoding="utf-8")
-    code = BUILD.format(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
-    done = python(code, str(root), str(root / "first"), "2", "{}", jobs=2)
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 30,", "Card 30 changed,"), encoding="utf-8")
+    code = _build_code(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
+    done = on_workers(code, str(root), str(root / "first"), "2", "{}")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["laid_out"] == 1
     rendered = json.loads(done.stderr.strip().splitlines()[-1])
