@@ -1,4 +1,4 @@
-"""A `cardgen` command stopped at one moment of its work, by SIGTERM or Ctrl-C.
+"""A `cardgen` command stopped at one moment of its work by a signal (SIGTERM, Ctrl-C, SIGKILL).
 
 The command (HELD) waits at the moment asked for until a stop comes, and says through a named
 pipe that it is there: the test stops it then, however fast or busy the machine, on a set of a
