@@ -92,8 +92,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
+def project(request, tmp_path: Path) -> Path:
+    """A copy of tests/fixtures/project; with the fonts copied into its fonts/, unless the test
+    or its module is marked ``shipped_fonts`` (then it uses cardgen's own, see make_project)."""
+    return make_project(tmp_path, fonts=request.node.get_closest_marker("shipped_fonts") is None)
 
 
 @pytest.fixture

@@ -8,6 +8,8 @@ import cardgen.pipeline  # named below as cardgen.pipeline: imported here, not b
 from cardgen import CardgenError, load_set
 from cardgen.model import copies_by_type
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def error_lines(excinfo) -> list[str]:
     return [str(p) for p in excinfo.value.problems]
