@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-from openpyxl import Workbook
 
 import cardgen.pipeline  # named below as cardgen.pipeline: imported here, not by whichever test ran first
 from cardgen import CardgenError, load_set
@@ -106,6 +105,8 @@ def test_control_characters_are_refused(project):
 
 
 def test_xlsx_rows_with_row_numbers(project):
+    from openpyxl import Workbook  # here, not at collection: every xdist worker imports every test module (0.14 CPU s)
+
     workbook = Workbook()
     sheet = workbook.active
     sheet.append(["name", "type", "count", "text"])
@@ -186,6 +187,8 @@ def _sheet_set(project, workbook) -> None:
 
 def _typed_sheet():
     import datetime
+
+    from openpyxl import Workbook
 
     workbook = Workbook()
     sheet = workbook.active
