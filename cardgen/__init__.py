@@ -37,7 +37,7 @@ with collector_paused():
 
 # The API's names by their module, imported when first used: `import cardgen` (and so every
 # `cardgen` command, `--help` included) does not pay for the build stack it may not need.
-_LAZY = {"BuildOptions": "pipeline", "BuildResult": "pipeline", "SetResult": "pipeline", "build": "pipeline",
+_LAZY = {"BuildOptions": "pipeline", "BuildResult": "results", "SetResult": "results", "build": "pipeline",
          "check": "pipeline", "load_set": "load.setfile", "set_names": "load.setfile"}
 
 

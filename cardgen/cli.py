@@ -221,24 +221,28 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, margin, back_offset, mix_backs, spacing,
           crop_marks, cut_lines, sheet, proof_boxes, stamp, deck, changed_since, cache, color, jobs):
     """Build SETS (default: every set) into output/<set>.pdf and output/<set>.json."""
-    with collector_paused():
-        from .deferred import defer
-
-        defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
-        from . import pipeline
-
     root = ctx.obj["root"]
-    options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
-                             cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color, margin,
-                             back_offset, mix_backs, jobs)
+    with collector_paused():
+        options = _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, crop_marks,
+                                 cut_lines or None, sheet, proof_boxes, stamp, deck, changed_since, cache, color,
+                                 margin, back_offset, mix_backs, jobs)
+        from .unchanged import looked
     options = replace(options, skip_unchanged=True)  # a set as its last build left it is not built again
 
     def action():
-        names = pipeline.resolve_names(sets, root)
-        if not sys.stderr.isatty():
-            return pipeline.build(names, root, out, options)
-        with ProgressBars() as bars:
-            return pipeline.build(names, root, out, options, bars.update)
+        with looked(sets, root, out, options) as skipped:
+            if skipped is not None:  # every set as its last build left it: said without the build stack
+                return skipped
+            with collector_paused():
+                from .deferred import defer
+
+                defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
+                from . import pipeline
+            names = pipeline.resolve_names(sets, root)
+            if not sys.stderr.isatty():
+                return pipeline.build(names, root, out, options)
+            with ProgressBars() as bars:
+                return pipeline.build(names, root, out, options, bars.update)
 
     result = run_reporting_errors(ctx, action)
     for set_result in result.sets:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import sheets
-from .model import CardSet
 from .units import parse_length
+
+if TYPE_CHECKING:  # the sheets and the model are the build's: a build that skips its sets needs neither
+    from . import sheets
+    from .model import CardSet
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,13 @@ def sheet_options(card_set: CardSet, options: BuildOptions) -> sheets.SheetOptio
         values["margin"] = options.margin
     elif "margin" in settings:
         values["margin"] = parse_length(settings["margin"])  # checked when set.yaml was read
-    return sheets.SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
-                               template=template, root=card_set.directory, source=card_set.source,
-                               template_everywhere=options.sheet is not None,
-                               back_offset=tuple(float(v) for v in options.back_offset),
-                               mix_backs=options.mix_backs, **values)
+    from .sheets import SheetOptions
+
+    return SheetOptions(paper=paper, layout=options.layout, duplex=options.duplex,
+                        template=template, root=card_set.directory, source=card_set.source,
+                        template_everywhere=options.sheet is not None,
+                        back_offset=tuple(float(v) for v in options.back_offset),
+                        mix_backs=options.mix_backs, **values)
 
 
 def color_converter(card_set: CardSet, options: BuildOptions):

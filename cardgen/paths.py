@@ -19,6 +19,33 @@ class OutsideProject(ValueError):
     as it was written, never where it leads."""
 
 
+CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
+
+
+def set_names(root: Path | str) -> list[str]:
+    """The project's sets: the folders of ``<root>/data`` holding a set.yaml."""
+    data = Path(root) / "data"
+    if not data.is_dir():
+        return []
+    return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
+
+
+PACKAGE = Path(__file__).resolve().parent  # cardgen/
+
+
+def shipped_folder() -> Path:
+    """The fonts cardgen ships: ``cardgen/fonts/`` in an installed wheel (copied there from
+    the repository's ``fonts/`` when the wheel is built), the repository's ``fonts/`` in a
+    checkout or an editable install. Both are trusted roots: they belong to cardgen, not to a
+    project's data."""
+    for folder in (PACKAGE / "fonts", PACKAGE.parent / "fonts"):
+        if (folder / "fonts.yaml").is_file():
+            return folder
+    from .errors import Source, fail
+
+    raise fail("cardgen's own fonts are missing (reinstall cardgen)", Source("fonts/fonts.yaml"))
+
+
 def is_inside(path: Path | str, root: Path | str) -> bool:
     """Whether ``path``, symlinks followed, lies inside ``root`` (itself resolved)."""
     real = os.path.realpath(path)

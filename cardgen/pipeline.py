@@ -17,8 +17,9 @@ from .load import yamlkept
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
 from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
-from .paths import is_inside
+from .paths import CACHE_FOLDER, is_inside
 from .rendered import lay_out_all, render_set
+from .results import BuildResult, SetResult
 from .render.environment import Templates
 from .streams import batches
 from .text.fonts import FontBook
@@ -29,38 +30,8 @@ from .write.info import document_info
 from .write.pdf import write_pdf
 
 
-CACHE_FOLDER = ".cardgen-cache"
 BATCH = 256  # cards read, and faces rendered, at a time: a few hundred kilobytes
 GC_THRESHOLD = 20_000  # new objects between two runs of the cycle collector during a build
-
-
-@dataclass(frozen=True)
-class SetResult:
-    name: str
-    pdf: Path
-    manifest: Path
-    faces: int
-    cards: int
-    pages: int
-    warnings: tuple[Problem, ...] = ()
-    laid_out: int = 0  # distinct faces laid out by this build
-    reused: int = 0  # distinct faces drawn from the cache
-    boxes: tuple[Path, ...] = ()  # tuck boxes written beside the set (components/boxes.py)
-
-
-@dataclass(frozen=True)
-class BuildResult:
-    sets: tuple[SetResult, ...]
-    seconds: float
-
-    @property
-    def summary(self) -> str:
-        cards = sum(s.cards for s in self.sets)
-        pages = sum(s.pages for s in self.sets)
-        boxes = sum(len(s.boxes) for s in self.sets)
-        boxed = f", {boxes} tuck box{'es' * (boxes != 1)}" if boxes else ""
-        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages{boxed} "
-                f"in {self.seconds:.2f} s")
 
 
 @dataclass

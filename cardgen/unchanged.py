@@ -24,10 +24,13 @@ import hashlib
 import marshal
 import os
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .errors import Problem, Source
-from .write.atomic import staged
+from .results import BuildResult, SetResult
 
 FORMAT = "cardgen-built 1"
 MAX_FILES = 5_000  # files and folders: a project larger (a virtual environment inside it?) is always built
@@ -35,6 +38,64 @@ MAX_BYTES = 128 * 1024 * 1024
 _SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a build
 _FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 _ENVIRONMENT = ("SOURCE_DATE_EPOCH",)  # besides every CARDGEN_* variable (limits)
+
+
+@contextmanager
+def looked(names, root: Path | str, out: Path | str | None, options) -> Iterator:
+    """``with looked(names, root, out, options) as skipped:`` the result of
+    ``pipeline.build(names, root, out, options)`` when it would skip every set it builds,
+    found without importing the build stack (jinja2, lxml, reportlab: most of a skipped
+    build's time); else None, and a build of the same run inside the block takes the first
+    set's digest taken here, not the project's walk and hash again. Past the block the digest
+    is let go: it is of the project as it was then. Anything unusual (an unknown set, a cache
+    folder that links out) is left to the build, which says what is wrong."""
+    global _taken
+    try:
+        yield skipped_build(names, root, out, options)
+    finally:
+        _taken = None
+
+
+def skipped_build(names, root: Path | str, out: Path | str | None, options):
+    """What ``looked`` yields (see there); the digest it takes of a set that must be built is
+    kept for the next ``inputs_digest`` of the same."""
+    from .options import output_stem
+    from .paths import CACHE_FOLDER, is_inside, set_names
+    from .write.temporary import remove_stale
+    from . import stops
+
+    global _taken
+    started = time.perf_counter()
+    root = Path(root).resolve()
+    cache_folder = root / CACHE_FOLDER
+    if not (options.cache and may_skip(options)) or not is_inside(cache_folder, root):
+        return None
+    out = Path(out) if out is not None else root / "output"
+    known = set_names(root)
+    names = list(names) or known
+    if not names or any(name not in known for name in names):
+        return None
+    remove_stale(out, cache_folder)  # what builds killed half-way left, as a build does first
+    results = []
+    for name in names:
+        stops.check()
+        stem = output_stem(name, options)
+        digest = inputs_digest(name, root, out, cache_folder, options)
+        if digest is None:
+            return None
+        kept = recall(record_path(cache_folder, stem), digest, cache_folder / f"faces-{name}.bin", SetResult)
+        if kept is None:
+            _taken = (_digest_key(name, root, out, cache_folder, options), digest)
+            return None
+        results.append(kept)
+    return BuildResult(tuple(results), time.perf_counter() - started)
+
+
+_taken = None  # (what a digest was taken of, the digest): taken by skipped_build for the build after it (see looked)
+
+
+def _digest_key(name: str, root: Path, out: Path, cache_folder: Path, options) -> tuple:
+    return name, str(root), str(Path(out).resolve()), str(Path(cache_folder).resolve()), repr(options)
 
 
 def record_path(cache_folder: Path, name: str) -> Path:
@@ -49,9 +110,15 @@ def may_skip(options) -> bool:
 
 def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options) -> str | None:
     """The digest of everything a build of set ``name`` reads, or None when it cannot be told
-    (links in the project, a project too large to hash)."""
+    (links in the project, a project too large to hash). A digest ``skipped_build`` has just
+    taken of the same is used once, as it is."""
+    global _taken
+    if _taken is not None:
+        (key, taken), _taken = _taken, None
+        if key == _digest_key(name, root, out, cache_folder, options):
+            return taken
     from .code_identity import code_identity
-    from .text.fontfolders import shipped_folder
+    from .paths import shipped_folder
 
     digest = hashlib.blake2b(digest_size=32)
     digest.update(repr((FORMAT, code_identity(), sys.version, _library_versions(), name, str(root),
@@ -215,6 +282,8 @@ def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts, 
               "cards": result.cards, "pages": result.pages, "distinct": result.laid_out + result.reused,
               "warnings": [(p.message, p.source.file if p.source else None, p.source.line if p.source else None,
                             p.card, p.severity) for p in result.warnings]}
+    from .write.atomic import staged
+
     try:
         data = marshal.dumps({"format": FORMAT, "inputs": digest, "files": files, "result": fields,
                               "faces_cache": _stat(faces_cache)})

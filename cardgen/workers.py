@@ -159,7 +159,9 @@ def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]],
         del cards  # the card files are closed
         if first is None:
             return hashes
-        renderer = FaceRenderer(rendered.renderer.card_set, rendered.renderer.templates, rendered.renderer.fingerprints)
+        memo = rendered.renderer.memo  # a rebuild finds the first card's renderings kept: no template compiled
+        renderer = FaceRenderer(rendered.renderer.card_set, rendered.renderer.templates, rendered.renderer.fingerprints,
+                                _Recalling(memo) if memo is not None else None)
         trial = Rendered(renderer, rendered.resources)
         faces = [face for pair in renderer.pairs([first]) for face in pair if face is not None]
         hashes = [face.content_hash for face in faces]
@@ -177,6 +179,20 @@ def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]],
     except Exception:
         pass
     return hashes
+
+
+class _Recalling:
+    """The build's render memo, read and never added to: what the warm-up renders afresh, the
+    build renders and keeps in its own place. (What it reads is what the build reads first.)"""
+
+    def __init__(self, memo):
+        self.memo, self.prefix = memo, memo.prefix
+
+    def recall(self, key: str):
+        return self.memo.recall(key)
+
+    def remember(self, key: str, value) -> None:
+        pass
 
 
 # -- the build's process -----------------------------------------------------------------------

@@ -131,3 +131,20 @@ def test_a_rebuild_from_the_cache_does_not_load_pillows_image_module(tmp_path):
     assert build("--no-cache", "--out", str(tmp_path / "fresh")).startswith("image module: module")
     for name in ("demo.pdf", "demo.json"):
         assert (project / "output" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes()
+
+
+def test_an_unchanged_rebuild_imports_no_build_stack(tmp_path):
+    """`cardgen build` looks for unchanged sets before it imports the build stack: a set as its
+    last build left it is reported without jinja2, reportlab or the pipeline; a changed one is
+    built with them."""
+    from projects import make_project
+
+    project = make_project(tmp_path / "project")
+    built = "imported: PIL, jinja2, reportlab, cardgen.pipeline"
+    first = _run("--root", str(project), "build")
+    assert first[0].startswith("built 1 set, 8 cards, 4 pages in ") and first[-1] == built
+    again = _run("--root", str(project), "build")
+    assert again[0].startswith("built 1 set, 8 cards, 4 pages in ") and again[-1] == "imported: none"
+    cards = project / "data/demo/more.csv"
+    cards.write_text(cards.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    assert _run("--root", str(project), "build")[-1] == built

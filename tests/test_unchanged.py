@@ -3,6 +3,7 @@ change anywhere in them (content, size or time) builds it as a build without the
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +161,79 @@ def test_a_file_is_hashed_a_piece_at_a_time_to_the_digest_of_its_whole_content(t
     path.write_bytes(data[:-1] + b"\0")
     assert unchanged._file_digest(path)[2] != digest
     assert unchanged._file_digest(tmp_path / "missing.bin") is None
+
+
+def look(names, root, out, options):
+    """What `cardgen build` finds before it imports the build stack (None: it builds)."""
+    from cardgen import unchanged
+
+    with unchanged.looked(names, root, out, options) as skipped:
+        return skipped
+
+
+def test_a_build_that_skips_every_set_says_what_the_build_says(project):
+    """`cardgen build` looks for unchanged sets before importing the build stack
+    (unchanged.looked): what it finds is the result the build finds."""
+    options = BuildOptions(skip_unchanged=True)
+    assert look([], project, None, options) is None  # never built
+    first = cardgen.build(None, project, None, options)
+    skipped = look([], project, None, options)
+    built = cardgen.build(None, project, None, options)
+    assert skipped.sets == built.sets
+    assert skipped.sets[0].pdf == first.sets[0].pdf and skipped.sets[0].reused == first.sets[0].laid_out
+    assert skipped.summary.split(" in ")[0] == first.summary.split(" in ")[0] == "built 1 set, 8 cards, 4 pages"
+    for names, out, changed in ((["nope"], None, {}), (["demo"], None, {"cache": False}),
+                                (["demo"], None, {"stamp": True}), (["demo"], project / "elsewhere", {})):
+        # an unknown set, a build that reads more: the build decides; a new output folder: built
+        assert look(names, project, out, BuildOptions(skip_unchanged=True, **changed)) is None
+
+
+def test_the_digest_the_look_took_serves_the_build_in_its_block_once(project, monkeypatch):
+    """A set found changed is built with the digest the look took (the project is walked and
+    hashed once); a digest taken of another build (other options, another output folder), or
+    left from a look whose block has ended (the project may have changed since), is not used,
+    and the record the build keeps is its own."""
+    from cardgen import unchanged
+
+    walks = []
+    walk = unchanged._walk
+
+    def counted(folder, *rest):  # the project's walks (the fonts cardgen ships are walked apart)
+        if Path(folder) == project.resolve():
+            walks.append(folder)
+        return walk(folder, *rest)
+
+    monkeypatch.setattr(unchanged, "_walk", counted)
+    options = BuildOptions(skip_unchanged=True)
+    cardgen.build(["demo"], project, None, options)
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    walks.clear()
+    with unchanged.looked(["demo"], project, None, options) as skipped:
+        assert skipped is None
+        assert cardgen.build(["demo"], project, None, options).sets[0].laid_out == 1
+    assert len(walks) == 1
+    with unchanged.looked(["demo"], project, None, options) as skipped:
+        assert skipped is not None  # the record holds the digest the look took
+    assert skipped.sets[0].reused == 6 and skipped.sets[0].laid_out == 0
+
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Defend", "Attack <12> & more,1,Attack"))
+    walks.clear()
+    other = project / "other"
+    with unchanged.looked(["demo"], project, None, options) as skipped:
+        assert skipped is None
+        cardgen.build(["demo"], project, other, options)  # not the build the digest was taken for
+    assert len(walks) == 2
+    with unchanged.looked(["demo"], project, other, options) as skipped:
+        assert skipped is not None
+
+    walks.clear()
+    with unchanged.looked(["demo"], project, None, options) as skipped:
+        assert skipped is None and unchanged._taken is not None
+    assert unchanged._taken is None  # let go with its block
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    cardgen.build(["demo"], project, None, options)  # after the edit: its own digest, walked again
+    assert len(walks) == 2
+    with unchanged.looked(["demo"], project, None, options) as skipped:
+        assert skipped is not None
+    assert skipped.sets[0].pdf.read_bytes() == fresh(project)

@@ -163,6 +163,33 @@ def test_what_workers_laid_out_goes_into_the_cache(two_hundred, tmp_path):
     assert _same_output(root, "plain", "edited")
 
 
+COUNTING_RENDERS = """
+from cardgen.render.environment import Templates
+rendered = []
+render = Templates.render
+Templates.render = lambda self, template, *rest: rendered.append(template) or render(self, template, *rest)
+"""
+
+
+def test_a_rebuild_after_one_changed_card_renders_that_card_alone(two_hundred, tmp_path):
+    """The warm-up before the workers (workers._warm_up) reads the first card's renderings from
+    the cache, as the build does: a rebuild renders the changed card's front and no other, and
+    prints what a build without the cache prints."""
+    root = _copy(two_hundred[0], tmp_path)
+    _build(root, "first", 2)
+    cards = root / "data/demo/more.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 100,", "Card 100 changed,"), encoding="utf-8")
+    code = BUILD.format(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
+    done = python(code, str(root), str(root / "first"), "2", "{}", jobs=2)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["laid_out"] == 1
+    rendered = json.loads(done.stderr.strip().splitlines()[-1])
+    # the back reads `set` (not plain data): rendered by the warm-up and by the build
+    assert [template for template in rendered if template != "demo/back.xml.j2"] == ["demo/action.xml.j2"]
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "first")
+
+
 CLI = """
 import json, sys
 from click.testing import CliRunner

@@ -11,7 +11,6 @@ transparency pre-mixed (color/pdf.py) and finished as PDF/X-1a (color/pdfx.py).
 from __future__ import annotations
 
 import re
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
 from .products import plain_back_warnings, product_key
 from .shops import Shop
+from ..scratch import scratch_folder
 
 
 def _slug(text: str) -> str:
@@ -43,7 +43,7 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
     info = document_info(card_set, f"{card_set.title}: DriveThruCards print file (PDF/X-1a:2003)")
     folder = Path(out) / name
     warnings: list[Problem] = []
-    with tempfile.TemporaryDirectory(prefix="cardgen-drivethru-") as temporary:
+    with scratch_folder("cardgen-drivethru-") as temporary:
         drawn = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, drawn)
         products: dict[tuple[str, str], list[tuple[dict, dict | None]]] = {}

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -24,6 +23,7 @@ from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
 from .products import plain_back_warnings, product_key
 from .shops import DPI, Shop
+from ..scratch import scratch_folder
 
 MARGIN = 0.5  # mm beyond the shop's bleed that the crop cuts away (no half-covered edge pixels)
 INDEX = "export.json"
@@ -43,7 +43,7 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
     needed = shop.bleed_mm + MARGIN
     card_set = with_bleed(card_set, lambda t: max(t.bleed, needed))
     folder = ProofFolder(Path(out) / name, INDEX)
-    with tempfile.TemporaryDirectory(prefix="cardgen-export-") as temporary:
+    with scratch_folder("cardgen-export-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         products, warnings = _products(card_set, faces, shop)

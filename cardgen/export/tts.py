@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -23,6 +22,7 @@ from ..proof.raster import centred_box, png_bytes
 from ..proof.workers import close_rasterisers, open_rasteriser, ordered_map
 from ..units import MM_PER_INCH
 from .perface import load_checked, page_mm, per_card_pdf
+from ..scratch import scratch_folder
 
 COLUMNS, ROWS = 10, 7
 PER_SHEET = COLUMNS * ROWS - 1  # the last slot is the hidden card
@@ -138,7 +138,7 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
     for old in folder.glob("deck-*.png"):  # sheets of an earlier export: their number may differ
         old.unlink()
     decks: list[dict] = []
-    with tempfile.TemporaryDirectory(prefix="cardgen-tts-") as temporary:
+    with scratch_folder("cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         planned = []  # (card type, back face or None, fronts) a sheet

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import Source, fail
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
-from ..paths import OutsideProject, confined
+from ..paths import OutsideProject, confined, set_names  # noqa: F401 - set_names: the API's name here
 from ..units import parse_length
 from .cards import CardFiles
 from .setvalues import card_shape, check_date, length, text, unknown_keys
@@ -24,13 +24,6 @@ BOX_KEYS = {"template", "cards", "deck", "thickness", "clearance", "fields"}
 TYPE_KEYS = {"template", "back", "size", "shape", "bleed", "safe", "defaults"}
 ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines", "paper"}
-
-
-def set_names(root: Path) -> list[str]:
-    data = Path(root) / "data"
-    if not data.is_dir():
-        return []
-    return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
 
 
 def load_set(name: str, root: Path | str = ".") -> CardSet:
@@ -114,6 +107,11 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if "paper" in data["sheet"]:  # checked here, where its line is known
             from ..sheets.sizes import paper_size
 
+            if isinstance(data["sheet"]["paper"], dict):
+                unknown_keys(data["sheet"]["paper"], {"w", "h"}, file, "paper")
+                for side in ("w", "h"):
+                    if side not in data["sheet"]["paper"]:
+                        raise fail(f"paper: {side} is missing (give both w and h, in mm)", at(data["sheet"], "paper"))
             paper = plain(data["sheet"]["paper"])
             paper_size((paper.get("w"), paper.get("h")) if isinstance(paper, dict) else paper,
                        at(data["sheet"], "paper"))

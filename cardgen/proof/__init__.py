@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
 from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
 from ..write.manifest import load_manifest
+from ..scratch import scratch_folder
 
 CONTACT = "contact.png"
 GALLERY = "index.html"
@@ -131,7 +131,7 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
               jobs: int = 1) -> ProofResult:
     """Proof one set, rasterising in ``jobs`` processes."""
     options = pipeline.BuildOptions(layout="per-card", proof_boxes=overlay)
-    with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as temporary:
+    with scratch_folder("cardgen-proof-") as temporary:
         built = pipeline.build_set(name, session, Path(temporary), options)
         document = load_manifest(built.manifest)
         folder = ProofFolder(Path(out) / name)

@@ -3,7 +3,6 @@ draws them (with the preview's clipped overflowing text), and rasterised with pd
 from __future__ import annotations
 
 import math
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from ..model import Face
 from ..proof.raster import Rasteriser, png_bytes, render_and_encode
 from ..write.pdf import write_pdf
 from .store import FaceStore
+from ..scratch import scratch_folder
 
 GRID_DPI = 120  # the page's cards: sharp at their size on screen, quick to rasterise
 GRID_PIXELS = 300  # ... and at least this wide, so that a small token is as sharp as a card
@@ -69,7 +69,7 @@ def draw_faces(store: FaceStore, rendered, faces: list[Face], dpi: float | None 
             overflows.clear()
 
     # each face once, and its overflow problems told apart by drawing it on a page of its own
-    with tempfile.TemporaryDirectory(prefix="cardgen-serve-") as temporary:
+    with scratch_folder("cardgen-serve-") as temporary:
         pdf = Path(temporary) / "faces.pdf"
         write_pdf(pdf, sheets.impose_groups([[(face, None) for face in faces]], layout), rendered.drawing,
                   card_set.title, sheets.draw_marks, rendered.resources.fonts.face(None).pdf_name,

@@ -18,24 +18,10 @@ from pathlib import Path
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
-from ..paths import OutsideProject, confined
+from ..paths import OutsideProject, confined, shipped_folder
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 FONT_SUFFIXES = (".ttf", ".otf")
-PACKAGE = Path(__file__).resolve().parent.parent  # cardgen/
-
-
-def shipped_folder() -> Path:
-    """The fonts cardgen ships: ``cardgen/fonts/`` in an installed wheel (copied there from
-    the repository's ``fonts/`` when the wheel is built), the repository's ``fonts/`` in a
-    checkout or an editable install. Both are trusted roots: they belong to cardgen, not to a
-    project's data."""
-    for folder in (PACKAGE / "fonts", PACKAGE.parent / "fonts"):
-        if (folder / "fonts.yaml").is_file():
-            return folder
-    raise fail("cardgen's own fonts are missing (reinstall cardgen)", Source("fonts/fonts.yaml"))
-
-
 class MissingFace(ValueError):
     """A layout asked for a style its family does not have."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import marshal
 import struct
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from .fontfolders import STYLES, MissingFace, project_families  # noqa: F401 (ST
 from .fontcheck import DamagedFont
 from .otf import is_cff, truetype_copy
 from .parsed import load_ttf
+from ..scratch import scratch_folder
 
 WIDTHS_KEPT = 8192  # word widths cached per face: a few hundred kilobytes at most
 
@@ -221,7 +221,7 @@ class FontBook:
         pdf_name = _pdf_name(path, digest)
         try:
             if self.parse_cache is None and is_cff(path):  # converted in a folder of this build's own
-                with tempfile.TemporaryDirectory(prefix="cardgen-font-") as private:
+                with scratch_folder("cardgen-font-") as private:
                     outlines = self._truetype_outlines(path, digest, Path(private))
                     ttf = load_ttf(pdf_name, outlines, file_digest(outlines), None)  # read whole, at once
             else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from pathlib import Path
 
 _NAME = re.compile(r"\..+\.cardgen-(\d+)-[0-9a-f]{8}\.tmp")
@@ -18,6 +17,8 @@ _NAME = re.compile(r"\..+\.cardgen-(\d+)-[0-9a-f]{8}\.tmp")
 
 def temporary_path(target: Path) -> Path:
     """A fresh temporary name beside ``target`` (the file is not made)."""
+    import secrets  # not imported by a build that writes nothing (unchanged.py)
+
     target = Path(target)
     return target.with_name(f".{target.name}.cardgen-{os.getpid()}-{secrets.token_hex(4)}.tmp")
 

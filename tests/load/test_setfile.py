@@ -48,3 +48,17 @@ def test_numbers_and_empty_values_still_read(project, old, new, title, version):
     set_yaml.write_text(set_yaml.read_text().replace(old, new))
     card_set = load_set("demo", project)
     assert (card_set.title, card_set.version) == (title, version)
+
+
+@pytest.mark.parametrize("paper, message", [
+    ("{w: wide, h: 200}", 'paper: expected a length such as "12", "12mm", "0.5in" or "10pt", got "wide"'),
+    ("{h: 200}", "paper: w is missing (give both w and h, in mm)"),
+    ("{w: 200}", "paper: h is missing (give both w and h, in mm)"),
+    ("{width: 100, h: 200}", 'paper: unknown key "width" (known: h, w)'),
+    ("{w: 0, h: 200}", "paper sides must be greater than 0, got 0 x 200"),
+    ("b5", 'unknown paper "b5" (choose letter, a4, a3 or give (w, h) in mm)'),
+    ("[200]", "paper must be a name or (w, h) in mm, got [200]"),
+])
+def test_a_paper_that_cannot_be_printed_on_names_its_line(project, paper, message):
+    assert problems_after(project, 'version: "0.3"', f'version: "0.3"\nsheet:\n  paper: {paper}') == [
+        f"data/demo/set.yaml:5: {message}"]
