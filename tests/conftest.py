@@ -17,7 +17,7 @@ from cardgen.cli import main
 from projects import REPO, make_project
 from livepage import chromium, page  # noqa: F401 (browser fixtures, shared: one Chromium a session)
 from untouched import build_outputs, changes
-from scheduling import FileSeconds, pytest_xdist_make_scheduler  # noqa: F401 (the browser files on one worker, longest first)
+from scheduling import pytest_xdist_make_scheduler  # noqa: F401 (the browser files on one worker, longest first)
 
 # Hypothesis keeps no example database: it would be written into the repository (.hypothesis/).
 settings.register_profile("cardgen", database=None)
@@ -71,7 +71,6 @@ def _runs_tests_itself(config) -> bool:
 def pytest_sessionstart(session):
     if _runs_tests_itself(session.config):
         session.config.stash[_OUTPUTS_BEFORE] = build_outputs(REPO)
-        session.config.pluginmanager.register(FileSeconds(session.config), "cardgen-file-seconds")
 
 
 @pytest.hookimpl(trylast=True)
