@@ -21,10 +21,16 @@ once before the runs, as an installed cardgen has it.
 
 ``--profile DECK MEASURE`` runs one build of that kind (after the same preparation) with a
 timer on each stage of the pipeline, exclusive of the stages it calls: start (the interpreter),
-import, load (set file and card rows), validate, render markup (templates, markup parsing,
-content hashes), lay out, fonts, images, draw, impose (sheets and marks), cache (reading and
-writing .cardgen-cache), write/compress (page compression, the PDF and manifest streams), gc
-(the cycle collector), and other (the pipeline's own glue). CPU seconds (process time).
+import, load (set file and card rows), validate, render markup (the renderer's own work and
+content hashes), templates (jinja), markup parse, lay out (its glue), rich text parse, measure
+(word widths), fit (the size search), place lines, fonts, images, draw, record and prepare (a
+worker's drawing of a face as parts, made ready to write), impose (sheets and marks), cache
+(reading and writing .cardgen-cache, a worker's stored entries), write/compress (page
+compression, the PDF and manifest streams), send/receive (the build's process reading the
+workers' chunks), gc (the cycle collector), and other (the pipeline's own glue; in a worker,
+skipping the other workers' cards and writing its messages). CPU seconds (process time), a
+column for the build's process and one for each worker it forked (the hooks are in place
+before the fork, so a worker times the same stages and writes its totals when it ends).
 """
 from __future__ import annotations
 
@@ -186,8 +192,9 @@ def _print_rows(rows) -> None:
 
 # --- the profile by stage ---------------------------------------------------------------
 
-STAGES = ("start", "import", "load", "validate", "render markup", "lay out", "fonts", "images", "draw",
-          "impose", "cache", "write/compress", "gc", "other")
+STAGES = ("start", "import", "load", "validate", "render markup", "templates (jinja)", "markup parse", "lay out",
+          "rich text parse", "measure", "fit (size search)", "place lines", "fonts", "images", "draw",
+          "record (worker)", "prepare (worker)", "impose", "cache", "write/compress", "send/receive", "gc", "other")
 
 
 def profile(deck: str, measure: str) -> None:
@@ -209,11 +216,25 @@ def profile(deck: str, measure: str) -> None:
             raise SystemExit(child.stderr)
         with open(report, encoding="utf-8") as handle:
             totals = json.load(handle)
-    whole = sum(totals.values())
-    print(f"{deck} deck, {measure}: {whole:.3f} s CPU in one process (load {os.getloadavg()[0]:.2f})")
-    for stage in STAGES:
-        seconds = totals.get(stage, 0.0)
-        print(f"  {stage:15} {seconds:7.3f} s  {100 * seconds / whole:5.1f}%")
+        workers = []
+        for index in range(64):  # each worker's totals, if the build ran on worker processes
+            name = f"{report}.worker-{index}"
+            if os.path.exists(name):
+                with open(name, encoding="utf-8") as handle:
+                    workers.append(json.load(handle))
+    processes = [totals] + workers
+    whole = sum(sum(t.values()) for t in processes)
+    print(f"{deck} deck, {measure}: {whole:.3f} s CPU in {len(processes)} process(es) "
+          f"(load {os.getloadavg()[0]:.2f}); stages exclusive of the stages they call")
+    heads = ["build's process"] + [f"worker {i}" for i in range(len(workers))]
+    print(f"  {'stage':18}" + "".join(f"{h:>17}" for h in heads) + f"{'all':>9}  share")
+    for stage in STAGES + tuple(sorted({k for t in processes for k in t} - set(STAGES))):
+        each = [t.get(stage, 0.0) for t in processes]
+        if not any(each):
+            continue
+        print(f"  {stage:18}" + "".join(f"{seconds:15.3f} s" for seconds in each)
+              + f"{sum(each):7.3f} s {100 * sum(each) / whole:5.1f}%")
+    print(f"  {'whole':18}" + "".join(f"{sum(t.values()):15.3f} s" for t in processes) + f"{whole:7.3f} s")
 
 
 class _Clock:
@@ -267,20 +288,30 @@ def _timed(clock: _Clock, stage: str, function):
     return timed
 
 
-# stage -> (module, attribute path) of the functions that do its work
+# stage -> (module, attribute path) of the functions that do its work; hooked before the
+# workers fork, so the workers time the same stages
 _STAGE_HOOKS = {
     "load": [("cardgen.pipeline", "load_set"), ("cardgen.load.cards", "CardFiles.__iter__")],
     "validate": [("cardgen.pipeline", "check_problems")],
-    "render markup": [("cardgen.render.faces", "FaceRenderer._face"), ("cardgen.render.faces", "FaceRenderer.markup"),
-                      ("cardgen.render.environment", "Templates.render"), ("cardgen.render.faces", "parse_markup")],
+    "render markup": [("cardgen.render.faces", "FaceRenderer._face"), ("cardgen.render.faces", "FaceRenderer.markup")],
+    "templates (jinja)": [("cardgen.render.environment", "Templates.render")],
+    "markup parse": [("cardgen.render.faces", "parse_markup")],
     "lay out": [("cardgen.rendered", "lay_out")],
+    "rich text parse": [("cardgen.layout", "parse")],
+    "measure": [("cardgen.layout", "measure")],
+    "fit (size search)": [("cardgen.layout", "fit")],
+    "place lines": [("cardgen.text.fit", "_place")],
+    "record (worker)": [("cardgen.worker_process", "record_face")],
+    "prepare (worker)": [("cardgen.worker_process", "_prepared")],
+    "send/receive": [("cardgen.workers", "_Feed._receive")],
     "fonts": [("cardgen.text.fonts", "FontBook.face"), ("cardgen.text.fonts", "FontBook.__init__"),
               ("cardgen.text.fonts", "FontBook.face_named")],
     "images": [("cardgen.layout", "Resources.image"), ("cardgen.layout", "Resources.find_image"),
                ("cardgen.assets", "Fingerprints.file")],
     "draw": [("cardgen.write.pdf", "_FaceDrawer.draw"), ("cardgen.rendered", "Rendered.drawing")],
     "impose": [("cardgen.sheets", "impose_groups"), ("cardgen.sheets", "draw_marks")],
-    "cache": [("cardgen.cache", "FaceCache.recall"), ("cardgen.cache", "FaceCache._write"),
+    "cache": [("cardgen.worker_process", "_stored"),
+              ("cardgen.cache", "FaceCache.recall"), ("cardgen.cache", "FaceCache._write"),
               ("cardgen.cache", "FaceCache.save"), ("cardgen.cache_file", "LastBuild.__init__")],
     "write/compress": [("cardgen.write.pdf", "_compress_last_page"), ("cardgen.write.stream", "PageStream.page_done"),
                        ("cardgen.write.stream", "PageStream.form_done"), ("cardgen.write.stream", "PageStream.finish"),
@@ -313,6 +344,34 @@ def _hook(clock: _Clock) -> None:
             setattr(owner, name, wrapped)
 
 
+def _hook_workers(clock: _Clock, report: str) -> None:
+    """A worker (forked with the hooks in place) times its own stages from nothing and writes
+    them to ``<report>.worker-<index>`` before it exits. What a worker does outside the hooked
+    stages (skipping other workers' cards, encoding and writing its messages) is its other."""
+    import json
+
+    try:
+        import cardgen.workers as workers
+    except ImportError:
+        return
+    serve = getattr(workers, "_serve", None)
+    if serve is None:
+        return
+
+    def timed_serve(index, *args, **kwargs):
+        clock.totals = {}
+        clock.stack = ["other"]
+        clock.mark = time.process_time()
+        try:
+            return serve(index, *args, **kwargs)
+        finally:
+            clock.leave()
+            with open(f"{report}.worker-{index}", "w", encoding="utf-8") as handle:
+                json.dump(clock.totals, handle)
+
+    workers._serve = timed_serve
+
+
 def stages_child(report: str) -> None:
     """In the build's own process: import, hook the stages, build, write the totals."""
     import gc
@@ -326,6 +385,7 @@ def stages_child(report: str) -> None:
 
     clock.enter("other")
     _hook(clock)
+    _hook_workers(clock, report)
     clock.totals["other"] = 0.0  # the hooking is the benchmark's, not the build's
 
     def collecting(phase, info):

@@ -24,6 +24,10 @@ class Fingerprints:
     def __init__(self, resources: Resources):
         self.resources = resources
         self._fonts = resources.fonts.fingerprint
+        # text boxes hyphenate in the set's language (hyphenate="auto"): where lines break, and
+        # whether text fits. A set without one hashes as before (the manifests' face hashes stay)
+        language = resources.card_set.language
+        self._language = (f"language:{language}",) if language else ()
         self._named = Latest(self.NAMED)  # refs -> what the files they name add to a hash
 
     @staticmethod
@@ -38,8 +42,8 @@ class Fingerprints:
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
     def __call__(self, markup_key: str, markup: str) -> str:
-        """The content hash of a face: its markup key, the fonts, and every image and icon the
-        markup names (read from the text: the markup is parsed later, when it is laid out)."""
+        """The content hash of a face: its markup key, the fonts, the set's language, and every
+        image and icon the markup names (read from the text: the markup is parsed later, when it is laid out)."""
         return self.of(markup_key, self.refs(markup))
 
     @staticmethod
@@ -53,7 +57,7 @@ class Fingerprints:
         named = self._named.get(refs)
         if named is None:
             named = self._named[refs] = self._named_parts(refs)
-        return self._combine((markup_key, self._fonts, *named))
+        return self._combine((markup_key, self._fonts, *self._language, *named))
 
     def _named_parts(self, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
         images, icon_names = refs

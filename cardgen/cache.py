@@ -49,6 +49,20 @@ def stored(data: bytes, dictionary: bytes | None) -> bytes:
     return b"\1" + packer.compress(data) + packer.flush()
 
 
+def unpacked(stored: bytes, dictionary: bytes | None) -> bytes:
+    """The marshal data of an entry as ``stored`` gives it (raises ValueError or zlib.error if
+    it cannot be read)."""
+    if stored[0] == RAW:
+        return stored[1:]
+    if stored[0] != PACKED or dictionary is None:
+        raise ValueError("not a stored payload")
+    unpacker = zlib.decompressobj(-15, dictionary)
+    data = unpacker.decompress(stored[1:])
+    if not unpacker.eof:
+        raise ValueError("truncated")
+    return data
+
+
 class FaceCache:
     RECENT = 64  # entries of this build kept at hand: identical pages (back pages) come again and again
 
@@ -160,15 +174,7 @@ class FaceCache:
         return stored(data, self.dictionary)
 
     def _unpacked(self, stored: bytes) -> bytes:
-        if stored[0] == RAW:
-            return stored[1:]
-        if stored[0] != PACKED or self.dictionary is None:
-            raise ValueError("not a stored payload")
-        unpacker = zlib.decompressobj(-15, self.dictionary)
-        data = unpacker.decompress(stored[1:])
-        if not unpacker.eof:
-            raise ValueError("truncated")
-        return data
+        return unpacked(stored, self.dictionary)
 
     def _write(self, key: str, stored: bytes) -> None:
         self._recent[key] = stored

@@ -259,14 +259,16 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
               help="Check this deck list against the set's rules.")
 @click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
               help="Turn on a named reading that the set's rules file offers (repeatable).")
+@click.option("--cache/--no-cache", default=True,
+              help="Take the faces the last build drew, with this same code, as fitting (default on).")
 @click.pass_context
-def check(ctx, sets, deck, rules_options):
+def check(ctx, sets, deck, rules_options, cache):
     """Load and validate SETS (default: every set) and lay out every card; write nothing."""
     with collector_paused():
         from . import pipeline
 
     root = ctx.obj["root"]
-    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck, rules_options)))
+    problems = collapse(run_reporting_errors(ctx, lambda: pipeline.check(sets, root, deck, rules_options, cache)))
     for problem in problems:
         click.echo(str(problem), err=True)
     if any(p.is_error for p in problems):

@@ -102,10 +102,24 @@ def os_reason(error: OSError) -> str:
         return "the file system is read-only"
     if error.errno in (errno.ENOTDIR, errno.EEXIST) and getattr(error, "cardgen_folder", None):
         return f"{shown_path(error.cardgen_folder)} is a file, not a folder"
+    if error.errno == errno.ENOTDIR and error.filename is not None:
+        blocking = _file_on_the_way(os.fspath(error.filename))
+        if blocking is not None:  # a folder of the path is a file: the same words as above
+            return f"{shown_path(blocking)} is a file, not a folder"
     if error.errno == errno.EISDIR:
         return "it is a folder, not a file"
     text = error.strerror or str(error) or type(error).__name__
     return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def _file_on_the_way(path: str) -> str | None:
+    """The part of ``path`` that is a file where a folder should be, if there is one."""
+    parent = os.path.dirname(path)
+    while parent and parent != os.path.dirname(parent):
+        if os.path.isfile(parent):
+            return parent
+        parent = os.path.dirname(parent)
+    return None
 
 
 def shown_path(path) -> str:
@@ -126,6 +140,7 @@ def os_message(error: OSError) -> str:
     if error.filename is not None:
         name = os.fspath(error.filename)
         creating = error.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT) or (
-            error.errno in (errno.EACCES, errno.EPERM) and not os.path.isfile(name))
+            error.errno in (errno.EACCES, errno.EPERM) and not os.path.isfile(name)) or (
+            error.errno == errno.ENOTDIR and _file_on_the_way(name) is not None)  # a folder to make
         return f"cannot {'write' if creating else 'open'} {shown_path(name)}: {os_reason(error)}"
     return os_reason(error)

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .draw import CONTAINERS, GROUP_END, pdfops
 from .draw.attributes import color as parse_color
-from .draw.transform import IDENTITY, apply, multiply, rotate_about
+from .draw.transform import IDENTITY, apply, check_stretch, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image, raster_placement
 from .draw.text import PreparedText
@@ -26,6 +26,7 @@ from .text.rich import UnknownIcon, parse
 from .units import PT_PER_MM
 
 SAFE_TOLERANCE = 1e-6  # mm
+_TEXT_STYLES_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,9 @@ class Resources:
         self._icon_widths: dict[str, float] = {}
         self._icon_images: dict[str, Any] = {}  # image icon name -> its loaded image
         self._found: dict[str, Path | ValueError] = {}  # image src -> its file, or why there is none
+        # a text box's attributes (one read-only mapping, shared by every card of the layout
+        # that repeats the box, see render/markup.py) -> (those attributes, its TextStyle)
+        self._text_styles: dict[tuple[int, bool], tuple[Any, TextStyle]] = {}
         # no image of the set prints longer than its largest face: the pixels kept (draw/images.py)
         self.longest_mm = max((max(t.size.w, t.size.h) + 2 * t.bleed for t in card_set.types.values()), default=None)
 
@@ -166,6 +170,11 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
             else:
                 moved = element.tag == "group" and element.attrs["transform"] is not None
                 transforms.append(multiply(transforms[-1], element.attrs["transform"]) if moved else transforms[-1])
+                if moved and transforms[-2] is not IDENTITY:
+                    try:
+                        check_stretch(transforms[-1], "with the groups around it, the transform")
+                    except ValueError as exc:
+                        problems.append(Problem(f"<group> transform: {exc}", element.source, card_name))
             items.append((element, None))
             continue
         try:
@@ -310,16 +319,25 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
         token = f":{exc.name}:"
         raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
-    if a["markup"] == "rich":
-        for value in set(_COLOR_RUN.findall(element.content or "")):
+    rich = a["markup"] == "rich"
+    if rich and "[color=" in (element.content or ""):
+        for value in set(_COLOR_RUN.findall(element.content)):
             try:
                 parse_color(value)
             except ValueError as exc:
                 token = f"[color={value}]"
                 raise _TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
-    style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"], a["valign"],
-                      a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
-                      a["markup"] == "rich" and SOFT_HYPHEN in (element.content or ""))
+    soft_hyphens = rich and SOFT_HYPHEN in (element.content or "")
+    known = resources._text_styles.get((id(a), soft_hyphens))
+    if known is not None and known[0] is a:
+        style = known[1]
+    else:
+        style = TextStyle(a["font"], a["weight"] == "bold", a["style"] == "italic", a["leading"], a["align"],
+                          a["valign"], a["letter-spacing"], _hyphenator(a["hyphenate"], resources.card_set),
+                          soft_hyphens)
+        if len(resources._text_styles) >= _TEXT_STYLES_KEPT:  # attributes that differ card by card: memory stays flat
+            resources._text_styles.clear()
+        resources._text_styles[id(a), soft_hyphens] = (a, style)
     icon_parts = {}
 
     def icon_width(name: str) -> float:

@@ -48,8 +48,12 @@ def shipped_folder() -> Path:
 
 def is_inside(path: Path | str, root: Path | str) -> bool:
     """Whether ``path``, symlinks followed, lies inside ``root`` (itself resolved)."""
-    real = os.path.realpath(path)
-    base = os.path.realpath(root)
+    return real_inside(os.path.realpath(path), os.path.realpath(root))
+
+
+def real_inside(real: str, base: str) -> bool:
+    """``is_inside`` for a path and a root resolved already (``os.path.realpath``): for many
+    files of one folder, the folder is resolved once."""
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 

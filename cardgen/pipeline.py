@@ -13,6 +13,7 @@ from . import sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
+from .known_faces import KnownFaces
 from .load import yamlkept
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
@@ -299,12 +300,15 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
 
 
 def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path | None = None,
-          rules_options: Sequence[str] = ()) -> list[Problem]:
+          rules_options: Sequence[str] = (), cache: bool = True) -> list[Problem]:
     """Load, validate and lay out sets without writing anything; return errors and warnings.
     ``rules_options`` turns on named readings of the rules files (see validate): each set takes
-    the ones its rules offer, and an option that no checked set offers is an error."""
+    the ones its rules offer, and an option that no checked set offers is an error. With
+    ``cache``, a face the last build drew with this same code is known to fit, and is not
+    rendered or laid out again (known_faces.py): the problems are the same."""
     root = Path(root).resolve()
     session = Session(root, cache=False)  # check writes nothing
+    cache = cache and is_inside(root / CACHE_FOLDER, root)  # as Session: a cache linking out is never read
     problems: list[Problem] = []
     names = resolve_names(names, root)
     offered: set[str] = set()
@@ -317,7 +321,12 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
                 offered |= own
                 options = [option for option in rules_options if option in own]
             problems += check_problems(card_set, deck, options)
-            lay_out_all(render_set(card_set, session), card_set.cards)
+            known = KnownFaces.read(_faces_cache(session, card_set.name)) if cache else None
+            try:
+                lay_out_all(render_set(card_set, session, known=known), card_set.cards, known)
+            finally:
+                if known is not None:
+                    known.close()
         except CardgenError as error:
             problems += error.problems
     if len(names) > 1:

@@ -11,6 +11,7 @@ from .cache import FaceCache
 from .draw import direct
 from .draw.content import ELEMENT, ICON, TEXT
 from .errors import CardgenError, Problem
+from .known_faces import KnownFaces
 from .layout import LaidFace, Resources, blame_value, lay_out
 from .model import Card, CardSet, Face
 from .render.faces import RENDERER, FaceRenderer, Markup, Pair, plain_data
@@ -109,16 +110,19 @@ class _ElementsOf:
             raise CardgenError(problems)
 
 
-def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = None, preview: bool = False) -> Rendered:
+def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = None, preview: bool = False,
+               known: KnownFaces | None = None) -> Rendered:
     """The render stage of a set, ready to render cards as they come. Faces the cache has seen
     rendered from the same templates and values are not rendered again. ``preview`` (the live
     preview): text that does not fit is drawn clipped and marked, its problem kept in
-    ``resources.overflows``."""
+    ``resources.overflows``. ``known`` (check, which keeps nothing): the last build's
+    renderings, read only."""
     resources = Resources(card_set, session.fonts, session.images, preview)
     memo = None
-    if cache is not None:
-        cache.prefix = _render_prefix(card_set, session)
-        memo = cache if cache.prefix else None
+    kept = cache if cache is not None else known
+    if kept is not None:
+        kept.prefix = _render_prefix(card_set, session)
+        memo = kept if kept.prefix else None
     session.templates.keep_names_in(memo)
     renderer = FaceRenderer(card_set, session.templates, Fingerprints(resources), memo)
     return Rendered(renderer, resources, cache)
@@ -126,17 +130,20 @@ def render_set(card_set: CardSet, session: Session, cache: FaceCache | None = No
 
 def _render_prefix(card_set: CardSet, session: Session) -> str:
     """What every rendering of the set depends on besides its template and card: all templates,
-    the set's values, and the renderer's own code. Empty when a set value is not plain data."""
+    the set's values, the renderer's own code, and the template limits (a rendering made within
+    larger ones may not be within these). Empty when a set value is not plain data."""
     shared = {"name": card_set.name, "title": card_set.title, "version": card_set.version,
               "variables": dict(card_set.variables)}
     if not plain_data(shared):
         return ""
-    return hashlib.sha256(f"{session.templates.digest}\0{RENDERER}\0{shared!r}".encode("utf-8")).hexdigest()
+    env = session.templates.env
+    limits = f"{env.max_steps}:{env.max_depth}"
+    return hashlib.sha256(f"{session.templates.digest}\0{RENDERER}\0{limits}\0{shared!r}".encode("utf-8")).hexdigest()
 
 
-def lay_out_all(rendered: Rendered, cards: Iterable[Card]) -> None:
+def lay_out_all(rendered: Rendered, cards: Iterable[Card], known: KnownFaces | None = None) -> None:
     """Render and lay out every distinct face of ``cards`` and keep none: what ``check`` needs.
-    Raises all problems."""
+    A face ``known`` to fit (the last build drew it) is not laid out again. Raises all problems."""
     problems: list[Problem] = []
     seen: set[str] = set()
     for pair in rendered.pairs(cards):
@@ -144,6 +151,8 @@ def lay_out_all(rendered: Rendered, cards: Iterable[Card]) -> None:
             if face is None or face.markup_key in seen:
                 continue
             seen.add(face.markup_key)
+            if known is not None and known.fits(face.content_hash):
+                continue
             try:
                 rendered.lay_out(face)
             except CardgenError as error:

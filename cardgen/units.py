@@ -8,7 +8,8 @@ MM_PER_INCH = 25.4
 MM_PER_PT = MM_PER_INCH / 72.0
 PT_PER_MM = 72.0 / MM_PER_INCH
 
-_LENGTH = re.compile(r"^\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|in|pt|cm)?\s*$")
+# an exponent too: a template's arithmetic prints a float near 0 as "1.4e-15" ({{ w - 63.5 }})
+_LENGTH = re.compile(r"^\s*(-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|in|pt|cm)?\s*$")
 MAX_LENGTH = 100_000.0  # mm: 100 m, far beyond any paper, still exact in PDF's numbers
 _FACTOR = {None: 1.0, "mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_PT}
 

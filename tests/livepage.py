@@ -1,8 +1,8 @@
 """Real browser tests: Debian's chromium driven by Playwright, and `cardgen serve` run as the
 user runs it (its own process, its own port), on a copy of tests/fixtures/preview.
 
-conftest.py shares ``chromium`` (one browser a session) and ``page``; a test module imports
-``served`` itself.
+conftest.py shares ``chromium`` (one browser a session) and ``page`` (its one tab, a new document
+a test); a test module imports ``served`` itself.
 """
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def chromium_path() -> str | None:
 
 @pytest.fixture(scope="session")
 def chromium():
+    """Chromium, started once a session (a worker), and the one browser context of its tests'
+    pages (``page``)."""
     executable = chromium_path()
     if executable is None:
         if os.environ.get("CI"):
@@ -43,7 +45,7 @@ def chromium():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=ARGUMENTS)
-        yield browser
+        yield browser.new_context(viewport={"width": 1300, "height": 900})
         browser.close()
 
 
@@ -52,30 +54,60 @@ class Console:
 
     def __init__(self, page):
         self.messages: list[str] = []
-        page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-        page.on("pageerror", lambda e: self.messages.append(f"pageerror: {e}"))
+        self.page = page
+        page.on("console", self._said)
+        page.on("pageerror", self._failed)
+
+    def _said(self, message) -> None:
+        if message.type in ("error", "warning"):
+            self.messages.append(f"{message.type}: {message.text}")
+
+    def _failed(self, error) -> None:
+        self.messages.append(f"pageerror: {error}")
+
+    def stop(self) -> None:
+        self.page.remove_listener("console", self._said)
+        self.page.remove_listener("pageerror", self._failed)
 
 
 @pytest.fixture
 def page(chromium):
-    context = chromium.new_context(viewport={"width": 1300, "height": 900})
-    tab = context.new_page()
+    """The session's tab, on about:blank: the test opens its own document in it, with nothing of
+    the test before (no storage, no cookie, an empty cache, as in a new browser context) but
+    the tab's renderer process, which loads the next page for about a quarter of the CPU a new
+    tab's first page costs (a new process: about 0.6 CPU s)."""
+    from playwright.sync_api import Error
+
+    tab = chromium.pages[0] if chromium.pages else chromium.new_page()
     tab.set_default_timeout(60_000)  # waits end when the page is ready: long only on a busy machine
     tab.console = Console(tab)
     yield tab
-    context.close()
+    tab.console.stop()
+    try:
+        tab.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
+        tab.goto("about:blank")  # the test's document ends: its scripts, its event stream
+        devtools = chromium.new_cdp_session(tab)
+        devtools.send("Network.clearBrowserCache")
+        devtools.send("Network.clearBrowserCookies")
+        devtools.detach()
+        tab.mouse.move(0, 0)  # no card of the next test's page opens under the pointer (:hover)
+    except Error:
+        tab.close()  # a tab that cannot leave the page: the next test opens a new one
 
 
 class Server:
     """``cardgen serve`` in a process of its own; ``stop`` sends SIGTERM, as a service manager does.
 
-    Starting returns at once: the server's Python starts while the test sets up the rest (a
-    browser page); ``url`` waits for the address the server prints first."""
+    Starting returns at once: the server's Python starts while the test sets up the rest;
+    ``url`` waits for the address the server prints first. It builds a set's PDF as soon as
+    the preview is refreshed (``--pdf-delay 0``): the half second a user's server leaves for
+    the page's images would only be waited out, a test at a time."""
 
     def __init__(self, root: Path, *sets: str):
         self.root = root
         self.process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), "serve", *sets,
-                                         "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                         "--port", "0", "--pdf-delay", "0"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         self._said_first = threading.Event()
         self._url: str | None = None
@@ -163,7 +195,11 @@ def unused_servers(request, tmp_path_factory):
 
 @pytest.fixture
 def served(unused_servers):
-    """A served copy of tests/fixtures/preview (set "demo") that no other test has seen or changed."""
+    """A served copy of tests/fixtures/preview (set "demo") that no other test has seen or changed,
+    its first PDF built: nothing is under way when the test starts, and a test that takes
+    ``page`` after ``served`` opens its page only then (a page opened on a server still
+    starting draws every batch of faces and the PDF's end as they come)."""
     server = unused_servers.take()
+    server.wait_for_pdf()
     yield server
     server.terminate()

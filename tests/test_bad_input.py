@@ -171,11 +171,13 @@ def test_usage_errors_exit_2(built, cli, args, message):
       "(a damaged or cut-short file?)", "cardgen: 1 error, 0 warnings"]),
     (lambda p: (p / "data/demo/icons/star.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan nan"><rect width="1" height="1"/></svg>'),
-     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: its size, nan x nan, is not a finite size '
+     ['data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read SVG "data/demo/icons/star.svg": its size, '
+      'nan x nan, is not a finite size '
       "above 0 (width, height or viewBox)", "cardgen: 1 error, 0 warnings"]),
     (lambda p: (p / "data/demo/icons/star.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" width="-4" height="8"><rect width="1" height="1"/></svg>'),
-     ['data/demo/icons/star.svg: card "Escape Artist": cannot read SVG: its size, -3 x 6, is not a finite size '
+     ['data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read SVG "data/demo/icons/star.svg": its size, '
+      '-3 x 6, is not a finite size '
       "above 0 (width, height or viewBox)", "cardgen: 1 error, 0 warnings"]),
     (lambda p: (p / "templates/demo/token.xml.j2").write_bytes(b"<card>\n\xff</card>\n"),
      ['templates/demo/token.xml.j2:2: card "Marker": the template is not UTF-8 text: byte 0xFF at byte offset 7 '

@@ -164,3 +164,14 @@ def test_proofs_into_an_unwritable_folder(built, cli):
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/proofs: permission denied\n"
     intact(project, before)
+
+
+@pytest.mark.parametrize("args, folder", [(("proof", "demo"), "output/proofs/demo"),
+                                          (("export", "demo", "--tts"), "output/tts/demo")])
+def test_proof_and_export_into_an_output_that_is_a_file_say_so_as_build_does(built, cli, args, folder):
+    project, _ = built
+    shutil.rmtree(project / "output")
+    (project / "output").write_text("not a folder")
+    result = cli(project, *args)
+    assert (result.exit_code, result.stderr) == (1, f"cardgen: cannot write {folder}: output is a file, not a folder\n")
+    assert (project / "output").read_text() == "not a folder"

@@ -130,17 +130,24 @@ def test_what_a_template_reads_is_kept_for_the_next_build_by_its_source(project,
                               if face["side"] == "back"}) > 1
 
 
-def test_every_shipped_set_replays_to_the_same_bytes(tmp_path):
-    """Images, SVG icons, opacity, lines and polygons: a build from the cache prints exactly what
-    a build without it prints (the PDF version included)."""
+@pytest.fixture(scope="module")
+def shipped_first(tmp_path_factory):
+    """A copy of the shipped sets built once, the cache on (into first/): the project and the
+    build's result. Tests that edit it work on a copy."""
     import shutil
 
     from projects import REPO
 
-    root = tmp_path / "shipped"
+    root = tmp_path_factory.mktemp("shipped") / "shipped"
     for folder in ("fonts", "data", "templates"):
         shutil.copytree(REPO / folder, root / folder)
-    first = cardgen.build(None, root, root / "first")
+    return root, cardgen.build(None, root, root / "first")
+
+
+def test_every_shipped_set_replays_to_the_same_bytes(shipped_first):
+    """Images, SVG icons, opacity, lines and polygons: a build from the cache prints exactly what
+    a build without it prints (the PDF version included)."""
+    root, first = shipped_first
     cached = cardgen.build(None, root, root / "cached")
     fresh = cardgen.build(None, root, root / "fresh", BuildOptions(cache=False))
     assert len(first.sets) == 5
@@ -190,15 +197,14 @@ def test_a_face_known_only_by_its_rendering_is_rendered_when_it_must_be_laid_out
     assert again.pdf.read_bytes() == first.pdf.read_bytes()
 
 
-def test_an_edited_icon_lays_out_only_the_faces_that_show_it(tmp_path):
+def test_an_edited_icon_lays_out_only_the_faces_that_show_it(shipped_first, tmp_path):
     import shutil
 
-    from projects import REPO
-
+    built, whole = shipped_first
     root = tmp_path / "shipped"
-    for folder in ("fonts", "data/death-mesa", "templates/death-mesa"):
-        shutil.copytree(REPO / folder, root / folder)
-    first = cardgen.build(["death-mesa"], root).sets[0]
+    for folder in ("fonts", "data/death-mesa", "templates/death-mesa", ".cardgen-cache"):
+        shutil.copytree(built / folder, root / folder)
+    first = next(one for one in whole.sets if one.name == "death-mesa")
     icon = root / "data/death-mesa/icons/living.svg"  # shown by some cards, not all
     icon.write_text(icon.read_text().replace("</svg>", "<!-- edited --></svg>"))
     again = cardgen.build(["death-mesa"], root).sets[0]

@@ -29,10 +29,26 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+@pytest.fixture(scope="module")
+def _demo_built(tmp_path_factory):
+    """The demo project built once for the module (the cache on); each test breaks a copy."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+    from projects import make_project
+
+    project = make_project(tmp_path_factory.mktemp("demo"))
+    result = CliRunner().invoke(main, ["--root", str(project), "build", "demo"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return project
+
+
 @pytest.fixture
-def built(project, cli, tmp_path):
-    """The demo project built once, a folder of files outside it, and the output's bytes."""
-    assert cli(project, "build", "demo").exit_code == 0
+def built(_demo_built, tmp_path):
+    """A copy of the built demo project (its output and cache included) where ``project`` would
+    be, a folder of files outside it, and the output's bytes."""
+    project = tmp_path / "proj"
+    shutil.copytree(_demo_built, project, symlinks=True)
     outside = tmp_path / "outside"
     outside.mkdir()
     Image.new("RGB", (8, 8), "red").save(outside / "x.png")

@@ -23,6 +23,27 @@ def many(tmp_path):
     return root
 
 
+@pytest.fixture(scope="module")
+def _built_once(tmp_path_factory):
+    """``many`` built once (the cache on, into first/) for the module's tests that start from
+    that build; each rebuilds a copy of it (``built``)."""
+    root = make_project(tmp_path_factory.mktemp("many"))
+    _write_rows(root, {})
+    return root, _build(root, "first")
+
+
+@pytest.fixture
+def built(_built_once, tmp_path):
+    """A copy of ``many`` after its first build (its cache and first/ included), and that build's
+    result (its files are the first build's, read only)."""
+    import shutil
+
+    original, first = _built_once
+    root = tmp_path / "proj"
+    shutil.copytree(original, root, symlinks=True)
+    return root, first
+
+
 def _write_rows(root, texts: dict[int, str]) -> None:
     with open(root / "data/demo/more.csv", "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -51,8 +72,8 @@ def _count_fronts_drawn(monkeypatch) -> list[str]:
     return drawn
 
 
-def test_a_rebuild_draws_only_the_page_of_the_changed_card(many, monkeypatch):
-    first = _build(many, "first")
+def test_a_rebuild_draws_only_the_page_of_the_changed_card(built, monkeypatch):
+    many, first = built
     _write_rows(many, {30: "a changed text"})
     drawn = _count_fronts_drawn(monkeypatch)
     again = _build(many, "again")
@@ -75,8 +96,8 @@ def test_a_rebuild_draws_only_the_page_of_the_changed_card(many, monkeypatch):
     [(1, "naïve Ωmega")],  # early: every later page's codes move
     [(1, "naïve"), (1, "plain")],  # and back again
 ])
-def test_kept_pages_print_what_a_fresh_build_prints_when_an_edit_moves_the_codes(many, edits):
-    _build(many, "first")
+def test_kept_pages_print_what_a_fresh_build_prints_when_an_edit_moves_the_codes(built, edits):
+    many, _ = built
     for row, word in edits:
         _write_rows(many, {row: f"{word} and a few words"})
         again = _build(many, "again")
@@ -85,10 +106,10 @@ def test_kept_pages_print_what_a_fresh_build_prints_when_an_edit_moves_the_codes
         assert all(any(w in text for text in page_texts(again.pdf)) for w in word.split())
 
 
-def test_a_kept_page_whose_content_is_gone_is_drawn_again(many, monkeypatch):
+def test_a_kept_page_whose_content_is_gone_is_drawn_again(built, monkeypatch):
     from cardgen.cache import FaceCache
 
-    _build(many, "first")
+    many, _ = built
     cache = FaceCache(many / ".cardgen-cache/faces-demo.bin")
     original_recall = FaceCache.recall
     monkeypatch.setattr(FaceCache, "recall",
@@ -118,8 +139,8 @@ def _write_named_rows(root, copies: dict[int, int]) -> None:
     {20: 40},  # met once before its kept page: drawn inline there, so placed as a form here
     {20: 40, 21: 40},  # met twice before: its form already defined, placed here
 ], ids=["once-before", "form-before"])
-def test_a_kept_page_whose_face_is_met_earlier_in_the_document_places_it_as_a_fresh_build_does(many, copies):
-    first = _build(many, "first")
+def test_a_kept_page_whose_face_is_met_earlier_in_the_document_places_it_as_a_fresh_build_does(built, copies):
+    many, first = built
     _write_named_rows(many, copies)
     again = _build(many, "again")
     fresh = _build(many, "fresh", cache=False)
@@ -129,8 +150,8 @@ def test_a_kept_page_whose_face_is_met_earlier_in_the_document_places_it_as_a_fr
     assert sum(text.count("Card 41") for text in texts) == 1 + len(copies)
 
 
-def test_a_face_of_a_kept_page_met_again_later_is_placed_as_a_form_as_a_fresh_build_does(many):
-    _build(many, "first")
+def test_a_face_of_a_kept_page_met_again_later_is_placed_as_a_form_as_a_fresh_build_does(built):
+    many, _ = built
     _write_named_rows(many, {50: 40})  # Card 41's page is kept; its face comes again later
     again = _build(many, "again")
     fresh = _build(many, "fresh", cache=False)

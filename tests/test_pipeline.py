@@ -22,8 +22,18 @@ def built(project):
     return set_result, load_manifest(set_result.manifest)
 
 
-def test_build_writes_pdf_and_manifest_of_the_documented_shape(project):
-    result, manifest = built(project)
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The demo built once for the tests that only read its output: the project, the set's
+    result and its manifest."""
+    from projects import make_project
+
+    project = make_project(tmp_path_factory.mktemp("demo"))
+    return (project, *built(project))
+
+
+def test_build_writes_pdf_and_manifest_of_the_documented_shape(demo):
+    project, result, manifest = demo
     assert (result.pdf, result.manifest) == (project / "output/demo.pdf", project / "output/demo.json")
     assert manifest["set"] == "demo" and manifest["version"] == "0.3"
     fronts = [f for f in manifest["faces"] if f["side"] == "front"]
@@ -39,8 +49,8 @@ def test_build_writes_pdf_and_manifest_of_the_documented_shape(project):
     assert len(PdfReader(result.pdf).pages) == manifest["pages"] == result.pages
 
 
-def test_faces_sit_where_the_manifest_says(project):
-    result, manifest = built(project)
+def test_faces_sit_where_the_manifest_says(demo):
+    _, result, manifest = demo
     with pdfplumber.open(result.pdf) as pdf:
         for face in manifest["faces"]:
             if face["type"] != "action" or face["side"] != "front":
@@ -54,15 +64,15 @@ def test_faces_sit_where_the_manifest_says(project):
             assert any(abs(x - (face["x_mm"] - 3)) < 0.05 and abs(y - (face["y_mm"] - 3)) < 0.05 for x, y in corners), face
 
 
-def test_text_is_real_and_escaped(project):
-    result, _ = built(project)
+def test_text_is_real_and_escaped(demo):
+    _, result, _ = demo
     text = "\n".join(page.extract_text() for page in PdfReader(result.pdf).pages)
     assert "Attack <12> & more" in text
     assert "Escape Artist" in text and "Nobody saw him leave." in text
 
 
-def test_fonts_are_embedded_subsets(project):
-    result, _ = built(project)
+def test_fonts_are_embedded_subsets(demo):
+    _, result, _ = demo
     reader = PdfReader(result.pdf)
     fonts = {}
     for page in reader.pages:
@@ -115,8 +125,8 @@ def test_auto_fit_shrinks_long_text_and_keeps_it_in_its_box(project):
     assert cardgen.build(["demo"], project, project / "smaller").sets[0].pdf.exists()
 
 
-def test_same_input_gives_byte_identical_files(project, tmp_path):
-    first = cardgen.build(["demo"], project, tmp_path / "a").sets[0]
+def test_same_input_gives_byte_identical_files(demo, tmp_path):
+    project, first, _ = demo
     second = cardgen.build(["demo"], project, tmp_path / "b").sets[0]
     assert first.pdf.read_bytes() == second.pdf.read_bytes()
     assert first.manifest.read_bytes() == second.manifest.read_bytes()

@@ -134,6 +134,8 @@ def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_th
     accents = {number: {"text": f"Caf\u00e9 na\u00efve word {number} \u00e9t\u00e9 *\u00e0 la*"}
                for number in (70, 150)}  # Latin-1: codes below 256, given in the document's order
     accents.update({number: {"text": f"a dash \u2014 word {number} \u00e9t\u00e9"} for number in (71, 199)})
+    # codes that are the same in any document, escaped in the string: brackets and a backslash
+    accents.update({number: {"text": f"a (bracketed) word {number}, a back\\\\slash"} for number in (90, 91)})
     root = _many_cards(make_project(tmp_path), 200, accents)
     shared = _build(root, "shared", 2, cache=False)
     alone = _build(root, "alone", 1, cache=False)

@@ -15,15 +15,19 @@ import click
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder the PDFs are built into (default: output/).")
+@click.option("--pdf-delay", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="Seconds after the last refresh of the preview before the set's PDF is built (default "
+                   "0.5: the page's new images load first, and a burst of saves builds one PDF).")
 @click.pass_context
-def serve(ctx, sets, port, host, open_browser, out):
+def serve(ctx, sets, port, host, open_browser, out, pdf_delay):
     """Preview SETS (default: every set) in the browser at http://127.0.0.1:PORT/: every face
     by type with search and filters, problems with their file:line, deck lists, the PDF. The
     page updates itself on every save in data/, templates/ and fonts/. Ctrl-C stops."""
     from ..cli import run_reporting_errors
-    from ..serve import DEFAULT_PORT, serve as run_serve
+    from ..serve import DEFAULT_PORT, PDF_DELAY, serve as run_serve
 
     root = ctx.obj["root"]
     run_reporting_errors(ctx, lambda: run_serve(sets, root, out, DEFAULT_PORT if port is None else port, host,
-                                                open_browser, echo=click.echo))
+                                                open_browser, echo=click.echo,
+                                                pdf_delay=PDF_DELAY if pdf_delay is None else pdf_delay))
     click.echo("stopped")

@@ -5,6 +5,7 @@ start carries the shape's tag and attributes.
 """
 from __future__ import annotations
 
+from .svgpath import encloses_area, subpaths
 from .transform import inverse, pdf_matrix, rotate_about
 
 TAG = "clip"
@@ -12,6 +13,23 @@ DOC = ("Clips its content to a shape: the first element inside (a `<rect>` with 
        "corners, `<circle>`, `<ellipse>`, `<polygon>` or `<path>`) is the outline and is not drawn.")
 ATTRIBUTES: dict = {}
 SHAPES = ("rect", "circle", "ellipse", "polygon", "path")
+
+
+def check_outline(tag: str, a) -> None:
+    """An outline of no area (a path or polygon along a line, a shape thinner than a press
+    prints) clips the whole content away: refused, as the group's ``clip`` is."""
+    if tag == "path":
+        point_lists = subpaths(a["d"])
+    elif tag == "polygon":
+        point_lists = [list(a["points"])]
+    elif tag == "rect":
+        point_lists = [[(a["x"], a["y"]), (a["x"] + a["w"], a["y"]), (a["x"], a["y"] + a["h"])]]
+    else:
+        rx, ry = (a["r"], a["r"]) if tag == "circle" else (a["rx"], a["ry"])
+        point_lists = [[(a["cx"] - rx, a["cy"]), (a["cx"] + rx, a["cy"]), (a["cx"], a["cy"] + ry)]]
+    if not encloses_area(point_lists):
+        raise ValueError(f"<clip>'s outline, a <{tag}>, encloses no area (it is a point or a line): nothing in the "
+                         f"clip would print")
 
 
 def direct(attrs) -> bool:

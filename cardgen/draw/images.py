@@ -56,9 +56,12 @@ class ImageStore:
             except ValueError as problem:  # remembered too: a broken image is read once, not per card
                 cached = problem
                 if self.root is not None and str(problem).startswith("cannot read "):
-                    # the file itself is the one cause, however many faces use it: said at the file
-                    cached = CardgenError(Problem(str(problem).replace(f' "{path.name}"', "", 1),
-                                                  Source(_shown(path, self.root), getattr(problem, "line", None))))
+                    line = getattr(problem, "line", None)
+                    if line is not None:  # damage at a line of the file (an SVG's): the place to edit
+                        cached = CardgenError(Problem(str(problem).replace(f' "{path.name}"', "", 1),
+                                                      Source(_shown(path, self.root), line)))
+                    else:  # a file with no line to name: said where it is used, naming it in full
+                        cached = ValueError(str(problem).replace(f' "{path.name}"', f' "{_shown(path, self.root)}"', 1))
             self._cache[key] = cached
         if isinstance(cached, ValueError):
             raise ValueError(*cached.args)

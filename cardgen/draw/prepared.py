@@ -38,7 +38,8 @@ _HOLE = "\0"  # a font's name, in a prepared text object: never in operators or 
 
 def fixed_codes(ttf) -> dict[int, str]:
     """The characters of ``ttf`` that have the same code in every document (the codes a
-    document's subsets start with), as escaped string text."""
+    document's subsets start with), as escaped string text: a character from space to ``~``
+    is itself, but for ``(``, ``)`` and the backslash; the others from 127 on are octal escapes."""
     from reportlab.pdfbase.ttfonts import TTFont
 
     state = TTFont.State(getattr(ttf, "_asciiReadable", None), ttf)
@@ -106,7 +107,10 @@ class Preparer:
                 current = (font_name, size)
                 append(f"{_HOLE} {size} Tf")
                 names.append(font_name)
-            append(f"({text.translate(table)}) Tj")
+            if text.isascii() and "(" not in text and ")" not in text and "\\" not in text and "\x7f" not in text:
+                append(f"({text}) Tj")  # the usual run: each character its own code, none escaped
+            else:
+                append(f"({text.translate(table)}) Tj")
         append("ET")
         return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
 

@@ -184,3 +184,34 @@ def bounds(segments) -> tuple[float, float, float, float]:
     xs = [pts[i] for _, pts in segments for i in range(0, len(pts), 2)]
     ys = [pts[i + 1] for _, pts in segments for i in range(0, len(pts), 2)]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+AREA_EXTENT = 0.001  # mm: an outline thinner than this everywhere encloses nothing a press can print
+
+
+def subpaths(segments) -> list[list[tuple[float, float]]]:
+    """The points of each subpath (from one move to the next), control points included."""
+    found: list[list[tuple[float, float]]] = []
+    for op, pts in segments:
+        if op == "M" or not found:
+            found.append([])
+        found[-1].extend((pts[i], pts[i + 1]) for i in range(0, len(pts), 2))
+    return found
+
+
+def encloses_area(point_lists) -> bool:
+    """Whether an outline of these subpaths encloses any area: one subpath whose points are not
+    all within ``AREA_EXTENT`` of one line (a curve lies inside its control points' hull, so
+    points on a line bound a curve on it too)."""
+    for points in point_lists:
+        if len(points) < 3:
+            continue
+        x0, y0 = points[0]
+        far = max(points, key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
+        dx, dy = far[0] - x0, far[1] - y0
+        length = math.hypot(dx, dy)
+        if length < AREA_EXTENT:
+            continue
+        if any(abs(dx * (y - y0) - dy * (x - x0)) / length >= AREA_EXTENT for x, y in points):
+            return True
+    return False

@@ -34,6 +34,7 @@ def check_svg_size(path: Path) -> None:
         raise refused from None
     if root is None:
         return
+    _refuse_text(root, path)
     by_id = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str) and element.get("id")}
     # keyed by the elements themselves: holding them keeps lxml's proxy objects (and so their
     # identities) alive, which id() of a freed proxy would not
@@ -70,3 +71,15 @@ def check_svg_size(path: Path) -> None:
     if total > most:
         raise ValueError(limit_message(SVG_ELEMENTS, f'SVG "{path.name}" draws more than {most:,} elements '
                                                      f"once its <use> references are expanded"))
+
+
+def _refuse_text(root, path: Path) -> None:
+    """SVG text would be set by svglib in a font it looks for on the machine (fc-match, a file
+    outside the project) or in an unembedded Times-Roman, which print shops reject: refused, with
+    the way out."""
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.tag.rpartition("}")[2] == "text":  # empty too: svglib looks
+            raise ValueError(f'SVG "{path.name}" holds text (a <text> at its line {element.sourceline}), which '
+                             f"cardgen does not draw inside an SVG: its font would be the machine's, not embedded; "
+                             f"convert the text to paths in the SVG's editor (or remove an empty one), or write it "
+                             f"in a <text> of the layout")

@@ -17,6 +17,17 @@ def em(value: str) -> float:
         raise ValueError(f'expected a number of em such as "0.05em", got "{value}"') from None
 
 
+MIN_TEXT_SIZE = 1.0  # pt: smaller text prints as specks, not letters (and 1e-320 was written as 0)
+
+
+def text_size(value: str) -> float:
+    size = positive_number(value)
+    if size < MIN_TEXT_SIZE:
+        raise ValueError(f"must be at least {MIN_TEXT_SIZE:g} pt: smaller text does not print as letters, "
+                         f"got {value}")
+    return size
+
+
 def language(value: str) -> str:
     if value not in ("auto", "none"):
         from ..text.hyphenate import dictionary
@@ -37,8 +48,8 @@ ATTRIBUTES = {
                  "(`cardgen fonts` lists them)", None),
     "weight": Attr(choice("normal", "bold"), "normal or bold", "normal"),
     "style": Attr(choice("normal", "italic"), "normal or italic", "normal"),
-    "size": Attr(positive_number, "largest size, pt", 10.0),
-    "min-size": Attr(positive_number, "smallest size auto-fit may use, pt (default: size, no shrinking)", None),
+    "size": Attr(text_size, "largest size, pt", 10.0),
+    "min-size": Attr(text_size, "smallest size auto-fit may use, pt (default: size, no shrinking)", None),
     "leading": Attr(positive_number, "line height as a multiple of the size", 1.2),
     "align": Attr(choice("left", "center", "right", "justify"),
                   "horizontal alignment: left, center, right, or justify (every line but the last of a "
@@ -103,7 +114,7 @@ def record(element, geometry, prepared: PreparedText) -> list:
                 icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
-                items.append(pdfops.color(run_color))
+                items.append(_fill(run_color))
                 current_color = run_color
             # Td moves from the last line start: shorter than a matrix, and exact, because
             # positions are whole hundredths of a point
@@ -122,6 +133,23 @@ def record(element, geometry, prepared: PreparedText) -> list:
         parts.append(overflow_mark(left, top, width, height))
     parts.append("Q")
     return parts
+
+
+_FILLS: dict[int, tuple[Any, str]] = {}  # id of a colour -> (the colour, its fill operator)
+_FILLS_KEPT = 256
+
+
+def _fill(value) -> str:
+    """``pdfops.color(value)``, once per colour object: a box's colour is one object for every
+    card of its layout (its attributes are shared, see render/markup.py)."""
+    known = _FILLS.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    operator = pdfops.color(value)
+    if len(_FILLS) >= _FILLS_KEPT:  # colours made card by card ([color=...] runs): memory stays flat
+        _FILLS.clear()
+    _FILLS[id(value)] = (value, operator)
+    return operator
 
 
 def overflow_mark(left: float, top: float, width: float, height: float) -> str:

@@ -12,6 +12,7 @@ from ..units import parse_length, parse_number
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+MAX_STRETCH = 10_000  # a transform that magnifies or shrinks more than this prints nothing of its content
 _FUNCTION = re.compile(r"\s*([a-zA-Z]+)\s*\(([^)]*)\)\s*,?")
 _ARITY = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 
@@ -62,10 +63,39 @@ def parse_transform(value: str) -> Matrix:
             raise ValueError(f"{name}() takes {' or '.join(map(str, _ARITY[name]))} numbers, got {len(parts)}")
         numbers = [parse_number(p) if name in ("rotate", "skewX", "skewY", "scale", "matrix") and
                    not (name == "rotate" and i > 0) else parse_length(p) for i, p in enumerate(parts)]
+        if name in ("skewX", "skewY") and not abs(math.tan(math.radians(numbers[0]))) <= MAX_STRETCH:
+            raise ValueError(f"{name}({numbers[0]:g}) slants the content by 90 degrees, or so near it that it "
+                             f"becomes a line: nothing would print")
         result = multiply(result, _one(name, numbers))
         pos = match.end()
     inverse(result)  # refuses a transform that flattens its content
+    check_stretch(result, "the transform")
     return result
+
+
+def check_stretch(m: Matrix, what: str) -> None:
+    """Refuse a transform (alone, or with the groups around it: ``what``) that magnifies or
+    shrinks its content past any print."""
+    largest, smallest = _stretches(m)
+    if not largest <= MAX_STRETCH:  # nan or inf too: scale(1e200) scale(1e200)
+        raise ValueError(f"{what} magnifies its content more than {MAX_STRETCH:,} times: nothing of it "
+                         f"would print on the card")
+    if smallest < 1 / MAX_STRETCH:
+        raise ValueError(f"{what} shrinks its content more than {MAX_STRETCH:,} times: nothing of it "
+                         f"would print visibly")
+
+
+def _stretches(m: Matrix) -> tuple[float, float]:
+    """How much the transform lengthens a line at most and at least (the singular values of its
+    linear part); inf when its numbers are past what a float holds."""
+    a, b, c, d = m[:4]
+    square = a * a + b * b + c * c + d * d
+    det = a * d - b * c
+    spread = square * square - 4 * det * det
+    if not math.isfinite(spread):
+        return math.inf, 0.0
+    largest = math.sqrt((square + math.sqrt(max(0.0, spread))) / 2)
+    return largest, abs(det) / largest
 
 
 def _one(name: str, n: list[float]) -> Matrix:

@@ -86,6 +86,8 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         if not isinstance(spec, dict) or not text(spec, "template", at, f'card type "{type_name}": template'):
             raise fail(f'card type "{type_name}" needs a template', where)
         unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
+        if spec.get("defaults") is not None and not isinstance(spec["defaults"], dict):
+            raise fail(f'card type "{type_name}": `defaults` must be a mapping of name: value', at(spec, "defaults"))
         back = spec.get("back")
         if back is not None and str(back) not in backs:
             raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
@@ -126,7 +128,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             meta[key] = text(data, key, at)
     if "date" in meta:
         check_date(meta["date"], at(data, "date"))
-    preflight = _preflight(data.get("preflight"), at)
+    preflight = _preflight(data.get("preflight"), at, at(data, "preflight"))
 
     files, delimiters, warnings = _card_files(data, directory, root, at, types)
     cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
@@ -160,14 +162,14 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         warnings=tuple(warnings))
 
 
-def _preflight(raw: Any, at) -> tuple:
+def _preflight(raw: Any, at, written: Source) -> tuple:
     """``preflight:`` in set.yaml: a list of {element, min-size, reason}, each
     lowering a minimum for the named element (a text box's ``name``), with the reason preflight
     prints."""
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise fail("preflight: must be a list of {element:, min-size:, reason:}", at(raw, None))
+        raise fail("preflight: must be a list of {element:, min-size:, reason:}", written)
     entries = []
     for index, entry in enumerate(raw):
         where = at(raw, index)
@@ -313,12 +315,23 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
                 raise ValueError("must not be negative")
         except ValueError as exc:
             raise fail(f"sheet margin: {exc}", at(sheet, "margin")) from None
+    from ..sheets.options import CHOICES
+
+    for key in ("spacing", "orientation"):  # said here, at their lines: the build knows only the set's
+        if sheet.get(key) is not None and sheet[key] not in CHOICES[key]:
+            raise fail(f'sheet {key} must be one of {", ".join(CHOICES[key])}, got "{sheet[key]}"', at(sheet, key))
+    for key in ("crop-marks", "cut-lines"):  # "no" is text in YAML 1.2, and text is true
+        if sheet.get(key) is not None and not isinstance(sheet[key], bool):
+            raise fail(f'sheet {key} must be true or false, got "{sheet[key]}"', at(sheet, key))
     for paper, name in named:
         if isinstance(name, str):
-            from ..sheets.labels import is_path  # the sheet readers: only for sets that name a sheet
+            from ..sheets.labels import is_path, load_template  # the sheet readers: only for sets that name a sheet
+            from ..sheets.template import CIRCLE_CUT
 
+        where = at(template, paper) if paper is not None else at(sheet, "template")
+        if isinstance(name, str) and name and not is_path(name) and name != CIRCLE_CUT:
+            load_template(name, source=where)  # a name it does not know is an error at this line
         if isinstance(name, str) and is_path(name):
-            where = at(template, paper) if paper is not None else at(sheet, "template")
             try:
                 path = confined(root, directory, name.split("#", 1)[0], "sheet template file")
             except OutsideProject as exc:

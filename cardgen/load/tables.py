@@ -172,11 +172,11 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except OSError as exc:
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except Exception as exc:  # openpyxl raises many types for a broken file
-        raise fail(f"cannot read the workbook: {exc}", Source(name)) from None
+        raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
     sheet = workbook.worksheets[0] if workbook.worksheets else None
     try:
-        if sheet is None:
-            return
+        if sheet is None:  # Excel saves at least one: its sheet's part is missing
+            raise fail("cannot read the workbook: it holds no worksheet (a damaged file?)", Source(name))
         merges = Merges(merged_ranges(sheet))
         header: list[str] | None = None
         rows = zip(sheet.iter_rows(), formulas.worksheets[0].iter_rows(values_only=True))
@@ -204,6 +204,32 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     finally:
         workbook.close()
         formulas.close()
+
+
+def _workbook_reason(path: Path, exc: Exception) -> str:
+    """Why openpyxl could not open a file, as what the file is: its own words ("File is not a
+    zip file") say nothing of the empty file, the old .xls or the CSV renamed that it was."""
+    import zipfile
+
+    if isinstance(exc, zipfile.BadZipFile):
+        try:
+            with path.open("rb") as handle:
+                start = handle.read(8)
+        except OSError as error:
+            return os_reason(error)
+        if not start:
+            return "the file is empty"
+        if start == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":  # an OLE2 compound file
+            return ("it is an old Excel .xls file or a password-protected workbook, not an .xlsx "
+                    "(save it as .xlsx without a password)")
+        if start.startswith(b"PK"):
+            return "the file is cut short or damaged (its zip archive is incomplete)"
+        return "not an Excel workbook (.xlsx): the file is not a zip archive (another kind of file renamed .xlsx?)"
+    if isinstance(exc, KeyError):
+        return f"a zip archive, but not an Excel workbook (.xlsx): {exc.args[0] if exc.args else exc}"
+    if type(exc).__name__ in ("ParseError", "XMLSyntaxError"):
+        return f"damaged XML inside the workbook ({exc})"
+    return str(exc) or type(exc).__name__
 
 
 def _ods_rows(path: Path, root: Path) -> Iterator[Row]:

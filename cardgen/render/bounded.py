@@ -3,7 +3,8 @@
 Jinja's sandbox caps one ``range`` at 100,000 items, but not loops inside loops, a macro that
 calls itself, a template that includes itself, or ``"x" * 10**9``. Here every rendering has a
 budget of steps (``CARDGEN_MAX_TEMPLATE_STEPS``): each loop turn, over anything, and each call
-takes one, and building a long string or list takes its length. Templates and macros may sit
+takes one, and building a long string or list takes its length (a list's with what it holds, so
+that lists holding one another twice over cannot double in a loop: ``[x, x]``). Templates and macros may sit
 inside one another at most ``CARDGEN_MAX_TEMPLATE_DEPTH`` deep. Past either, the rendering stops
 with a :class:`TemplateLimit` (a SecurityError, so it is reported at the template line).
 """
@@ -16,6 +17,8 @@ from typing import Any, Iterable, Iterator
 
 from jinja2 import nodes
 from jinja2.exceptions import SecurityError
+from jinja2.environment import Environment
+from jinja2.nodes import EvalContext
 from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
@@ -24,8 +27,10 @@ from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
 SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
+NESTED = "cardgen_nested"  # the filter every list, tuple and dict a template writes is passed through
 _DIGITS = re.compile(r"\d+")
 _PLAIN_NUMBERS = frozenset({int, float})
+_CONTEXTS = (EvalContext, Environment)  # what Jinja passes a filter before its value
 _OPERATORS = {"+": operator.add, "*": operator.mul, "%": operator.mod, "**": operator.pow}
 
 
@@ -51,7 +56,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         super().__init__(*args, **kwargs)
         self.filters[COUNTED] = self._counted
         self.filters[SIZED] = self._sized
-        for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size)):
+        self.filters[NESTED] = self._sized
+        for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size),
+                           ("replace", _replace_size), ("batch", _batch_size), ("slice", _slice_size),
+                           ("join", self._join_size), ("sum", self._sum_size)):
             self.filters[name] = _charging(self, self.filters[name], size)
         self.max_steps = limit(TEMPLATE_STEPS)  # read once: a build's environment is made for it
         self.max_depth = limit(TEMPLATE_DEPTH)
@@ -105,9 +113,27 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         return _Guard().visit(super()._parse(source, name, filename))
 
     def _sized(self, value):
-        if isinstance(value, (str, list, tuple)):
+        if isinstance(value, str):
             self.charge(len(value))
+        elif isinstance(value, (list, tuple, dict)):
+            self.charge(self.size_of(value))
         return value
+
+    def size_of(self, value) -> int:
+        """What ``value`` holds, everything inside it counted again wherever it is held (a
+        string its length), counted no further than the steps left."""
+        return _nested_size(value, self.steps_left + 1)
+
+    def _join_size(self, *args, **kwargs) -> int:
+        value = args[0] if args else kwargs.get("value", ())
+        return self.size_of(value) if isinstance(value, (list, tuple, dict, str)) else 0
+
+    def _sum_size(self, *args, **kwargs) -> int:
+        """Adding lists or strings copies the total so far at each item."""
+        iterable = args[0] if args else kwargs.get("iterable", ())
+        if not isinstance(iterable, (list, tuple)) or all(item.__class__ in _PLAIN_NUMBERS for item in iterable):
+            return 0
+        return self.size_of(iterable) * len(iterable)
 
     def _counted(self, iterable: Iterable) -> Iterator:
         charge = self.charge
@@ -118,7 +144,15 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         __self.charge(1)
         if not isinstance(__obj, Macro):
+            owner = getattr(__obj, "__self__", getattr(getattr(__obj, "__wrapped__", None), "__self__", None))
+            if isinstance(owner, str):  # what a string method builds: "a".ljust(10 ** 9)
+                __self.charge(_string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
+            elif __obj is __self.globals.get("lipsum"):
+                n = kwargs.get("n", args[0] if args else 5)
+                __self.charge(n * 100 if isinstance(n, int) else 0)
             result = super().call(__context, __obj, *args, **kwargs)
+            if isinstance(result, dict):  # dict(a=x, b=x): held twice over, as a [x, x]
+                __self._sized(result)
             if isinstance(result, range):  # what goes over it (sum, join, a loop) takes its length
                 __self.charge(len(result))
             return result
@@ -130,6 +164,13 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return super().call(__context, __obj, *args, **kwargs)
         finally:
             __self.macro_depth -= 1
+
+    def make_globals(self, d):
+        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's:
+        every rendering copies them into its context key by key (a Python call a key through a
+        ChainMap). This environment's globals are all set before a template loads (Jinja asks
+        that they are), so nothing a ChainMap would pass on is missed."""
+        return {**self.globals, **(d or {})}
 
     def get_template(self, name, parent=None, globals=None):
         """A template that includes or extends others: refused past the depth limit (the
@@ -147,15 +188,17 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return self._sized(operator.add(left, right))
         if op == "*":
             for sequence, times in ((left, right), (right, left)):
-                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int):
-                    self.charge(len(sequence) * max(times, 0))
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) and times > 0:
+                    self.charge(len(sequence) * times)
+                    if not isinstance(sequence, str):  # each copy holds the same: what it holds, again
+                        self.charge(max(self.size_of(sequence) - len(sequence), 0) * times)
             return operator.mul(left, right)
         if op == "**":
             if isinstance(left, int) and isinstance(right, int) and right > 0:
                 self.charge(right * max(abs(left).bit_length() - 1, 0) // 64)  # the result's size, in words
             return operator.pow(left, right)
-        if isinstance(left, str):  # "%" formats: a width or precision is a length to build
-            self.charge(_format_size(left))
+        if isinstance(left, str):  # "%" formats: a width or precision is a length to build, and the values
+            self.charge(_format_size(left) + self.size_of(right))
         return operator.mod(left, right)
 
 
@@ -168,6 +211,73 @@ class _Guard(NodeTransformer):
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
         return nodes.Filter(node, SIZED, [], [], None, None, lineno=node.lineno)
+
+    def _nested(self, node: nodes.Node) -> nodes.Node:
+        self.generic_visit(node)
+        if getattr(node, "ctx", "load") != "load" or all(isinstance(n, nodes.Const) for n in _items(node)):
+            return node  # a target of an assignment, or constants (folded once, when compiled)
+        return nodes.Filter(node, NESTED, [], [], None, None, lineno=node.lineno)
+
+    visit_List = visit_Tuple = visit_Dict = _nested
+
+
+def _items(node: nodes.Node) -> list:
+    if isinstance(node, nodes.Dict):
+        return [part for pair in node.items for part in (pair.key, pair.value)]
+    return list(node.items)
+
+
+def _nested_size(value, most: int) -> int:
+    """The size of ``value`` (see ``BoundedEnvironment.size_of``), counted up to ``most``."""
+    total = 0
+    pending = [value]
+    while pending and total <= most:
+        item = pending.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += len(item) or 1
+            pending.extend(item)
+        elif isinstance(item, dict):
+            total += len(item) or 1
+            pending.extend(item.values())
+        else:
+            total += 1
+    return total
+
+
+def _string_method_size(environment: BoundedEnvironment, text: str, name: str, args: tuple, kwargs: dict) -> int:
+    """What a string method called from a template builds, before it builds it."""
+    first = args[0] if args else next(iter(kwargs.values()), None)
+    if name in ("ljust", "rjust", "center", "zfill"):
+        return first if isinstance(first, int) else 0
+    if name == "expandtabs":
+        return len(text) * (first if isinstance(first, int) else 8)
+    if name == "replace" and len(args) >= 2:
+        return _replace_size(text, *args)
+    if name == "join":
+        return environment.size_of(first) + len(text) * (len(first) if hasattr(first, "__len__") else 0)
+    if name in ("format", "format_map"):
+        return _format_size(text) + environment.size_of(list(args) + list(kwargs.values()))
+    return 0
+
+
+def _replace_size(*args, **kwargs) -> int:
+    """The length ``replace`` builds: each match of ``old`` grows by what ``new`` is longer."""
+    text, old, new = (list(args) + [kwargs.get("old", ""), kwargs.get("new", "")])[:3]
+    text, old, new = str(text), str(old), str(new)
+    matches = text.count(old) if old else len(text) + 1
+    return len(text) + matches * max(len(new) - len(old), 0)
+
+
+def _batch_size(*args, **kwargs) -> int:
+    count = kwargs.get("linecount", args[1] if len(args) > 1 else 0)
+    return count if isinstance(count, int) else 0
+
+
+def _slice_size(*args, **kwargs) -> int:
+    count = kwargs.get("slices", args[1] if len(args) > 1 else 0)
+    return count if isinstance(count, int) else 0
 
 
 def _template_depth() -> int:
@@ -185,7 +295,8 @@ def _template_depth() -> int:
 def _charging(environment: BoundedEnvironment, original, size):
     """A filter that first charges the length it will build."""
     def charged(*args, **kwargs):
-        environment.charge(size(*args, **kwargs))
+        given = args[1:] if args and isinstance(args[0], _CONTEXTS) else args  # what the filter is passed
+        environment.charge(size(*given, **kwargs))
         return original(*args, **kwargs)
 
     for attribute in ("jinja_pass_arg",):

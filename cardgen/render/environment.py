@@ -41,6 +41,8 @@ class MarkedLoader(FileSystemLoader):
         self.prefix = Path(folder).relative_to(root).as_posix()  # not resolved: templates/ may be a link
 
     def get_source(self, environment, template):
+        if not isinstance(template, str):  # {% extends none %}, {% include 5 %}: a value, not a name
+            raise ValueError(f"a template is named by text, such as \"demo/frame.xml.j2\", got {template!r}")
         name = f"{self.prefix}/{template}"
         try:
             confined(self.root, self.root, name, "template")
@@ -186,7 +188,9 @@ class Templates:
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
-                message = f"undefined name: {message}"
+                message = f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set")
+            elif isinstance(exc, ValueError) and "integer string conversion" in message:
+                message = "a number of more than 4300 digits cannot be written"
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
             frames = self._template_frames(exc)
@@ -217,6 +221,9 @@ class Templates:
                 else:
                     found.append(source)
         return found
+
+
+_SET_VIEW = "cardgen.render.faces.SetView"  # how Jinja names the template's `set` in a message
 
 
 class _IncludingSource(Source):

@@ -44,7 +44,11 @@ class Markup:
 class SetView(dict):
     """``set`` in templates: name, title, version and every variable, by attribute or key."""
 
-    __getattr__ = dict.__getitem__
+    def __getattr__(self, name: str):
+        try:
+            return self[name]
+        except KeyError:  # an AttributeError: Jinja then makes it undefined (`set.x is defined` works)
+            raise AttributeError(name) from None
 
 
 def set_view(card_set: CardSet) -> SetView:

@@ -58,6 +58,10 @@ def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Eleme
             code = int(character.group(1), 16) if character.group(1) else int(character.group(2))
             kind = "a control character" if code < 0x20 else "not a character"
             reason = f"a value here holds U+{code:04X} ({kind}), which card markup cannot carry: remove it from the data"
+        elif reason == "Document is empty":
+            reason = "the template produces no card markup (it is empty, or writes only spaces)"
+        elif reason.startswith("Excessive depth in document"):  # libxml2's limit, in libxml2's words
+            reason = "the card markup nests elements more than 256 deep (groups inside groups?)"
         else:
             reason = f"the template does not produce valid card markup: {reason}"
         raise CardgenError(Problem(reason, where, card)) from None
@@ -134,13 +138,21 @@ def _container(node, where: Source) -> Element:
 
 @lru_cache(maxsize=1024)
 def _clip_attributes(tag: str, items: tuple) -> Mapping[str, Any]:
-    return MappingProxyType({"shape": tag, "shape_attrs": _attributes(tag, items)})
+    from ..draw.clip import check_outline
+
+    shape_attrs = _attributes(tag, items)
+    check_outline(tag, shape_attrs)
+    return MappingProxyType({"shape": tag, "shape_attrs": shape_attrs})
 
 
 def _element(node, where: Source) -> Element:
     items = _items(node)
     attrs = _attributes(node.tag, items)
     if len(node):
+        entity = next((child for child in node if child.tag is etree.Entity), None)
+        if entity is not None:  # a DOCTYPE's entity, never expanded: nothing outside the markup is read
+            raise ValueError(f"<{node.tag}> holds the entity {entity.text}, which card markup does not expand (write "
+                             "the characters themselves, or &amp; &lt; &gt; &quot; &apos; &#...;)")
         raise ValueError(f"<{node.tag}> cannot contain other elements")
     content = node.text or ""
     if node.tag != "text" and content.strip():

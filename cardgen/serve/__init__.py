@@ -24,7 +24,7 @@ from .pdfbuild import Builder
 DEFAULT_PORT = 8642
 DEBOUNCE = 0.04  # s without a new event before a refresh: an editor's save is a burst of events
 CARD_ROWS = (".csv", ".yaml", ".yml", ".xlsx")
-PDF_QUIET = 0.5  # s after the last refresh before the PDF is built (the page's images load first)
+PDF_DELAY = 0.5  # s after the last refresh before the PDF is built (the page's images load first)
 
 
 class Saves:
@@ -130,9 +130,9 @@ def _card_rows(path: Path, root: Path, name: str) -> bool:
     return relative.suffix.lower() in CARD_ROWS and relative.name != "set.yaml"
 
 
-def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event) -> None:
+def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event, delay: float) -> None:
     while True:
-        name = pdfs.take(stop, PDF_QUIET)
+        name = pdfs.take(stop, delay)
         if name is None:
             return
         engine.build_pdf(name, builder)
@@ -140,8 +140,9 @@ def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Even
 
 def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None = None, port: int = DEFAULT_PORT,
           host: str = "127.0.0.1", open_browser: bool = False, echo: Callable[[str], None] = print,
-          stop: threading.Event | None = None) -> None:
-    """Serve the preview until ``stop`` is set, Ctrl-C or SIGTERM."""
+          stop: threading.Event | None = None, pdf_delay: float = PDF_DELAY) -> None:
+    """Serve the preview until ``stop`` is set, Ctrl-C or SIGTERM; a set's PDF is built once its
+    saves have been quiet for ``pdf_delay`` seconds."""
     from watchdog.observers import Observer  # imported here: only watching needs it
 
     root = Path(root).resolve()
@@ -165,7 +166,8 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
     listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
     pdfs, builder = PdfQueue(), Builder()
     worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo), name="cardgen-preview")
-    pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop), name="cardgen-pdf")
+    pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop, pdf_delay),
+                                  name="cardgen-pdf")
     restore = _on_sigterm(stop)
     try:
         listener.start()

@@ -10,6 +10,8 @@ Round faces keep ``margin + bleed``: their cut outline is the mark."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .marks import MARK_EDGE_ROOM
 from .shapes import HEXES, hex_sheet, is_shaped
@@ -73,28 +75,51 @@ def outer_bleed(left: float, bottom: float, right: float, top: float, page_w: fl
             max(0.0, min(bleed, page_w - right - margin)), max(0.0, min(bleed, page_h - top - margin)))
 
 
-def face_sheet(page_w: float, page_h: float, w: float, h: float, shape: str, bleed: float,
-               spacing: str, margin: float, crop_marks: bool) -> SheetTemplate:
+@dataclass(frozen=True)
+class GridPlan:
+    """A built-in sheet before its cells are made: how many faces it takes, and ``sheet()``
+    makes it. A grid of tiny faces holds hundreds of thousands of cells, so the sheets a set
+    could go on are compared by ``count`` and only the chosen one is made."""
+
+    count: int
+    make: Callable[[], SheetTemplate]
+
+    def sheet(self) -> SheetTemplate:
+        return self.make()
+
+
+def face_plan(page_w: float, page_h: float, w: float, h: float, shape: str, bleed: float,
+              spacing: str, margin: float, crop_marks: bool) -> GridPlan:
     """The default sheet for one face size: a centred grid (may hold no slot at all)."""
     gap = spacing_gap(shape, spacing, bleed)
     if shape in HEXES:
-        return hex_sheet(page_w, page_h, w, h, shape, bleed, gap, margin)
+        nest = hex_sheet(page_w, page_h, w, h, shape, bleed, gap, margin)
+        return GridPlan(len(nest.slots), lambda: nest)
     edge = edge_room(shape, bleed, margin, crop_marks)
     ncols = fit(page_w - 2 * edge, w, gap)
     nrows = fit(page_h - 2 * edge, h, gap)
     if not ncols or not nrows:
-        return SheetTemplate("grid", page_w, page_h, ())
-    left = (page_w - span(ncols, w, gap)) / 2
-    top = (page_h + span(nrows, h, gap)) / 2
-    name = "circle-cut" if shape == "circle" else "grid"
-    marks = "outline" if is_shaped(shape) else "crop"
-    outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
-                        bleed, margin)
-    return SheetTemplate(name, page_w, page_h, cells(left, top, ncols, nrows, w, h, gap, shape, outer), marks)
+        return GridPlan(0, lambda: SheetTemplate("grid", page_w, page_h, ()))
+
+    def make() -> SheetTemplate:
+        left = (page_w - span(ncols, w, gap)) / 2
+        top = (page_h + span(nrows, h, gap)) / 2
+        name = "circle-cut" if shape == "circle" else "grid"
+        marks = "outline" if is_shaped(shape) else "crop"
+        outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
+                            bleed, margin)
+        return SheetTemplate(name, page_w, page_h, cells(left, top, ncols, nrows, w, h, gap, shape, outer), marks)
+
+    return GridPlan(ncols * nrows, make)
 
 
-def gutter_sheet(page_w: float, page_h: float, fold: str, w: float, h: float, shape: str,
-                 bleed: float, spacing: str, margin: float, crop_marks: bool) -> SheetTemplate:
+def face_sheet(page_w: float, page_h: float, w: float, h: float, shape: str, bleed: float,
+               spacing: str, margin: float, crop_marks: bool) -> SheetTemplate:
+    return face_plan(page_w, page_h, w, h, shape, bleed, spacing, margin, crop_marks).sheet()
+
+
+def gutter_plan(page_w: float, page_h: float, fold: str, w: float, h: float, shape: str,
+                bleed: float, spacing: str, margin: float, crop_marks: bool) -> GridPlan:
     """The front half of a gutter-fold page; the fold line is the page's centre line
     ("vertical": fronts on the left, "horizontal": fronts on the top half)."""
     gap = spacing_gap(shape, spacing, bleed)
@@ -107,15 +132,24 @@ def gutter_sheet(page_w: float, page_h: float, fold: str, w: float, h: float, sh
         ncols = fit(page_w - 2 * edge, w, gap)
         nrows = fit(page_h / 2 - inner - edge, h, gap)
     if not ncols or not nrows:
-        return SheetTemplate("gutter-fold", page_w, page_h, (), fold=fold)
-    if fold == "vertical":
-        left = page_w / 2 - inner - span(ncols, w, gap)
-        top = (page_h + span(nrows, h, gap)) / 2
-    else:
-        left = (page_w - span(ncols, w, gap)) / 2
-        top = page_h / 2 + inner + span(nrows, h, gap)
-    marks = "outline" if is_shaped(shape) else "crop"
-    outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
-                        bleed, margin)
-    slots = cells(left, top, ncols, nrows, w, h, gap, shape, outer)
-    return SheetTemplate("gutter-fold", page_w, page_h, slots, marks, fold=fold)
+        return GridPlan(0, lambda: SheetTemplate("gutter-fold", page_w, page_h, (), fold=fold))
+
+    def make() -> SheetTemplate:
+        if fold == "vertical":
+            left = page_w / 2 - inner - span(ncols, w, gap)
+            top = (page_h + span(nrows, h, gap)) / 2
+        else:
+            left = (page_w - span(ncols, w, gap)) / 2
+            top = page_h / 2 + inner + span(nrows, h, gap)
+        marks = "outline" if is_shaped(shape) else "crop"
+        outer = outer_bleed(left, top - span(nrows, h, gap), left + span(ncols, w, gap), top, page_w, page_h,
+                            bleed, margin)
+        slots = cells(left, top, ncols, nrows, w, h, gap, shape, outer)
+        return SheetTemplate("gutter-fold", page_w, page_h, slots, marks, fold=fold)
+
+    return GridPlan(ncols * nrows, make)
+
+
+def gutter_sheet(page_w: float, page_h: float, fold: str, w: float, h: float, shape: str,
+                 bleed: float, spacing: str, margin: float, crop_marks: bool) -> SheetTemplate:
+    return gutter_plan(page_w, page_h, fold, w, h, shape, bleed, spacing, margin, crop_marks).sheet()

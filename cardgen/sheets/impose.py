@@ -18,7 +18,7 @@ from ..errors import CardgenError, Problem
 from ..model import CardType, Face, Page, Placement, Slot
 from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
-from .grid import face_sheet, gutter_sheet
+from .grid import face_plan, gutter_plan
 from .marks import crop_marks, cut_lines, fold_marks, outlines
 from .marks import TextMark
 from .notes import NOTE_PT, duplex_note, shifted, text_size
@@ -40,6 +40,7 @@ class _Book:
     def __init__(self) -> None:
         self.pages = 0
         self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}
+        self._mirrored: dict[tuple, tuple[SheetTemplate, list[TemplateSlot]]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
               axis: str | None = None, note: str | None = None) -> tuple:
@@ -48,14 +49,25 @@ class _Book:
         key = (id(sheet), tuple(used), bleed, axis, note)
         known = self._marks.get(key)
         if known is None or known[0] is not sheet:  # kept with the sheet: its id is not reused
-            marks = _marks(sheet, used, options, bleed, axis)
+            slots = self._slots(sheet, axis)
+            marks = _marks(sheet, slots, used, options, bleed, axis)
             if note:
-                slots = [mirror_slot(s, axis, sheet.w, sheet.h) for s in sheet.slots] if axis else list(sheet.slots)
                 turn = duplex_note(note, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed)
                 marks += filter(None, [turn])
             if axis and options.back_offset != (0.0, 0.0):
                 marks = shifted(marks, *options.back_offset)
             known = self._marks[key] = (sheet, tuple(marks))
+        return known[1]
+
+    def _slots(self, sheet: SheetTemplate, axis: str | None) -> list[TemplateSlot]:
+        """The sheet's slots as its front pages (``axis`` None) or its back pages see them:
+        mirrored once a sheet, not once a page (a sheet of tiny faces has many thousands)."""
+        if not axis:
+            return list(sheet.slots)
+        key = (id(sheet), axis)
+        known = self._mirrored.get(key)
+        if known is None or known[0] is not sheet:
+            known = self._mirrored[key] = (sheet, [mirror_slot(s, axis, sheet.w, sheet.h) for s in sheet.slots])
         return known[1]
 
     def page(self, w: float, h: float, marks: Iterable = (), **boxes) -> Page:
@@ -122,10 +134,12 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
                 yield from _fill_single(book, sheet, pairs, options, bleed)
         elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
             yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
-        elif shape == "rect" and options.layout == "sheets" and not best_sheet(front.card_type, options).slots:
-            yield from _tiled(book, pairs, options)  # a board larger than the paper
         else:  # sheets, or gutter fold's faces without a back: plain sheets
-            yield from _fill_duplex(book, _grid(front, options), pairs, options, bleed)
+            sheet = best_sheet(front.card_type, options)
+            if shape == "rect" and options.layout == "sheets" and not sheet.slots:
+                yield from _tiled(book, pairs, options)  # a board larger than the paper
+            else:
+                yield from _fill_duplex(book, _best(sheet, front, options, ""), pairs, options, bleed)
     if asked and not applied and left_out is not None:
         # a sheet asked for on the command line that takes none of the faces: not silently ignored
         raise _not_on_template(left_out, options.template, template)
@@ -180,16 +194,16 @@ def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False)
     the fold) fitting the most faces; ties: portrait, then the fold parallel to the page's long
     edge. It may have no slot: the faces do not fit."""
     t = card_type
-    sheets = []
+    plans = []
     for w, h in _pages(options):
         if not gutter:
-            sheets.append(face_sheet(w, h, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
-                                     options.margin, options.crop_marks))
+            plans.append(face_plan(w, h, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
+                                   options.margin, options.crop_marks))
             continue
         folds = ("vertical", "horizontal") if w <= h else ("horizontal", "vertical")
-        sheets += [gutter_sheet(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
-                                options.margin, options.crop_marks) for fold in folds]
-    return max(sheets, key=lambda s: len(s.slots))  # max keeps the first of equals
+        plans += [gutter_plan(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
+                              options.margin, options.crop_marks) for fold in folds]
+    return max(plans, key=lambda plan: plan.count).sheet()  # max keeps the first of equals
 
 
 def _best(best: SheetTemplate, face: Face, options: SheetOptions, what: str) -> SheetTemplate:
@@ -202,10 +216,6 @@ def _best(best: SheetTemplate, face: Face, options: SheetOptions, what: str) -> 
     raise _problem(face, f"a {fmt(size.w)} x {fmt(size.h)} mm {shape}card with {fmt(bleed)} mm bleed does "
                          f"not fit{what} on {paper_name(options.paper)} paper ({fmt(w)} x {fmt(h)} mm) "
                          f"with a {fmt(options.margin)} mm margin{room}")
-
-
-def _grid(face: Face, options: SheetOptions) -> SheetTemplate:
-    return _best(best_sheet(face.card_type, options), face, options, "")
 
 
 def _gutter(face: Face, options: SheetOptions) -> SheetTemplate:
@@ -256,16 +266,15 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     return Slot(page, x, y, size.w, size.h, size.shape, 0, clip)
 
 
-def _marks(sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
-           axis: str | None = None) -> list:
-    slots = list(sheet.slots)
+def _marks(sheet: SheetTemplate, slots: list[TemplateSlot], used: list[TemplateSlot], options: SheetOptions,
+           bleed: float, axis: str | None = None) -> list:
+    """``slots``: the sheet's, mirrored on a back page (``axis``) as the page's marks are."""
     if axis:  # a back page: the front page's marks mirrored
-        slots = [mirror_slot(s, axis, sheet.w, sheet.h) for s in slots]
         used = [mirror_slot(s, axis, sheet.w, sheet.h) for s in used]
     folded: list = []
     if sheet.fold:  # both halves of a gutter-fold page
         fold = fold_axis(sheet.fold)
-        slots += [mirror_slot(s, fold, sheet.w, sheet.h) for s in slots]
+        slots = slots + [mirror_slot(s, fold, sheet.w, sheet.h) for s in slots]
         folded = [mirror_slot(s, fold, sheet.w, sheet.h) for s in used]
         used = used + folded
     marks: list = []

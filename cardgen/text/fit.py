@@ -177,6 +177,7 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
         # Greedy breaking never needs more lines at a smaller size, so the size at which the
         # lines needed at max_size just fill the box fits too: a lower bound to start from.
         low = box_h / (style.leading * (count + gaps)) if count is not None else 0.0
+        low_count = None  # lines needed at ``low``, once a break was counted there
         if low < min_size:
             if not fits(min_size):
                 reason = f"the text does not fit at the minimum size {min_size:g} pt"
@@ -185,12 +186,17 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
                 return _overflowing(lines, fonts, style, space, min_size, box_w, box_h, reason)
             low = min_size
         high = min(max_size, lines.largest_possible(box_w, box_h, style.leading, gaps))
+        high_count = count if high == max_size else None
         while high - low > SIZE_STEP:
             middle = (low + high) / 2
-            if fits(middle):
-                low = middle
+            # the count is monotonic in the size: between two sizes that need the same number
+            # of lines every size needs it too, and only the height is left to compare
+            middle_count = low_count if low_count is not None and low_count == high_count else lines.count(
+                box_w / middle)
+            if middle_count is not None and style.leading * (middle_count + gaps) * middle <= box_h + 1e-6:
+                low, low_count = middle, middle_count
             else:
-                high = middle
+                high, high_count = middle, middle_count
         size = low
     return _place(lines.broken(box_w / size), fonts, style, space, size, box_w, box_h)
 

@@ -13,12 +13,13 @@ family lacks is an error when a layout asks for it, never a silent substitute.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
-from ..paths import OutsideProject, confined, shipped_folder
+from ..paths import OutsideProject, confined, real_inside, shipped_folder
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 FONT_SUFFIXES = (".ttf", ".otf")
@@ -69,6 +70,7 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
     folder = index.parent
     trusted = folder if origin == "shipped" else root
     data = read_yaml(index, root)
+    real_trusted, real_folder = os.path.realpath(trusted), folder.resolve()  # once, not once a file
     file = relative_name(index, root) if origin == "project" else f"(cardgen) {folder_name}/fonts.yaml"
     families = data.get("families") if isinstance(data, dict) else None
     if origin == "project" and isinstance(data, dict) and families is None and "default" in data:
@@ -87,12 +89,13 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
         faces = {}
         for key, value in styles.items():
             style = _style_of(str(key), Source(file, line_of(styles, key)))
-            try:
-                confined(trusted, folder, str(value), f'font file of family "{name}"')
-            except OutsideProject as exc:
-                raise fail(str(exc), Source(file, line_of(styles, key))) from None
             path = folder / str(value)  # named as written: fonts/ itself may be a link inside the project
-            inside = path.resolve().is_relative_to(folder.resolve())
+            if "\0" in str(value) or not real_inside(os.path.realpath(path), real_trusted):
+                try:  # refused: confined says why
+                    confined(trusted, folder, str(value), f'font file of family "{name}"')
+                except OutsideProject as exc:
+                    raise fail(str(exc), Source(file, line_of(styles, key))) from None
+            inside = path.resolve().is_relative_to(real_folder)
             if not inside or not path.is_file() or path.suffix.lower() not in FONT_SUFFIXES:
                 raise fail(f'font file "{value}" of family "{name}" is not in {folder_name}/ '
                            f"(a .ttf or .otf file)", Source(file, line_of(styles, key)))

@@ -78,7 +78,7 @@ def _run(card_set: CardSet, context: Context, scopes: tuple[str, ...], cards,
     files = _all_files(card_set)
     rules = [rule for rules_file in files for rule in rules_file.rules]
     # every rule, an option's too: a typo in a rule would match nothing, and pass
-    misnamed = unknown_fields(rules, cards)
+    misnamed = unknown_fields(rules, cards, card_set.types)
     if misnamed:
         raise CardgenError(misnamed)
     declared = {option.name: option for rules_file in files for option in rules_file.options}

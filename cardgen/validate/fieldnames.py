@@ -1,5 +1,6 @@
-"""Rules that name a field no card has: a typo in ``where:`` or ``per:`` would otherwise match
-nothing, and the check would pass. Each is an error at the rules file's line."""
+"""Rules that name a field no card has, or select by a value no card has: a typo in ``where:``,
+``per:``, ``field:`` or ``fields:`` would otherwise match nothing, and the check would pass. Each
+is an error at the rules file's line."""
 from __future__ import annotations
 
 import difflib
@@ -21,7 +22,7 @@ def _paths(fields: Mapping[str, Any], prefix: str = "", depth: int = 0) -> Itera
             yield from _paths(value, path + ".", depth + 1)
 
 
-def unknown_fields(rules: Iterable[Rule], cards: Iterable[Card]) -> list[Problem]:
+def unknown_fields(rules: Iterable[Rule], cards: Iterable[Card], types: Iterable[str] = ()) -> list[Problem]:
     """A problem for every ``where`` field and ``per`` field of ``rules`` that no card of the
     types the rule selects has (all cards, when it selects no type)."""
     by_type: dict[str, set[str]] = {}
@@ -29,15 +30,40 @@ def unknown_fields(rules: Iterable[Rule], cards: Iterable[Card]) -> list[Problem
         known = by_type.setdefault(card.type, set(ALWAYS))
         known.update(_paths(card.fields))
     problems = []
+    cards = tuple(cards)
     for rule in rules:
         per = rule.per if rule.over is None else None  # over a list: a card without the field counts 0
-        for conditions, per in ((rule.where, per), (rule.from_where, None)):
-            problems += _check(rule, conditions, per, by_type)
+        named = [(f, None) for f in (*rule.fields, rule.field)]  # unique's fields; values', distinct's field
+        for conditions, per, more in ((rule.where, per, named), (rule.from_where, None, [])):
+            found = _check(rule, conditions, per, by_type, more)
+            problems += found or _unmatched_values(rule, conditions, cards, types)
+    return problems
+
+
+def _unmatched_values(rule: Rule, conditions: tuple[Condition, ...], cards: tuple[Card, ...],
+                      types: Iterable[str]) -> list[Problem]:
+    """A ``where`` name that no card of the set has, or a type set.yaml does not define (a
+    misspelling): the rule would select nothing by it. (A type may have no card yet, and other
+    fields values no card has yet: the rules are written for the whole game.)"""
+    problems = []
+    for condition in conditions:
+        if condition.negated or condition.field not in ("name", "type") or (condition.field == "type" and not types):
+            continue
+        if condition.field == "type":
+            had = set(types) | {card.type for card in cards}
+        else:
+            had = {card.name for card in cards}
+        for value in condition.values:
+            if value not in had:
+                close = difflib.get_close_matches(value, sorted(had), n=1, cutoff=0.75)
+                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                what = 'the set defines no card type' if condition.field == "type" else "no card has name"
+                problems.append(Problem(f'rule "{rule.name}": {what} "{value}"{hint}', condition.source or rule.source))
     return problems
 
 
 def _check(rule: Rule, conditions: tuple[Condition, ...], per: str | None,
-           by_type: Mapping[str, set[str]]) -> list[Problem]:
+           by_type: Mapping[str, set[str]], more: list = ()) -> list[Problem]:
     types = [c for c in conditions if c.field == "type"]
     chosen = set(by_type)
     for condition in types:
@@ -48,6 +74,7 @@ def _check(rule: Rule, conditions: tuple[Condition, ...], per: str | None,
     named = [(c.field, c.source) for c in conditions if c.field != "type"]
     if per is not None:
         named.append((per, rule.per_source))
+    named += more
     which = "card" if not types else f"card of type {', '.join(sorted(chosen))}"
     problems = []
     for path, source in named:

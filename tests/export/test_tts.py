@@ -25,8 +25,18 @@ def test_sheet_count(cards, sheets):
     assert sheet_count(cards) == sheets == math.ceil(cards / 69)
 
 
-def test_demo_sheets_geometry_and_hidden_card(project):
-    (line,) = export("demo", project, tts=True)
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The demo exported once for Tabletop Simulator, for the tests that only read the export:
+    the project, and what the command said."""
+    from projects import make_project
+
+    project = make_project(tmp_path_factory.mktemp("tts"))
+    return project, export("demo", project, tts=True)
+
+
+def test_demo_sheets_geometry_and_hidden_card(exported):
+    project, (line,) = exported
     folder = project / "output/tts/demo"
     assert line == f"Tabletop Simulator: 2 deck sheets in {folder}"
     poker, tokens = decks_of(project)
@@ -66,18 +76,20 @@ def test_many_cards_fill_several_sheets_in_order(project):
     assert len(files) == 4 * 2  # 3 poker sheets and 1 token sheet, each with its back image
 
 
-def test_same_input_same_sheet_bytes(project, tmp_path):
-    export("demo", project, out=tmp_path / "a", tts=True)
+def test_same_input_same_sheet_bytes(exported, tmp_path):
+    project, _ = exported
     export("demo", project, out=tmp_path / "b", tts=True)
-    for path in sorted((tmp_path / "a/demo").iterdir()):
+    first = project / "output/tts"
+    assert sorted(p.name for p in (first / "demo").iterdir()) == sorted(p.name for p in (tmp_path / "b/demo").iterdir())
+    for path in sorted((first / "demo").iterdir()):
         other = (tmp_path / "b/demo" / path.name).read_bytes()
         if path.name.endswith(".saved-object.json"):  # names its own folder
-            other = other.replace((tmp_path / "b").as_uri().encode(), (tmp_path / "a").as_uri().encode())
+            other = other.replace((tmp_path / "b").resolve().as_uri().encode(), first.resolve().as_uri().encode())
         assert path.read_bytes() == other, path.name
 
 
-def test_saved_object_loads_as_decks(project):
-    export("demo", project, tts=True)
+def test_saved_object_loads_as_decks(exported):
+    project, _ = exported
     folder = project / "output/tts/demo"
     saved = json.loads((folder / "demo.saved-object.json").read_text())
     poker, tokens = saved["ObjectStates"]

@@ -264,3 +264,54 @@ def test_a_card_file_of_one_lone_value_names_its_line(tmp_path):
     with pytest.raises(CardgenError) as caught:
         list(read_rows(path, tmp_path))
     assert str(caught.value) == "cards.yaml:4: expected a list of cards (or a mapping with a `cards` list)"
+
+
+def _workbook_bytes() -> bytes:
+    import io
+
+    workbook = Workbook()
+    workbook.active.append(["name", "type", "text"])
+    workbook.active.append(["Sheet Card", "action", "x"])
+    saved = io.BytesIO()
+    workbook.save(saved)
+    return saved.getvalue()
+
+
+def _rezipped(keep) -> bytes:
+    """The workbook's zip archive again, each part as ``keep(name, data)`` returns it (None: left out)."""
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(_workbook_bytes())) as zin, zipfile.ZipFile(out, "w") as zout:
+        for item in zin.infolist():
+            data = keep(item.filename, zin.read(item.filename))
+            if data is not None:
+                zout.writestr(item, data)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("content, reason", [
+    (lambda: b"", "the file is empty"),
+    (lambda: b"name,type,text\nA,action,x\n",
+     "not an Excel workbook (.xlsx): the file is not a zip archive (another kind of file renamed .xlsx?)"),
+    (lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504),
+     "it is an old Excel .xls file or a password-protected workbook, not an .xlsx (save it as .xlsx without a "
+     "password)"),
+    (lambda: _workbook_bytes()[:2000], "the file is cut short or damaged (its zip archive is incomplete)"),
+    (lambda: _rezipped(lambda name, data: None if name == "[Content_Types].xml" else data),
+     "a zip archive, but not an Excel workbook (.xlsx): There is no item named '[Content_Types].xml' in the archive"),
+    (lambda: _rezipped(lambda name, data: b"<worksheet><sheetData><row" if name.endswith("sheet1.xml") else data),
+     "damaged XML inside the workbook (unclosed token: line 1, column 22)"),
+    (lambda: _rezipped(lambda name, data: None if name.endswith("sheet1.xml") else data),
+     "it holds no worksheet (a damaged file?)"),
+], ids=["empty", "csv renamed", "xls or password", "cut short", "other zip", "damaged xml", "sheet part missing"])
+def test_a_file_that_is_not_a_workbook_says_what_it_is(project, content, reason):
+    """Such a file has no line to name: the file, and what it is instead (openpyxl says "File is
+    not a zip file" of them all)."""
+    (project / "data/demo/sheet.xlsx").write_bytes(content())
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("  - cards.yaml\n", "  - cards.yaml\n  - sheet.xlsx\n"))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [f"data/demo/sheet.xlsx: cannot read the workbook: {reason}"]

@@ -6,6 +6,7 @@ import math
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageChops
 
 from cardgen.proof import proof
@@ -28,8 +29,18 @@ def near(pixel, colour, tolerance=6):
     return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
 
 
-def test_a_png_per_face_at_300_dpi_of_trim_plus_bleed(project):
-    result = run(project)
+@pytest.fixture(scope="module")
+def proofed(tmp_path_factory):
+    """The demo proofed once (into output/proofs/) for the tests that only read the proofs: the
+    project and the run's result."""
+    from projects import make_project
+
+    project = make_project(tmp_path_factory.mktemp("proofed"))
+    return project, run(project)
+
+
+def test_a_png_per_face_at_300_dpi_of_trim_plus_bleed(proofed):
+    project, result = proofed
     assert result.folder == project / "output/proofs/demo"
     faces = faces_of(result)
     assert len(faces) == result.faces == 13  # 5 action fronts + 5 backs + 3 tokens
@@ -50,8 +61,8 @@ def test_a_png_per_face_at_300_dpi_of_trim_plus_bleed(project):
         assert near(image.getpixel((410, 560)), (0xFD, 0xF6, 0xE3))  # the cream panel inside
 
 
-def test_overlay_draws_the_trim_bleed_and_safe_lines(project, tmp_path):
-    plain = run(project, tmp_path / "plain")
+def test_overlay_draws_the_trim_bleed_and_safe_lines(proofed, tmp_path):
+    project, plain = proofed
     boxed = run(project, tmp_path / "boxed", overlay=True)
     trim_x = round(3 / 25.4 * 300)  # the trim line, 3 mm in from the page edge
     with Image.open(plain.folder / "quick-draw-1-front.png") as a, Image.open(boxed.folder / "quick-draw-1-front.png") as b:
@@ -85,8 +96,8 @@ class Gallery(HTMLParser):
         self._in_data = False
 
 
-def test_gallery_lists_every_card_and_every_link_exists(project):
-    result = run(project)
+def test_gallery_lists_every_card_and_every_link_exists(proofed):
+    _, result = proofed
     page = Gallery()
     page.feed((result.folder / "index.html").read_text(encoding="utf-8"))
     (shown_set,) = page.data["sets"]
@@ -107,8 +118,8 @@ def test_gallery_lists_every_card_and_every_link_exists(project):
     assert set(distinct.values()) <= set(links)
 
 
-def test_contact_sheet_holds_every_card_and_the_back(project):
-    result = run(project)
+def test_contact_sheet_holds_every_card_and_the_back(proofed):
+    _, result = proofed
     faces = faces_of(result)
     firsts = [f for f in faces if f["side"] == "front" and f["copy"] == 1] + [
         next(f for f in faces if f["side"] == "back")]  # the demo's cards share one back
@@ -164,8 +175,8 @@ def test_copies_of_a_changed_card_are_one_rasterisation_and_a_removed_card_goes(
     assert not any("Attack" in f["card"] for f in faces_of(result))
 
 
-def test_same_input_same_bytes(project, tmp_path):
-    a = run(project, tmp_path / "a")
+def test_same_input_same_bytes(proofed, tmp_path):
+    project, a = proofed
     b = run(project, tmp_path / "b")
     names = sorted(p.name for p in a.folder.iterdir() if p.is_file())
     assert names == sorted(p.name for p in b.folder.iterdir() if p.is_file())

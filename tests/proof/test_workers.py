@@ -78,13 +78,13 @@ def test_shop_files_are_the_same_bytes_with_one_and_two_processes(project, tmp_p
 
 @needs_fork
 def test_tts_sheets_are_the_same_bytes_with_one_and_two_processes(project, tmp_path):
-    csv = project / "data/demo/more.csv"  # three poker sheets: Card 066 has copies on two of them
+    csv = project / "data/demo/more.csv"  # two poker sheets (69 cards a sheet): Card 066 has copies on both
     csv.write_text("name,count,text\n" + "".join(f"Card {n:03},{2 if n == 66 else 1},Text {n}\n"
-                                                for n in range(1, 146)))
+                                                for n in range(1, 81)))
     one = export_report("demo", project, tmp_path / "one", tts=True, jobs=1)
     two = export_report("demo", project, tmp_path / "two", tts=True, jobs=2)
-    # poker: Quick Draw, Escape Artist, 145 cards and the back; tokens: one look (their back is plain)
-    assert (one.rasterised, two.rasterised) == (2 + 145 + 1 + 1,) * 2
+    # poker: Quick Draw, Escape Artist, 80 cards and the back; tokens: one look (their back is plain)
+    assert (one.rasterised, two.rasterised) == (2 + 80 + 1 + 1,) * 2
     decks = json.loads((tmp_path / "one/demo/tts.json").read_text())["decks"]
     straddling = [number for number, deck in enumerate(decks) if "Card 066" in deck["names"]]
     assert len(straddling) == 2

@@ -1,5 +1,6 @@
 """The preview's engine: text that does not fit is drawn in the preview and reported, while a
-build still fails on it; a preview never leaves a clipped drawing for a build to reuse."""
+build still fails on it; a preview never leaves a clipped drawing for a build to reuse. The
+server builds a set's PDF once its refreshes have been quiet for the delay (``--pdf-delay``)."""
 from __future__ import annotations
 
 import json
@@ -9,6 +10,7 @@ import pytest
 
 from cardgen import pipeline
 from cardgen.errors import CardgenError
+from cardgen.serve import PdfQueue
 from cardgen.serve.engine import Engine
 from projects import make_project
 
@@ -115,3 +117,19 @@ def test_many_new_faces_come_in_batches_and_never_name_a_missing_image(tmp_path,
     before = state_of(engine)
     assert engine.refresh("demo", stop=stop) is False  # stopping: ends between batches, publishes nothing
     assert state_of(engine) == before
+
+
+def test_a_pdf_waits_out_the_delay_and_a_burst_of_refreshes_builds_it_once():
+    queue, stop = PdfQueue(), threading.Event()
+    queue.want("demo")
+    queue.want("demo")
+
+    def stop_waiting():
+        stop.set()
+        queue.wake()
+
+    threading.Timer(0.05, stop_waiting).start()
+    assert queue.take(stop, 3600) is None  # stopped within the hour's delay: nothing to build yet
+    stop.clear()
+    assert queue.take(stop, 0) == "demo"  # --pdf-delay 0: at once
+    assert queue.pending == {}  # once for both refreshes

@@ -167,3 +167,6 @@ def test_usage_mistakes_are_reported(tmp_path, cli):
         busy = cli(root, "serve", "--port", str(port))
     assert busy.exit_code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in busy.output
+    negative = cli(root, "serve", "--pdf-delay", "-1")
+    assert negative.exit_code == 2
+    assert "Invalid value for '--pdf-delay': -1.0 is not in the range x>=0." in negative.output

@@ -19,12 +19,20 @@ BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the t
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory):
+def shared_server(tmp_path_factory):
     """One server for the module's tests that change no file (each has a page of its own); the
     tests that save a change have a server each (``served``)."""
     server = Server(make_project(tmp_path_factory.mktemp("page"), "preview"))
     yield server
     server.stop()
+
+
+@pytest.fixture
+def shared(shared_server):
+    """The shared server with its PDF built, as ``served`` is: taken before ``page``, the page
+    opens once nothing is under way."""
+    shared_server.wait_for_pdf()
+    return shared_server
 
 
 def open_page(page, served):
@@ -55,7 +63,7 @@ def replace_in(path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_every_face_by_type_named_with_counts(page, shared):
+def test_every_face_by_type_named_with_counts(shared, page):
     open_page(page, shared)
     assert shared.lines[0].startswith("cardgen serve: http://127.0.0.1:")
     groups = page.eval_on_selector_all(".group", "gs => gs.map(g => [g.dataset.type, g.querySelector('h2 .count').textContent])")
@@ -73,7 +81,7 @@ def test_every_face_by_type_named_with_counts(page, shared):
     assert page.console.messages == []
 
 
-def test_search_by_name_and_text_and_filter_by_type_and_problem(page, shared):
+def test_search_by_name_and_text_and_filter_by_type_and_problem(shared, page):
     open_page(page, shared)
     assert search(page, "discard") == ["Quick Draw"]  # in Quick Draw's text only
     assert page.inner_text("#status") == "1 of 5 cards shown"
@@ -89,7 +97,7 @@ def test_search_by_name_and_text_and_filter_by_type_and_problem(page, shared):
     assert page.console.messages == []
 
 
-def test_problems_and_deck_lists_with_their_rule_results(page, shared):
+def test_problems_and_deck_lists_with_their_rule_results(shared, page):
     open_page(page, shared)
     problems = page.locator("#problems li.problem")
     assert problems.count() == 1
@@ -106,9 +114,8 @@ def test_problems_and_deck_lists_with_their_rule_results(page, shared):
     assert page.console.messages == []
 
 
-def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, shared):
-    shared.wait_for_pdf()  # its end updates the page, and draws an open detail view again under the test
-    open_page(page, shared)
+def test_a_card_opens_at_print_resolution_with_guides_and_fields(shared, page):
+    open_page(page, shared)  # the PDF is built (``shared``): its end would draw an open detail view again
     page.click(QUICK)
     dialog = page.locator("#detail")
     dialog.wait_for(state="visible")
@@ -139,7 +146,6 @@ def test_a_card_opens_at_print_resolution_with_guides_and_fields(page, shared):
 
 def test_a_saved_change_shows_without_a_reload_and_is_marked(served, page):
     open_page(page, served)
-    served.wait_for_pdf()
     page.evaluate("window.notReloaded = true")
     before = page.locator(QUICK).locator("img").first.get_attribute("src")
     replace_in(served.root / "data/demo/cards.yaml", "Draw **two** cards", "Draw **three** cards")
@@ -176,7 +182,6 @@ def test_a_broken_file_keeps_the_last_good_cards_under_the_error(served, page):
 
 def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fails(served, page):
     open_page(page, served)
-    served.wait_for_pdf()
     long_text = " ".join(["Overflowing words fill the box."] * 60)
     replace_in(served.root / "data/demo/cards.yaml", "Draw **two** cards, then discard *one*. :spade: beats :heart:.",
                long_text)
@@ -207,9 +212,8 @@ def test_text_that_does_not_fit_is_drawn_clipped_and_marked_while_the_build_fail
     assert page.console.messages == []
 
 
-def test_the_pdf_and_the_files_are_a_click_away(page, shared):
+def test_the_pdf_and_the_files_are_a_click_away(shared, page):
     open_page(page, shared)
-    shared.wait_for_pdf()
     link = page.locator("#links a.primary")
     link.wait_for()
     assert link.inner_text() == "Open PDF"

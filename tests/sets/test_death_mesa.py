@@ -11,10 +11,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from ruamel.yaml import YAML
 from cardgen.write.manifest import load_manifest
+from pdftext import page_chars
 from projects import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,9 +139,7 @@ def built(tmp_path_factory):
     result = run_cardgen("build", SET, "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
     manifest = load_manifest(out / f"{SET}.json")
-    with pdfplumber.open(out / f"{SET}.pdf") as pdf:
-        pages = [{"height": p.height, "chars": list(p.chars)} for p in pdf.pages]
-    return manifest, pages
+    return manifest, page_chars(out / f"{SET}.pdf")
 
 
 def fronts(manifest: dict, kind: str) -> list[dict]:

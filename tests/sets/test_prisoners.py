@@ -63,12 +63,25 @@ def powers_warning(edition: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, dict]:
-    """Build both sets once: manifest, per-page text of the PDF, and the page sizes."""
-    out = tmp_path_factory.mktemp("out")
-    # Cold, and nothing written into the repository: a warm cache would hide the code under test.
-    result = cardgen.build(EDITIONS, root=ROOT, out=out, options=cardgen.BuildOptions(cache=False))
-    assert [s.name for s in result.sets] == EDITIONS
+def project(tmp_path_factory) -> Path:
+    """Both editions copied into a temporary project and built there once, the cache on: the
+    build is cold (the project has no cache yet) and writes nothing into the repository. The
+    tests that edit an edition check a copy of this project (``_copy``), whose cache then holds
+    the faces this same code drew: the check lays out only the faces an edit changed."""
+    root = tmp_path_factory.mktemp("prisoners") / "proj"
+    for edition in EDITIONS:
+        shutil.copytree(ROOT / "data" / edition, root / "data" / edition)
+    shutil.copytree(ROOT / "templates", root / "templates")
+    shutil.copytree(ROOT / "fonts", root / "fonts")
+    result = cardgen.build(EDITIONS, root=root, out=root / "output")
+    assert [(s.name, s.reused) for s in result.sets] == [(name, 0) for name in EDITIONS]  # cold: every face laid out
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(project) -> dict[str, dict]:
+    """Both sets as built: manifest, per-page text of the PDF, and the page sizes."""
+    out = project / "output"
     books = {}
     for name in EDITIONS:
         manifest = load_manifest(out / f"{name}.json")
@@ -249,14 +262,18 @@ def test_the_warp_reference_has_none_of_the_v11_headings(built):
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_shipped_sets_pass_their_check(edition):
-    assert [str(p) for p in cardgen.check([edition], root=ROOT)] == powers_warning(edition)
+    # every face laid out, whatever cache the repository holds
+    assert [str(p) for p in cardgen.check([edition], root=ROOT, cache=False)] == powers_warning(edition)
 
 
-def _copy(edition: str, tmp_path: Path) -> Path:
+def _copy(edition: str, tmp_path: Path, project: Path) -> Path:
+    """The edition in a project of its own, with the faces the module's build drew (``project``)."""
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "data" / edition, root / "data" / edition)
-    shutil.copytree(ROOT / "templates", root / "templates")
-    shutil.copytree(ROOT / "fonts", root / "fonts")
+    shutil.copytree(project / "data" / edition, root / "data" / edition)
+    shutil.copytree(project / "templates", root / "templates")
+    shutil.copytree(project / "fonts", root / "fonts")
+    (root / ".cardgen-cache").mkdir()
+    shutil.copy2(project / ".cardgen-cache" / f"faces-{edition}.bin", root / ".cardgen-cache")
     return root
 
 
@@ -279,8 +296,8 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_a_removed_ruling_fails_the_check(tmp_path, edition):
-    root = _copy(edition, tmp_path)
+def test_a_removed_ruling_fails_the_check(tmp_path, edition, project):
+    root = _copy(edition, tmp_path, project)
     rulings = root / "data" / edition / "rulings.yaml"
     _edit(rulings, "- name: Jailbreak\n  short: Jailbreak\n  count: 2", "- name: Jailbreak\n  short: Jailbreak\n  count: 1")
     total = sum(COUNTS[edition])
@@ -291,8 +308,8 @@ def test_a_removed_ruling_fails_the_check(tmp_path, edition):
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_an_extra_ruling_fails_the_check(tmp_path, edition):
-    root = _copy(edition, tmp_path)
+def test_an_extra_ruling_fails_the_check(tmp_path, edition, project):
+    root = _copy(edition, tmp_path, project)
     rulings = root / "data" / edition / "rulings.yaml"
     lines = rulings.read_text(encoding="utf-8").splitlines()
     deaths = next(i for i, l in enumerate(lines) if l == "- name: Prison Deaths") + 1
@@ -304,8 +321,8 @@ def test_an_extra_ruling_fails_the_check(tmp_path, edition):
     ] + powers_warning(edition)
 
 
-def test_an_unknown_ruling_fails_with_its_line(tmp_path):
-    root = _copy("prisoners", tmp_path)
+def test_an_unknown_ruling_fails_with_its_line(tmp_path, project):
+    root = _copy("prisoners", tmp_path, project)
     rulings = root / "data" / "prisoners" / "rulings.yaml"
     start = _append(rulings, "- name: Mass Pardon\n  short: Pardon\n  count: 1\n  when: unknown\n  effect: unknown\n")
     assert _messages(root, "prisoners") == [
@@ -315,8 +332,8 @@ def test_an_unknown_ruling_fails_with_its_line(tmp_path):
     ] + powers_warning("prisoners")
 
 
-def test_capture_cards_per_colour_and_wild_are_checked(tmp_path):
-    root = _copy("prisoners", tmp_path)
+def test_capture_cards_per_colour_and_wild_are_checked(tmp_path, project):
+    root = _copy("prisoners", tmp_path, project)
     destiny = root / "data" / "prisoners" / "destiny.yaml"
     start = _append(destiny, "- name: Wild Capture Challenge\n  wild: true\n  title: Wild Capture Challenge\n  text: x\n"
                     "- name: Capture Challenge ({item})\n  each: colors\n  shows_color: true\n  title: Capture Challenge\n  text: x\n")
@@ -328,8 +345,8 @@ def test_capture_cards_per_colour_and_wild_are_checked(tmp_path):
                             'cards": 2 cards where type is capture and wild is true, expected at most 1')] + powers_warning("prisoners")
 
 
-def test_a_missing_clarification_fails_the_check(tmp_path):
-    root = _copy("prisoners-warp", tmp_path)
+def test_a_missing_clarification_fails_the_check(tmp_path, project):
+    root = _copy("prisoners-warp", tmp_path, project)
     table = root / "data" / "prisoners-warp" / "clarifications.csv"
     _edit(table, "Flare: LOSER [M],LOSER,M,Flare,\"When Wild Loser is used, each main player imprisons all tokens lost by the other side.\",name\n", "")
     assert _messages(root, "prisoners-warp") == [
@@ -337,8 +354,8 @@ def test_a_missing_clarification_fails_the_check(tmp_path):
     ]
 
 
-def test_fewer_players_means_fewer_warp_capture_cards(tmp_path):
-    root = _copy("prisoners-warp", tmp_path)
+def test_fewer_players_means_fewer_warp_capture_cards(tmp_path, project):
+    root = _copy("prisoners-warp", tmp_path, project)
     _edit(root / "data/prisoners-warp/set.yaml", '    - {name: Orange, print: "#f07d12"}\n', "")
     _edit(root / "data/prisoners-warp/set.yaml", '    - {name: Purple, print: "#7b3fa6"}\n', "")
     assert _messages(root, "prisoners-warp") == []
@@ -347,9 +364,9 @@ def test_fewer_players_means_fewer_warp_capture_cards(tmp_path):
     assert sum(c.count for c in card_set.cards if c.type == "star-disc") == 4
 
 
-def test_check_command_prints_every_failure_and_fails(tmp_path):
+def test_check_command_prints_every_failure_and_fails(tmp_path, project):
     # in this process: test_prohibition runs `cardgen check` in a real one, for its exit code
-    root = _copy("prisoners", tmp_path)
+    root = _copy("prisoners", tmp_path, project)
     _edit(root / "data/prisoners/rulings.yaml", "- name: Take Prisoners\n  short: Prisoners\n  count: 2",
           "- name: Take Prisoners\n  short: Prisoners\n  count: 1")
     _edit(root / "data/prisoners/rulings.yaml", "- name: Prison Deaths\n  short: Deaths\n  count: 1",

@@ -260,13 +260,14 @@ def test_a_rebuilt_text_needs_its_broken_words(tmp_path):
 
 # --- what the layouts print ---------------------------------------------------------------
 
-def printed_texts(root: Path, name: str):
+def printed_texts(root: Path, name: str, types: set[str] | None = None):
     """(card, side, element name, printed text, the data strings it may be made of) for every
-    text element of every face of the set."""
+    text element of every face of the set (of its cards of ``types``, if given)."""
     card_set = cardgen.load_set(name, root=root)
     renderer = FaceRenderer(card_set, Templates(root))
     shared = [text for _, text in texts({"title": card_set.title, "variables": dict(card_set.variables)}, "")]
-    for front, back in renderer.pairs(card_set.cards):
+    cards = card_set.cards if types is None else [card for card in card_set.cards if card.type in types]
+    for front, back in renderer.pairs(cards):
         for face in (front, back):
             if face is None or face.copy > 1:
                 continue
@@ -310,7 +311,10 @@ def test_a_word_written_into_a_layout_is_found(tmp_path):
     root = _copy("prisoners", tmp_path)
     _edit(root / "templates/cosmic/ruling.xml.j2", "{%- set type_line = set.labels.ruling | upper -%}",
           '{%- set type_line = (set.labels.ruling ~ " CARD") | upper -%}')
-    strays = {(side, element, text) for card, side, element, text, pieces in printed_texts(root, "prisoners")
+    # the Rulings, which that layout draws (no other layout includes it): the other faces are
+    # test_layouts_print_only_data's
+    assert "ruling.xml.j2" not in "".join(p.read_text(encoding="utf-8") for p in (root / "templates").rglob("*.j2"))
+    strays = {(side, element, text) for card, side, element, text, pieces in printed_texts(root, "prisoners", {"ruling"})
               if not made_of(text, pieces)}
     assert strays == {("front", "type", "PRISONER RULING CARD")}
 
@@ -335,9 +339,9 @@ def test_every_rule_names_its_source_sentence(name):
 
 @pytest.fixture(scope="module")
 def shipped_problems() -> tuple:
-    """`cardgen check` of every shipped set, once for the tests that read it (test_prisoners
-    checks each Prisoners edition alone)."""
-    return tuple(cardgen.check(root=ROOT))
+    """`cardgen check` of every shipped set, every face laid out, once for the tests that read
+    it (test_prisoners checks each Prisoners edition alone)."""
+    return tuple(cardgen.check(root=ROOT, cache=False))
 
 
 def test_check_prisoners_warns_once_that_no_power_cards_ship(shipped_problems):
@@ -366,8 +370,9 @@ def test_the_warp_capture_count_is_open_so_only_a_warning(tmp_path):
 
 def test_a_rules_option_applies_to_the_sets_that_offer_it(shipped_problems):
     plain = shipped_problems
-    with_option = cardgen.check(root=ROOT, rules_options=["unique-indexes"])
+    with_option = cardgen.check(root=ROOT, rules_options=["unique-indexes"], cache=False)
     assert [str(p) for p in with_option] == [str(p) for p in plain]  # no two DMD cards share an index
     assert not any(p.is_error for p in plain)
-    assert [str(p) for p in cardgen.check(root=ROOT, rules_options=["bench-sideways"]) if p.is_error] == [
-        'unknown rules option "bench-sideways" (no set checked offers it)']
+    # an option no set checked offers, with several checked (one offers another: unique-indexes)
+    offered = cardgen.check(["death-mesa", "skill-tokens"], root=ROOT, rules_options=["bench-sideways"], cache=False)
+    assert [str(p) for p in offered if p.is_error] == ['unknown rules option "bench-sideways" (no set checked offers it)']

@@ -55,3 +55,45 @@ def test_size_is_the_largest_that_fits(fonts):
     assert bigger.height > 60  # a tenth of a point more no longer fits
     with pytest.raises(DoesNotFit):
         laid(fonts, text, w=100, h=10, size=20, min_size=4)
+
+
+def _size_counting_every_try(fonts, text, w, h, size, min_size):
+    """The size auto-fit chose before it skipped counting: the same bisection, every size tried
+    counted afresh."""
+    from cardgen.text.breaking import Lines
+    from cardgen.text.fit import SIZE_STEP
+
+    style = TextStyle("DejaVu Sans", False, False, 1.2, "left", "top")
+    measured = measure(parse(text), fonts, style, lambda name: 1.0)
+    lines = Lines(measured, fonts.face("DejaVu Sans").width(" "))
+
+    def fits(trial):
+        count = lines.count(w / trial)
+        return count is not None and 1.2 * count * trial <= h + 1e-6
+
+    if fits(size):
+        return size
+    count = lines.count(w / size)
+    low = h / (1.2 * count) if count is not None else 0.0
+    if low < min_size:
+        if not fits(min_size):
+            return None  # does not fit
+        low = min_size
+    high = min(size, lines.largest_possible(w, h, 1.2, 0.0))
+    while high - low > SIZE_STEP:
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
+@pytest.mark.parametrize("w", [60.0, 97.0, 143.0, 210.0])
+@pytest.mark.parametrize("h", [35.0, 52.0, 88.0, 130.0])
+def test_the_size_search_chooses_what_counting_every_size_chooses(fonts, w, h):
+    words = "token challenge planet alien power flare colony ship warp cone attack negotiate ally".split()
+    text = " ".join(words[(i * 7) % len(words)] for i in range(60))
+    expected = _size_counting_every_try(fonts, text, w, h, 14.0, 3.0)
+    if expected is None:
+        with pytest.raises(DoesNotFit):
+            laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0)
+    else:
+        assert laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0).size == expected
