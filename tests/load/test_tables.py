@@ -269,6 +269,8 @@ def test_a_card_file_of_one_lone_value_names_its_line(tmp_path):
 def _workbook_bytes() -> bytes:
     import io
 
+    from openpyxl import Workbook
+
     workbook = Workbook()
     workbook.active.append(["name", "type", "text"])
     workbook.active.append(["Sheet Card", "action", "x"])
