@@ -12,6 +12,8 @@ from cardgen.errors import Source
 from cardgen.model import Card, CardSize, CardType, Face, Placement, Slot
 from cardgen.write.manifest import ManifestWriter, expand
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 POKER = CardType("action", "demo/action.xml.j2", None, CardSize(63.5, 88.9), 3.0, 3.0)
 
 
