@@ -231,6 +231,11 @@ def test_a_template_that_builds_a_huge_value_is_stopped_before_it_is_built(built
 @pytest.mark.parametrize("expression, message", [
     ("{{ set.nope }}", "undefined name: set has no attribute 'nope'"),  # was "'nope'", a KeyError's words
     ("{{ 9 ** 9999 }}", "a number of more than 4300 digits cannot be written"),
+    # was Jinja's "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."
+    ("{% for i in range(10 ** 9) %}{% endfor %}", "range() of more than 100,000 numbers: no card needs a loop that long"),
+    ("{{ range(100001) | list | length }}", "range() of more than 100,000 numbers: no card needs a loop that long"),
+    # was "'int' object is not iterable"
+    ("{% include 5 %}", 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'),
 ])
 def test_a_template_fault_is_said_in_words(built, cli, expression, message):
     project, _ = built
