@@ -50,6 +50,18 @@ def test_an_image_icon_that_is_not_an_image_names_its_line_in_set_yaml(built, cl
     refused(cli, built, f'data/demo/set.yaml:22: card "Escape Artist": icon "star": {NOT_AN_IMAGE}', ONE)
 
 
+def test_an_image_of_floating_point_pixels_is_refused_not_printed_black(built, cli):
+    from PIL import Image
+
+    project, _ = built
+    Image.new("F", (20, 20), 0.5).save(project / "data/demo/icons/float.tif")  # mid-grey, in 0-1
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("icons/star.svg", "icons/float.tif"))
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read image '
+                        '"data/demo/icons/float.tif": its pixels are floating-point numbers, with no set black '
+                        "and white (save it with 8 or 16 bits a channel)", ONE)
+
+
 # --- markup that would draw nothing: refused at its line, with the reason ---------------------------
 
 RED = '<rect x="0" y="0" w="20" h="20" fill="#ff0000"/>'
