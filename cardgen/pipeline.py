@@ -152,8 +152,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             rendered = workers.on_workers(
                 rendered, options.jobs, copies, cache,
                 lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
-        with staged(pdf_path, json_path, batch=batch) as (pdf_tmp, json_tmp), open(json_tmp, "w", encoding="utf-8") as out:
-            manifest = ManifestWriter(out, card_set)
+        with staged(pdf_path, json_path, batch=batch) as (pdf_tmp, json_tmp), \
+                open(json_tmp, "w", encoding="utf-8") as out, ManifestWriter(out, card_set) as manifest:
 
             def on_page(page, placements) -> None:
                 stops.check()

@@ -109,7 +109,7 @@ def test_a_rebuild_from_the_cache_does_not_load_pillows_image_module(tmp_path):
 
     from projects import make_project
 
-    project = make_project(tmp_path / "project")
+    project = make_project(tmp_path / "project", fonts=False)
     Image.new("RGB", (40, 30), (39, 64, 139)).save(project / "data/demo/logo.png")
     Image.new("RGB", (16, 16), (192, 128, 0)).save(project / "data/demo/icons/star.png")
     set_file = project / "data/demo/set.yaml"  # an SVG icon's drawing (svglib) uses Pillow itself

@@ -3,32 +3,28 @@ each build ends with one ``file:line: message`` and exit 1, and leaves the earli
 was, byte for byte. The timeout is a guard against a hang, not a speed test.
 
 The builds are forked from a process that has loaded cardgen (forkserver.py); the good build the
-others are held to and the build that is killed run in new interpreters."""
+others are held to runs in this process (another interpreter, another hash seed)."""
 from __future__ import annotations
 
 import io
 import os
-import resource
 import shutil
+import signal
 import struct
 import subprocess
 import sys
-import time
 import zlib
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from forkserver import Forkserver
-from projects import make_project
+from forkserver import BUILD_IMPORTS, Forkserver
+from projects import make_project, run_cli
+from stopping import Held
 
 MEMORY = 1536 * 1024 * 1024  # address space a build may take: ample for cardgen, far below a bomb
 HANG_GUARD = 300  # seconds
-
-
-def _limited():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
 def _environment(env: dict | None) -> dict[str, str]:
@@ -37,7 +33,7 @@ def _environment(env: dict | None) -> dict[str, str]:
     return environment
 
 
-FORKS = Forkserver()
+FORKS = Forkserver(preload=BUILD_IMPORTS)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -52,27 +48,16 @@ def cardgen(root: Path, *args: str, env: dict | None = None) -> subprocess.Compl
     return FORKS.run(["--root", str(root), *args], _environment(env), MEMORY, HANG_GUARD)
 
 
-def cardgen_interpreter(root: Path, *args: str, wait: bool = True):
-    """The same in a new interpreter: for the good build (the bytes the forked builds are held
-    to) and the build that is killed."""
-    command = [sys.executable, "-c", "from cardgen.cli import run; run()", "--root", str(root), *args]
-    if not wait:
-        return subprocess.Popen(command, env=_environment(None), preexec_fn=_limited, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-    return subprocess.run(command, env=_environment(None), preexec_fn=_limited, capture_output=True, text=True,
-                          timeout=HANG_GUARD)
-
-
 def output_files(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((root / "output").iterdir())}
 
 
 @pytest.fixture(scope="module")
 def good_build(tmp_path_factory) -> Path:
-    """The demo project with its good build in output/, built once for the module (cache off:
-    nothing else written)."""
+    """The demo project with its good build in output/, built once for the module in this
+    process (cache off: nothing else written)."""
     root = make_project(tmp_path_factory.mktemp("hostile"))
-    result = cardgen_interpreter(root, "build", "--no-cache", "demo")
+    result = run_cli(root, "build", "--no-cache", "demo")
     assert result.returncode == 0, result.stderr
     return root
 
@@ -313,28 +298,17 @@ def test_an_svg_that_uses_itself_is_refused(built):
 WRITING = {".demo.json", ".demo.pdf", ".faces-demo.bin"}  # the temporaries of a build half-way
 
 
-def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clean_remove(built):
+def test_a_build_killed_half_way_leaves_temporaries_that_the_next_build_and_clean_remove(built, tmp_path):
     root, before = built
-    # slow enough to be caught half-way: every card's template takes a while
-    back(root, '<card>\n{% for i in range(300) %}{% for j in range(300) %}{% endfor %}{% endfor %}\n</card>\n')
-    write(root, "data/demo/cards.yaml", "".join(f"- {{name: Card {n}, type: action, text: T{n}}}\n"
-                                                for n in range(200)))
-    build = cardgen_interpreter(root, "build", "demo", wait=False)  # the cache on: it writes temporaries too
-    try:
-        for _ in range(HANG_GUARD * 100):
-            found = {p.name.split(".cardgen-")[0] for folder in ("output", ".cardgen-cache")
-                     if (root / folder).is_dir() for p in (root / folder).iterdir() if p.name.endswith(".tmp")}
-            if WRITING <= found or build.poll() is not None:
-                break
-            time.sleep(0.01)
-        assert build.poll() is None, "the build ended before it could be killed"
-        build.kill()  # SIGKILL: nothing of cardgen's runs after it
-    finally:
-        build.wait()
+    # the cache on: it writes temporaries too (see stopping.py)
+    with Held(root, tmp_path / "tmp", "cached demo", "build", "demo", forks=FORKS, env=_environment(None)) as build:
+        build.reached()
+        code, _ = build.stop(signal.SIGKILL)  # nothing of cardgen's runs after it
+    assert code == -signal.SIGKILL
     stale = sorted(p.name for folder in ("output", ".cardgen-cache") for p in (root / folder).iterdir()
                    if p.name.endswith(".tmp"))
     assert WRITING <= {name.split(".cardgen-")[0] for name in stale}  # and perhaps a font cache's
-    assert all(f".cardgen-{build.pid}-" in name for name in stale)
+    assert all(f".cardgen-{build.process.pid}-" in name for name in stale)
     assert output_files(root) == {**before, **{n: (root / "output" / n).read_bytes() for n in stale if
                                                (root / "output" / n).exists()}}
     # not ours, or still running: left alone

@@ -50,6 +50,18 @@ def test_an_image_icon_that_is_not_an_image_names_its_line_in_set_yaml(built, cl
     refused(cli, built, f'data/demo/set.yaml:22: card "Escape Artist": icon "star": {NOT_AN_IMAGE}', ONE)
 
 
+def test_an_image_of_floating_point_pixels_is_refused_not_printed_black(built, cli):
+    from PIL import Image
+
+    project, _ = built
+    Image.new("F", (20, 20), 0.5).save(project / "data/demo/icons/float.tif")  # mid-grey, in 0-1
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("icons/star.svg", "icons/float.tif"))
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read image '
+                        '"data/demo/icons/float.tif": its pixels are floating-point numbers, with no set black '
+                        "and white (save it with 8 or 16 bits a channel)", ONE)
+
+
 # --- markup that would draw nothing: refused at its line, with the reason ---------------------------
 
 RED = '<rect x="0" y="0" w="20" h="20" fill="#ff0000"/>'
@@ -231,6 +243,11 @@ def test_a_template_that_builds_a_huge_value_is_stopped_before_it_is_built(built
 @pytest.mark.parametrize("expression, message", [
     ("{{ set.nope }}", "undefined name: set has no attribute 'nope'"),  # was "'nope'", a KeyError's words
     ("{{ 9 ** 9999 }}", "a number of more than 4300 digits cannot be written"),
+    # was Jinja's "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."
+    ("{% for i in range(10 ** 9) %}{% endfor %}", "range() of more than 100,000 numbers: no card needs a loop that long"),
+    ("{{ range(100001) | list | length }}", "range() of more than 100,000 numbers: no card needs a loop that long"),
+    # was "'int' object is not iterable"
+    ("{% include 5 %}", 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'),
 ])
 def test_a_template_fault_is_said_in_words(built, cli, expression, message):
     project, _ = built

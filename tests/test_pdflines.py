@@ -3,11 +3,14 @@ gutter-fold sheet (crop marks, the dashed fold, each face a form of its own)."""
 from __future__ import annotations
 
 import pdfplumber
+import pytest
 
 import cardgen
 from cardgen import BuildOptions
 
 from pdflines import page_lines
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 
 def _key(line: dict) -> tuple:

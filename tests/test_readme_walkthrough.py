@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from pypdf import PdfReader
 
+from cardgen.cli import main
 from cardgen.importers.ceconv import parse_ceconv
 from cardgen.write.manifest import load_manifest
 from projects import REPO
@@ -99,17 +101,18 @@ def test_the_deck_list_prints_alone(walked):
     assert sum(1 for face in fronts if face["type"] == "captain") == 1
 
 
-def test_the_copy_limit_message_is_the_one_the_readme_shows(walked):
+def test_the_copy_limit_message_is_the_one_the_readme_shows(walked, monkeypatch):
     project, _ = walked
     path = project / "data/harbor/actions.csv"
     original = path.read_text()
     path.write_text(original.replace("Storm,4,", "Storm,5,"))
+    monkeypatch.chdir(project)
     try:
-        done = subprocess.run([sys.executable, "-m", "cardgen", "check"], cwd=project, capture_output=True, text=True)
+        done = CliRunner().invoke(main, ["check"], catch_exceptions=False)  # `cardgen check`, in this process
     finally:
         path.write_text(original)
     shown = re.search(r"```text\n(.*?)```", section("Walkthrough: a 40-card game, printed"), re.S).group(1)
-    assert done.returncode == 1
+    assert done.exit_code == 1
     assert done.stderr.splitlines()[:-1] == shown.splitlines()
 
 

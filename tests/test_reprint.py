@@ -13,6 +13,8 @@ from cardgen.pipeline import BuildOptions
 from cardgen.write.manifest import load_manifest
 from pdftext import page_texts
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def build(project, **options):
     (result,) = cardgen.build(["demo"], project, options=BuildOptions(**options)).sets

@@ -11,20 +11,26 @@ import cardgen
 import cardgen.components.boxes
 import cardgen.unchanged
 
+from forkserver import BUILD_IMPORTS, Forkserver
 from projects import make_project, run_cli
-from test_sigterm import STOP_SIGNALS, _ctrl_c_unwinds, ours, start, stop_when
+from stopping import STOP_SIGNALS, Held, ours
 
-BOX = ('<card><rect x="0" y="0" w="{{ w }}" h="{{ h }}" fill="#eeeeee"/>{% for i in range(RECTS) %}'
-       '<rect x="{{ i % 100 }}" y="{{ i // 100 }}" w="1" h="1" fill="#112233"/>{% endfor %}'
+BOX = ('<card><rect x="0" y="0" w="{{ w }}" h="{{ h }}" fill="#eeeeee"/>'
        '<text x="{{ box.front.x + 3 }}" y="{{ box.front.y + 3 }}" w="30" h="8" size="8">{{ count }} cards</text></card>')
 FILES = ["demo.box-actions.pdf", "demo.json", "demo.pdf"]
+FORKS = Forkserver(preload=BUILD_IMPORTS)
 
 
-def boxed_project(tmp_path: Path, rects: int = 0) -> Path:
-    """The demo project with a tuck box for its action cards (``rects`` small squares drawn on
-    it: enough to make drawing the box take a while)."""
+@pytest.fixture(scope="module", autouse=True)
+def _forkserver():
+    yield
+    FORKS.close()
+
+
+def boxed_project(tmp_path: Path) -> Path:
+    """The demo project with a tuck box for its action cards."""
     root = make_project(tmp_path)
-    (root / "templates/demo/box.xml.j2").write_text(BOX.replace("RECTS", str(rects)))
+    (root / "templates/demo/box.xml.j2").write_text(BOX)
     set_yaml = root / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text() + "boxes:\n  actions:\n    template: demo/box.xml.j2\n"
                         "    cards: {type: action}\n")
@@ -40,8 +46,8 @@ def change_the_cards(root: Path) -> None:
     (root / "data/demo/more.csv").write_text("name,type,count,text\nNew card,action,1,New text\n")
 
 
-def built_then_changed(tmp_path: Path, rects: int = 0) -> tuple[Path, dict[str, bytes]]:
-    root = boxed_project(tmp_path, rects)
+def built_then_changed(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    root = boxed_project(tmp_path)
     assert run_cli(root, "build", "--no-cache").returncode == 0
     before = outputs(root / "output")
     assert sorted(before) == FILES
@@ -115,10 +121,16 @@ def _box_temporary(out: Path) -> Path | None:
 
 @pytest.mark.parametrize("stop, status", STOP_SIGNALS)
 def test_a_build_stopped_while_its_box_is_written_leaves_every_file_of_the_set_old(tmp_path, stop, status):
-    root, before = built_then_changed(tmp_path, rects=12000)  # drawing the box takes a while, even on a busy machine
+    """The set's PDF and manifest are staged, the box's PDF is being drawn: the stop removes them all."""
+    root, before = built_then_changed(tmp_path)
     out = root / "output"
-    process = start(root, tmp_path / "tmp", "build", "--no-cache", "--jobs", "1", preexec_fn=_ctrl_c_unwinds)
-    code, err = stop_when(process, lambda: _box_temporary(out) is not None, stop)
+    temp = tmp_path / "tmp"
+    with Held(root, temp, "drawn demo.box-actions", "build", "--no-cache", "--jobs", "1", forks=FORKS) as process:
+        assert process.reached() == str(temp)
+        assert _box_temporary(out) is not None
+        assert sorted(p.name.split(".cardgen-")[0] for p in out.iterdir() if ".cardgen-" in p.name) == [
+            ".demo.box-actions.pdf", ".demo.json", ".demo.pdf"]
+        code, err = process.stop(stop)
     assert (code, "Traceback" in err) == (status, False), err
     assert outputs(out) == before  # and no temporary left beside them
     assert ours(tmp_path / "tmp") == []

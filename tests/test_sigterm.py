@@ -4,113 +4,33 @@ earlier build's or both the new one's. The exit status is 143, as a shell report
 by SIGTERM (Ctrl-C: 1, click's "Aborted!")."""
 from __future__ import annotations
 
-import os
 import shutil
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from projects import make_project
+from forkserver import BUILD_IMPORTS, Forkserver
+from projects import make_project, run_cli
+from stopping import STOP_SIGNALS, Held, ours
 
-CARDS = 60
-
-
-def big_project(tmp_path: Path, cards: int = CARDS) -> Path:
-    """The demo project with CARDS more cards, each of its own text, so that a proof or a build
-    runs long enough to be stopped half-way."""
-    root = make_project(tmp_path)
-    rows = ["name,count,text"] + [f"Card {n},1,Card number {n} reads this text. :spade: {n * 7}" for n in range(cards)]
-    (root / "data" / "demo" / "more.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return root
+FORKS = Forkserver(preload=BUILD_IMPORTS)
 
 
-def start(root: Path, temp: Path, *command: str, preexec_fn=None, hold: str = "") -> subprocess.Popen:
-    """``cardgen ...`` in a new interpreter; with ``hold`` (see HELD), one that waits at that
-    moment of its build until it is stopped."""
-    temp.mkdir(exist_ok=True)
-    env = dict(os.environ, TMPDIR=str(temp), HOLD=hold, HOLD_OUT=str(root / "output"))
-    program = ["-c", HELD] if hold else ["-m", "cardgen"]
-    return subprocess.Popen([sys.executable, *program, "--root", str(root), *command], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
-
-
-# The `cardgen` command, waiting at one moment of its build until a stop comes (HOLD: "staged
-# NAME", at a page written while NAME's PDF is staged; "committed NAME", just after NAME's files
-# are renamed into place): the moment is reached however fast or busy the machine, with a set
-# of a few pages, where a build that runs on would have to be long enough for a poll to see it.
-HELD = """
-import os, signal, sys, time
-from pathlib import Path
-from cardgen import cli, stops
-from cardgen.write import atomic
-
-when, name = os.environ["HOLD"].split()
-check, commit = stops.check, atomic._commit
-
-def held():
-    # until a stop comes, handled as it would have been here (raised, or deferred by a commit)
-    came, previous = [], {signum: signal.getsignal(signum) for signum in stops.STOPS}
-
-    def noted(signum, frame):
-        came.append(signum)
-        previous[signum](signum, frame)
-    for signum in previous:
-        signal.signal(signum, noted)
-    Path(os.environ["HOLD_OUT"] + ".held").touch()  # the test stops it from now on
-    try:
-        while not came:
-            time.sleep(0.005)
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-def check_held():
-    if when == "staged" and any(p.name.startswith(f".{name}.pdf.cardgen-") for p in Path(os.environ["HOLD_OUT"]).iterdir()):
-        held()
-    check()
-
-def commit_held(temporaries, targets):
-    commit(temporaries, targets)
-    if when == "committed" and any(target.name == f"{name}.pdf" for target in targets):
-        held()
-
-stops.check, atomic._commit = check_held, commit_held
-sys.argv[0] = "cardgen"
-cli.run()
-"""
-
-
-def _ctrl_c_unwinds() -> None:
-    """In the child: Ctrl-C as a terminal gives it, even if this run ignores it (started in the
-    background by a shell), which the child would inherit, and Python then leaves it ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def stop_when(process: subprocess.Popen, seen, stop: int = signal.SIGTERM) -> tuple[int, str]:
-    """``stop`` as soon as ``seen()`` holds (the command is half-way); its exit status and stderr."""
-    deadline = time.monotonic() + 120
-    while not seen():
-        assert process.poll() is None, f"it ended before it could be stopped: {process.communicate()}"
-        assert time.monotonic() < deadline, "it never got half-way"
-        time.sleep(0.005)
-    process.send_signal(stop)
-    _, err = process.communicate(timeout=120)
-    return process.returncode, err
-
-
-def ours(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.rglob("*") if "cardgen" in p.name)
+@pytest.fixture(scope="module", autouse=True)
+def _forkserver():
+    yield
+    FORKS.close()
 
 
 def test_a_proof_stopped_half_way_leaves_no_temporary_folder(tmp_path):
-    root = big_project(tmp_path)
+    """In a new interpreter: the `cardgen` process itself, ended by SIGTERM, says 143."""
+    root = make_project(tmp_path)
     temp = tmp_path / "tmp"
-    proof = start(root, temp, "proof", "demo", "--jobs", "1")
-    code, err = stop_when(proof, lambda: any(p.name.startswith("cardgen-proof-") for p in temp.iterdir()))
+    with Held(root, temp, "proof", "proof", "demo", "--jobs", "1") as proof:
+        assert proof.reached() == str(temp)
+        assert [p.name.startswith("cardgen-proof-") for p in temp.iterdir()] == [True]
+        code, err = proof.stop(signal.SIGTERM)
     assert code == 143, err
     assert "Traceback" not in err
     assert ours(temp) == []
@@ -119,14 +39,15 @@ def test_a_proof_stopped_half_way_leaves_no_temporary_folder(tmp_path):
 
 # --- a build stopped at any moment: each set's PDF and manifest both old or both new -----------
 
-SET_CARDS = 40  # a few pages: the build waits at each moment (HELD)
-STOP_SIGNALS = [pytest.param(signal.SIGTERM, 143, id="SIGTERM"),
-              pytest.param(signal.SIGINT, 1, id="Ctrl-C")]  # click's status for Ctrl-C ("Aborted!")
+SET_CARDS = 8  # more cards, of their own text, in each set
 
 
 def two_set_project(tmp_path: Path) -> Path:
-    """The demo set, big, and a copy of it named zeta: a build writes demo, then zeta."""
-    root = big_project(tmp_path, SET_CARDS)
+    """The demo set with SET_CARDS more cards, and a copy of it named zeta: a build writes demo,
+    then zeta."""
+    root = make_project(tmp_path)
+    rows = ["name,count,text"] + [f"Card {n},1,Card number {n} reads this text. :spade: {n * 7}" for n in range(SET_CARDS)]
+    (root / "data" / "demo" / "more.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     shutil.copytree(root / "data" / "demo", root / "data" / "zeta")
     set_file = root / "data" / "zeta" / "set.yaml"
     set_file.write_text(set_file.read_text(encoding="utf-8").replace("name: demo", "name: zeta", 1), encoding="utf-8")
@@ -142,8 +63,7 @@ def set_outputs(everything: dict[str, bytes], name: str) -> dict[str, bytes]:
 
 
 def build(root: Path, *options: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), "build", "--no-cache", *options],
-                          capture_output=True, text=True)
+    done = run_cli(root, "build", "--no-cache", *options)
     assert done.returncode == 0, done.stderr
 
 
@@ -152,8 +72,8 @@ def staged_pdf(out: Path, name: str) -> Path | None:
 
 
 def _moments(out: Path, old: dict[str, bytes]):
-    """When to stop the build, each a function that waits for its moment in ``out``, and what
-    each set must then hold: "old", "new", or either (None)."""
+    """When to stop the build (HELD), each with what ``out`` holds then, and what each set must
+    then hold: "old", "new", or either (None)."""
     def pdf_staged(name):
         return lambda: staged_pdf(out, name) is not None
 
@@ -195,13 +115,13 @@ def test_a_build_stopped_at_any_moment_leaves_each_set_old_or_new_never_mixed(ol
     for name in ("demo", "zeta"):
         assert set_outputs(old, name) != set_outputs(new, name)
     temp = tmp_path / "tmp"
-    waiting = Path(f"{out}.held")  # the build waits at the moment (HELD)
     for moment, reached, expected in _moments(out, old):
-        waiting.unlink(missing_ok=True)
         for name, data in old.items():  # every run starts from the earlier build's outputs
             (out / name).write_bytes(data)
-        process = start(root, temp, "build", "--no-cache", "--jobs", "1", preexec_fn=_ctrl_c_unwinds, hold=moment)
-        code, err = stop_when(process, lambda: waiting.exists() and reached(), stop)
+        with Held(root, temp, moment, "build", "--no-cache", "--jobs", "1", forks=FORKS) as process:
+            assert process.reached() == str(temp)
+            assert reached(), moment
+            code, err = process.stop(stop)
         left = outputs(out)
         for name, must in expected.items():
             held = set_outputs(left, name)

@@ -84,22 +84,24 @@ def test_events_wait_until_quiet_and_skip_editor_files(tmp_path):
 
 
 def test_live_watch_rebuilds_on_save(project):
-    lines: list[str] = []
+    said: queue.Queue = queue.Queue()  # each line it echoes, as it echoes it
     stop = threading.Event()
     thread = threading.Thread(target=watch, args=(["demo"], project),
-                              kwargs={"echo": lines.append, "stop": stop, "debounce": 0.2})
+                              kwargs={"echo": said.put, "stop": stop, "debounce": 0.2})
     thread.start()
+    lines: list[str] = []
     try:
-        deadline = time.monotonic() + 120  # generous: only a failure waits it out
-        while not any(line.startswith("watching") for line in lines) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        # Each wait ends when its line comes; the limit only stops a hang on a very busy machine.
+        lines += [said.get(timeout=WAIT), said.get(timeout=WAIT)]  # built, then watching
+        assert lines[1].startswith("watching"), lines
         edit(project / "data/demo/cards.yaml", "Nobody saw him leave.", "Nobody saw him go.")
-        while not any("changed" in line for line in lines) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        lines.append(said.get(timeout=WAIT))
     finally:
         stop.set()
         thread.join(timeout=60)
     assert not thread.is_alive()
+    while not said.empty():  # anything else it echoed before it stopped
+        lines.append(said.get())
     assert lines[0].startswith("demo: built 8 cards")
     assert [line.split(" (")[0] for line in lines[2:]] == ["demo: changed Escape Artist"]
 

@@ -15,29 +15,31 @@ from click.testing import CliRunner
 import cardgen
 from cardgen import workers
 from cardgen.cli import main
-from forkserver import Forkserver
+from forkserver import BUILD_IMPORTS, Forkserver
 from projects import REPO, make_project
 
 WORDS = "draw discard attack ally planet colony ship warp cone reward moon base".split()
 
-
 # A build forks workers only in a process with no other thread (forking one is not safe), and
 # this suite's process has some (the preview server's tests): builds on workers run in a new
-# process, a chunk every 16 cards, so that a few hundred cards make many chunks.
+# process, a chunk every CHUNK cards whatever the set's size (workers.chunk_size keeps a CHUNK
+# below 32 as it is), so that a few dozen cards make many chunks, several for each worker.
+CHUNK = 4
+ROWS = 48  # cards added to the demo set: with its own cards, 13 chunks
 BUILD = """
 import json, sys
 import cardgen
 from cardgen import workers
-workers.CHUNK, workers.MIN_CARDS = 16, 1
+workers.CHUNK, workers.MIN_CARDS = CHUNK_SIZE, 1
 {prelude}
 root, out, jobs, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
-result = cardgen.build(["demo"], root, out, cardgen.BuildOptions(jobs=jobs, **options)).sets[0]
+result = cardgen.build(SETS, root, out, cardgen.BuildOptions(jobs=jobs, **options)).sets[0]
 print(json.dumps({{"workers": workers.last_build, "laid_out": result.laid_out, "reused": result.reused,
                   "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}}))
-"""
+""".replace("CHUNK_SIZE", str(CHUNK))
 
 
-FORKS = Forkserver()
+FORKS = Forkserver(preload=BUILD_IMPORTS)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -46,21 +48,28 @@ def _forkserver():
     FORKS.close()
 
 
-def python(code: str, *args: str, jobs: int) -> subprocess.CompletedProcess:
-    """``python -c CODE ARGS`` in a new process: a one-process build (what the others are held
-    to) in a new interpreter, a build on workers forked from a process that has loaded cardgen
-    (forkserver.py); each comparison is between two interpreters, two hash seeds."""
-    if jobs == 1:
-        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+def on_workers(code: str, *args: str) -> subprocess.CompletedProcess:
+    """``python -c CODE ARGS`` in a new process forked from one that has loaded cardgen
+    (forkserver.py), for a build on workers. The one-process builds they are held to run in this
+    process: each comparison is between two interpreters, two hash seeds."""
     return FORKS.run(list(args), dict(os.environ), code=code)
 
 
-def _build(root, out, jobs, prelude="", **options) -> dict:
-    """Build the demo set into ``root/out`` in a new process; what it did."""
-    done = python(BUILD.format(prelude=prelude), str(root), str(root / out), json.dumps(jobs), json.dumps(options),
-                  jobs=jobs)
+def _build(root, out, jobs, prelude="", sets=("demo",), **options) -> dict:
+    """Build the sets (the first one's figures are told) into ``root/out``, on ``jobs`` workers
+    in a new process, or (one job) in this one; what the build did."""
+    if jobs == 1:
+        assert not prelude, "a prelude changes the code of a process of its own"
+        result = cardgen.build(list(sets), root, root / out, cardgen.BuildOptions(jobs=1, **options)).sets[0]
+        return {"workers": dict(workers.last_build), "laid_out": result.laid_out, "reused": result.reused,
+                "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}
+    done = on_workers(_build_code(prelude, sets), str(root), str(root / out), json.dumps(jobs), json.dumps(options))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def _build_code(prelude="", sets=("demo",)) -> str:
+    return BUILD.format(prelude=prelude).replace("SETS", json.dumps(list(sets)))
 
 
 def _same_output(root, *outs) -> bool:
@@ -68,7 +77,7 @@ def _same_output(root, *outs) -> bool:
                for out in outs[1:] for name in ("demo.pdf", "demo.json"))
 
 
-def _many_cards(root, rows: int, bad: dict[int, dict] = {}):
+def _many_cards(root, rows: int = ROWS, bad: dict[int, dict] = {}):
     """The demo project with ``rows`` more cards in more.csv (some with two copies, icons of
     both kinds, bold and italic words), a logo image on the shared back, and an empty card file
     (a warning). ``bad`` replaces the values of some rows."""
@@ -101,10 +110,10 @@ def _many_cards(root, rows: int, bad: dict[int, dict] = {}):
 
 
 @pytest.fixture(scope="module")
-def two_hundred(tmp_path_factory):
-    """The demo project with 200 more cards, built once in one process (cache off) into alone/;
+def many(tmp_path_factory):
+    """The demo project with ROWS more cards, built once in one process (cache off) into alone/;
     and what that build did. Each test builds on workers in a copy of it."""
-    root = _many_cards(make_project(tmp_path_factory.mktemp("two-hundred")), 200)
+    root = _many_cards(make_project(tmp_path_factory.mktemp("many")))
     return root, _build(root, "alone", 1, cache=False)
 
 
@@ -114,12 +123,12 @@ def _copy(project, tmp_path):
     return root
 
 
-def test_workers_write_the_bytes_of_a_one_process_build(two_hundred, tmp_path):
-    root, alone = _copy(two_hundred[0], tmp_path), two_hundred[1]
+def test_workers_write_the_bytes_of_a_one_process_build(many, tmp_path):
+    root, alone = _copy(many[0], tmp_path), many[1]
     assert alone["workers"]["workers"] == 0  # --jobs 1: no worker
     shared = _build(root, "shared", 2, cache=False)
     assert _same_output(root, "alone", "shared")
-    assert alone["cards"] > 200 and alone["pages"] > 40
+    assert alone["cards"] > ROWS > 8 * CHUNK  # several chunks for each worker
     for key in ("cards", "pages", "laid_out", "warnings"):
         assert shared[key] == alone[key]
     assert alone["warnings"] == ["data/demo/empty.csv: warning: the card file holds no cards"]
@@ -132,14 +141,14 @@ def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_th
     document; an accented word or a dash met first in later chunks is coded in the document's
     order by the build's process, and the pages after it print what a one-process build prints."""
     accents = {number: {"text": f"Caf\u00e9 na\u00efve word {number} \u00e9t\u00e9 *\u00e0 la*"}
-               for number in (70, 150)}  # Latin-1: codes below 256, given in the document's order
-    accents.update({number: {"text": f"a dash \u2014 word {number} \u00e9t\u00e9"} for number in (71, 199)})
+               for number in (17, 37)}  # Latin-1: codes below 256, given in the document's order
+    accents.update({number: {"text": f"a dash \u2014 word {number} \u00e9t\u00e9"} for number in (18, 47)})
     # codes that are the same in any document, escaped in the string: brackets and a backslash
-    accents.update({number: {"text": f"a (bracketed) word {number}, a back\\\\slash"} for number in (90, 91)})
-    root = _many_cards(make_project(tmp_path), 200, accents)
+    accents.update({number: {"text": f"a (bracketed) word {number}, a back\\\\slash"} for number in (30, 31)})
+    root = _many_cards(make_project(tmp_path), bad=accents)
     shared = _build(root, "shared", 2, cache=False)
     alone = _build(root, "alone", 1, cache=False)
-    assert shared["workers"]["faces_from_workers"] == alone["laid_out"] > 200
+    assert shared["workers"]["faces_from_workers"] == alone["laid_out"] > ROWS
     assert _same_output(root, "alone", "shared")
     cached = _build(root, "cached", 2)  # the cache the workers stored, read back by a rebuild
     again = _build(root, "again", 2)
@@ -147,11 +156,11 @@ def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_th
     assert _same_output(root, "alone", "cached", "again")
 
 
-def test_what_workers_laid_out_goes_into_the_cache(two_hundred, tmp_path):
-    root = _copy(two_hundred[0], tmp_path)
+def test_what_workers_laid_out_goes_into_the_cache(many, tmp_path):
+    root = _copy(many[0], tmp_path)
     assert not (root / ".cardgen-cache").exists()
     first = _build(root, "first", 3)
-    assert first["workers"] == {"workers": 3, "faces_from_workers": first["laid_out"]} and first["laid_out"] > 200
+    assert first["workers"] == {"workers": 3, "faces_from_workers": first["laid_out"]} and first["laid_out"] > ROWS
     again = _build(root, "again", 3)  # the cache holds every drawing: one process draws them all
     assert (again["laid_out"], again["reused"], again["workers"]["workers"]) == (0, first["laid_out"], 0)
     assert _same_output(root, "alone", "first", "again")
@@ -173,16 +182,16 @@ Templates.render = lambda self, template, *rest: rendered.append(template) or re
 """
 
 
-def test_a_rebuild_after_one_changed_card_renders_that_card_alone(two_hundred, tmp_path):
+def test_a_rebuild_after_one_changed_card_renders_that_card_alone(many, tmp_path):
     """The warm-up before the workers (workers._warm_up) reads the first card's renderings from
     the cache, as the build does: a rebuild renders the changed card's front and no other, and
     prints what a build without the cache prints."""
-    root = _copy(two_hundred[0], tmp_path)
+    root = _copy(many[0], tmp_path)
     _build(root, "first", 2)
     cards = root / "data/demo/more.csv"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 100,", "Card 100 changed,"), encoding="utf-8")
-    code = BUILD.format(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
-    done = python(code, str(root), str(root / "first"), "2", "{}", jobs=2)
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 30,", "Card 30 changed,"), encoding="utf-8")
+    code = _build_code(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
+    done = on_workers(code, str(root), str(root / "first"), "2", "{}")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["laid_out"] == 1
     rendered = json.loads(done.stderr.strip().splitlines()[-1])
@@ -197,26 +206,27 @@ import json, sys
 from click.testing import CliRunner
 from cardgen import workers
 from cardgen.cli import main
-workers.CHUNK = 16
+workers.CHUNK, workers.MIN_CARDS = CHUNK_SIZE, 1
 result = CliRunner().invoke(main, sys.argv[1:])
 print(json.dumps({"code": result.exit_code, "out": result.stdout, "err": result.stderr, "workers": workers.last_build}))
-"""
+""".replace("CHUNK_SIZE", str(CHUNK))
 
 
 def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_path):
     long_text = " ".join(["unbreakable"] * 400)
-    root = _many_cards(make_project(tmp_path), 260, bad={
-        150: {"text": long_text},  # text that does not fit
-        201: {"weight": "0"},  # the template divides by it
-        230: {"text": "a :nosuch: icon"},  # an icon the set does not have
-        240: {"text": long_text},
+    root = _many_cards(make_project(tmp_path), bad={  # in the chunks of both workers, none in the first ones
+        25: {"text": long_text},  # text that does not fit
+        33: {"weight": "0"},  # the template divides by it
+        36: {"text": "a :nosuch: icon"},  # an icon the set does not have
+        44: {"text": long_text},
     })
     (root / "output").mkdir()
     (root / "output/demo.pdf").write_bytes(b"earlier")
-    runs = []
-    for jobs in ("1", "2"):
-        done = python(CLI, "--root", str(root), "build", "--no-cache", "--jobs", jobs, "demo", jobs=int(jobs))
-        runs.append(json.loads(done.stdout))
+    command = ["--root", str(root), "build", "--no-cache", "demo"]
+    # the one-process build in a new interpreter, not this process: a failed build leaves its
+    # manifest's spooled lines to the garbage collector (a ResourceWarning in this process)
+    alone = subprocess.run([sys.executable, "-c", CLI, *command, "--jobs", "1"], capture_output=True, text=True)
+    runs = [json.loads(alone.stdout), json.loads(on_workers(CLI, *command, "--jobs", "2").stdout)]
     assert [run["workers"]["workers"] for run in runs] == [0, 2]
     assert [(run["code"], run["out"], run["err"]) for run in runs[1:]] == [(run["code"], run["out"], run["err"])
                                                                            for run in runs[:1]]
@@ -224,26 +234,26 @@ def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_p
            "(drawn by templates/demo/action.xml.j2:5)"
     assert runs[0]["code"] == 1
     assert runs[0]["err"].splitlines() == [
-        'templates/demo/action.xml.j2:7: card "Card 202": integer division or modulo by zero',
-        f'data/demo/more.csv:152: card "Card 151": {fits}',
-        'data/demo/more.csv:232: card "Card 231": field "text": unknown icon ":nosuch:" (the set has: heart, '
+        'templates/demo/action.xml.j2:7: card "Card 34": integer division or modulo by zero',
+        f'data/demo/more.csv:27: card "Card 26": {fits}',
+        'data/demo/more.csv:38: card "Card 37": field "text": unknown icon ":nosuch:" (the set has: heart, '
         'spade, star) (drawn by templates/demo/action.xml.j2:5)',
-        f'data/demo/more.csv:242: card "Card 241": {fits}',
+        f'data/demo/more.csv:46: card "Card 45": {fits}',
         "demo: 1 warning (`cardgen check demo` lists them)",
         "cardgen: 4 errors, 1 warning"]
     assert (root / "output/demo.pdf").read_bytes() == b"earlier"
     assert sorted(p.name for p in (root / "output").iterdir()) == ["demo.pdf"]
 
 
-def test_a_worker_that_dies_leaves_its_chunks_to_the_build(two_hundred, tmp_path):
-    root, alone = _copy(two_hundred[0], tmp_path), two_hundred[1]
+def test_a_worker_that_dies_leaves_its_chunks_to_the_build(many, tmp_path):
+    root, alone = _copy(many[0], tmp_path), many[1]
     dying = """
 import os, signal
 from cardgen import worker_process
 chunk = worker_process._chunk
 
 def dying(renderer, rendered, scratch, cards):
-    if any(card.name == "Card 100" for card in cards):
+    if any(card.name == "Card 25" for card in cards):
         os.kill(os.getpid(), signal.SIGKILL)  # in the worker: killed as by the out-of-memory killer
     return chunk(renderer, rendered, scratch, cards)
 
@@ -259,13 +269,8 @@ def test_a_shipped_set_builds_the_same_on_workers(tmp_path):
     for folder in ("templates", "fonts"):
         shutil.copytree(REPO / folder, root / folder)
     shutil.copytree(REPO / "data/prisoners", root / "data/prisoners")
-    script = BUILD.format(prelude="").replace('["demo"]', '["prisoners"]')
-    results = []
-    for jobs in (1, 2):
-        done = python(script, str(root), str(root / f"out{jobs}"), str(jobs),
-                      json.dumps({"cache": False, "stamp": True, "stamp_date": "2026-01-01"}), jobs=jobs)
-        assert done.returncode == 0, done.stderr
-        results.append(json.loads(done.stdout))
+    results = [_build(root, f"out{jobs}", jobs, sets=["prisoners"], cache=False, stamp=True, stamp_date="2026-01-01")
+               for jobs in (1, 2)]
     assert results[1]["workers"] == {"workers": 2, "faces_from_workers": results[0]["laid_out"]}
     assert results[0]["laid_out"] > 50
     for name in ("prisoners.pdf", "prisoners.json"):

@@ -68,6 +68,9 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
     scale = min(1.0, most / max(width, height)) if most else 1.0
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     name = f"img{file_digest(path)[:32]}x{size[0]}"
+    if image.mode == "F":  # Pillow's floats: 0-1, 0-255 or any range; printing one would be a guess
+        raise ValueError(f'cannot read image "{path.name}": its pixels are floating-point numbers, '
+                         "with no set black and white (save it with 8 or 16 bits a channel)")
     try:
         if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
             return _jpeg(path, image, size, name)
@@ -112,9 +115,9 @@ def _flate(image, size: tuple[int, int], name: str) -> Raster:
     from PIL import Image
 
     has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
-    gray = image.mode in ("1", "L", "LA", "La", "I", "I;16", "F") and "transparency" not in image.info
-    if image.mode in ("I", "I;16", "F"):
-        image = image.point(lambda v: v / 256) if image.mode != "F" else image
+    gray = image.mode in ("1", "L", "LA", "La", "I", "I;16") and "transparency" not in image.info
+    if image.mode in ("I", "I;16"):
+        image = image.point(lambda v: v / 256)
     picture = image.convert(("LA" if gray else "RGBA") if has_alpha else ("L" if gray else "RGB"))
     if picture.size != size:
         picture = picture.resize(size, Image.Resampling.LANCZOS)

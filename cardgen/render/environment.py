@@ -16,6 +16,7 @@ from typing import Any, Mapping
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+from jinja2.sandbox import MAX_RANGE
 
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
@@ -192,6 +193,10 @@ class Templates:
                 message = f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set")
             elif isinstance(exc, ValueError) and "integer string conversion" in message:
                 message = "a number of more than 4300 digits cannot be written"
+            elif isinstance(exc, OverflowError) and message.startswith("Range too big."):
+                message = f"range() of more than {MAX_RANGE:,} numbers: no card needs a loop that long"
+            elif isinstance(exc, TypeError) and frames and isinstance(frames[-1], _IncludingSource):
+                message = "include names a template: text such as \"cosmic/stars.xml.j2\", or a list of them"
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
             frames = self._template_frames(exc)

@@ -83,6 +83,15 @@ class ManifestWriter:
         self.hashes = _Table(folder)
         self.slots = _Table(folder)
 
+    def __enter__(self) -> "ManifestWriter":
+        return self
+
+    def __exit__(self, *failure) -> None:
+        """The tables' spooled files closed, whether or not the manifest was finished: a build
+        that failed half-way (`cardgen watch` and `serve` keep running) leaves none open."""
+        for table in (self.cards, self.hashes, self.slots):
+            table.lines.close()
+
     def add(self, placements: Iterable[Placement]) -> None:
         out, hashes, slots, card_numbers = self.out, self.hashes, self.slots, self.card_numbers
         latest_slots, latest_hashes = slots.latest, hashes.latest  # met lately: found here, as index finds them

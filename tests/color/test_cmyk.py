@@ -11,6 +11,8 @@ import cardgen
 from cardgen.color.convert import Converter, capped, formula
 from cardgen.color.settings import ColorSettings
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def contents(pdf_path) -> str:
     """Every content stream of the file (pages and forms), decoded."""

@@ -120,7 +120,7 @@ def test_the_box_layout_prints_on_the_panels(tmp_path):
 def make_box_project(tmp_path: Path, box: str) -> Path:
     from projects import make_project
 
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     (root / "templates/demo/box.xml.j2").write_text(
         '<card><rect x="0" y="0" w="{{ w }}" h="{{ h }}" fill="#eeeeee"/>'
         '<text x="{{ box.front.x + 3 }}" y="{{ box.front.y + 3 }}" w="30" h="8" size="8">{{ count }} cards</text></card>')

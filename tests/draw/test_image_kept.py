@@ -9,6 +9,8 @@ from PIL import Image
 import cardgen
 from cardgen.draw import raster
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def _art_cards(project) -> None:
     """Every action card shows a PNG with transparency and a JPEG."""

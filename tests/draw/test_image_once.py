@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 
 import pdfplumber
+import pytest
 from PIL import Image
 
 import cardgen
 from cardgen.draw.images import KEEP_DPI
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 
 def _photo_cards(project, src: str) -> None:

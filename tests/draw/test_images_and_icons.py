@@ -4,10 +4,13 @@ from __future__ import annotations
 import json
 
 import pdfplumber
+import pytest
 from PIL import Image
 
 import cardgen
 from cardgen.write.manifest import load_manifest
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 MM = 25.4 / 72
 

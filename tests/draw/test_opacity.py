@@ -4,10 +4,13 @@ from __future__ import annotations
 import json
 
 import pypdfium2 as pdfium
+import pytest
 from pypdf import PdfReader
 
 import cardgen
 from cardgen.write.manifest import load_manifest
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 PT_PER_MM = 72 / 25.4
 

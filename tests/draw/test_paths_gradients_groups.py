@@ -16,6 +16,8 @@ from cardgen.draw.transform import apply, parse_transform
 from cardgen.errors import CardgenError
 from cardgen.write.manifest import load_manifest
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 PT_PER_MM = 72 / 25.4
 SCALE = 6  # render scale: 6 px a point
 

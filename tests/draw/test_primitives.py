@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import pdfplumber
+import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 import cardgen
 from cardgen.draw import draw_element
 from cardgen.draw.context import FaceGeometry
 from cardgen.pipeline import Session, render_set
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 
 def test_a_laid_out_text_box_draws_through_its_primitive(project, tmp_path):

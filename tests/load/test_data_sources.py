@@ -15,6 +15,8 @@ from cardgen import CardgenError, load_set
 from cardgen.load.delimiters import detect_delimiter
 from projects import FIXTURES
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 ROWS = [("Attack <12> & more", 1, "Attack <12> & more"), ("Long Winded", 1, "short")]
 
 

@@ -7,6 +7,8 @@ import pytest
 from cardgen.errors import CardgenError
 from cardgen.load.setfile import load_set
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def problems_after(project, old: str, new: str) -> list[str]:
     set_yaml = project / "data/demo/set.yaml"

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from openpyxl import Workbook
 
 import cardgen.pipeline  # named below as cardgen.pipeline: imported here, not by whichever test ran first
 from cardgen import CardgenError, load_set
 from cardgen.model import copies_by_type
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 
 def error_lines(excinfo) -> list[str]:
@@ -104,6 +105,8 @@ def test_control_characters_are_refused(project):
 
 
 def test_xlsx_rows_with_row_numbers(project):
+    from openpyxl import Workbook  # here, not at collection: every xdist worker imports every test module (0.14 CPU s)
+
     workbook = Workbook()
     sheet = workbook.active
     sheet.append(["name", "type", "count", "text"])
@@ -185,6 +188,8 @@ def _sheet_set(project, workbook) -> None:
 def _typed_sheet():
     import datetime
 
+    from openpyxl import Workbook
+
     workbook = Workbook()
     sheet = workbook.active
     sheet.append(["name", "type", "text", "when", "cost", "share", "big", "sum"])
@@ -263,6 +268,8 @@ def test_a_card_file_of_one_lone_value_names_its_line(tmp_path):
 
 def _workbook_bytes() -> bytes:
     import io
+
+    from openpyxl import Workbook
 
     workbook = Workbook()
     workbook.active.append(["name", "type", "text"])

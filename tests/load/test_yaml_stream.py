@@ -12,6 +12,8 @@ from cardgen.load.tables import _whole_yaml_rows, read_rows
 from cardgen.load.yamlstream import Unsure, card_entries
 from yamlsame import same_round_trip as _same_round_trip
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 # Files the fast reader reads itself: every kind of value a card file holds.
 READ_FAST = {
     "block list": """- name: A

@@ -6,6 +6,8 @@ import pytest
 import cardgen
 from cardgen import CardgenError
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def problems_of(project) -> list[str]:
     with pytest.raises(CardgenError) as excinfo:

@@ -9,6 +9,8 @@ import pytest
 import cardgen
 from cardgen.render.faces import _context_value, set_view, template_context
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 # the context's own names, names a card may also have as fields, and names it may lack
 NAMES = ("card", "copy", "w", "h", "bleed", "safe", "set", "item", "name", "text", "missing")
 

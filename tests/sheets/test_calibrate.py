@@ -17,6 +17,8 @@ import cardgen
 from cardgen import BuildOptions
 from cardgen.cli import main
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 REPO = Path(__file__).resolve().parents[2]
 MM = 25.4 / 72
 MEET = 0.02  # mm: two lines closer than this continue each other

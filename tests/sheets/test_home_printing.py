@@ -18,6 +18,8 @@ from cardgen.cli import main
 from cardgen.sheets import CARD_SIZES
 from cardgen.sheets.capacity import capacity
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 REPO = Path(__file__).resolve().parents[2]
 MM = 25.4 / 72
 TOL = 0.05

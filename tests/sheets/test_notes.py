@@ -80,7 +80,7 @@ grid: {w: 63.5, h: 88.9, nx: 3, ny: 2, x0: 12.7, y0: 94.6}
 def test_on_a_yaml_sheet_without_waste_the_note_keeps_off_the_faces_bleed(tmp_path):
     """The demo's faces fill their 3 mm bleed with blue; 3 mm of paper lie below the bottom
     row's trim beyond the 4 mm margin, room enough for the note were the bleed not printed."""
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     (tmp_path / "two-rows.yaml").write_text(TWO_ROWS, encoding="utf-8")
     options = cardgen.BuildOptions(cache=False, sheet=str(tmp_path / "two-rows.yaml"))
     built = cardgen.build(["demo"], root, tmp_path / "out", options).sets[0]

@@ -13,6 +13,8 @@ from pypdf import PdfReader
 import cardgen
 from cardgen import BuildOptions
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 REPO = Path(__file__).resolve().parents[2]
 MM = 25.4 / 72  # mm per point
 TOL = 0.05  # mm

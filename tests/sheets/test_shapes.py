@@ -91,7 +91,7 @@ def stroked_segments(pdf_path):
 
 
 def test_a_path_shape_is_cut_along_its_outline_and_printed_in_the_pdf(tmp_path):
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     (root / "templates/demo/shield.xml.j2").write_text(
         '<card><rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2*bleed }}" h="{{ h + 2*bleed }}" fill="#cc9933"/>'
         '</card>')
@@ -126,7 +126,7 @@ def test_a_path_shape_is_cut_along_its_outline_and_printed_in_the_pdf(tmp_path):
     ('{path: "M 0 0 L 5"}', 'shape: path data: "L" needs 2 numbers'),
 ])
 def test_a_bad_shape_names_its_line(tmp_path, shape, message):
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     set_yaml = root / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text().replace("    shape: circle\n", f"    shape: {shape}\n"))
     line = set_yaml.read_text().splitlines().index(f"    shape: {shape}") + 1

@@ -20,7 +20,7 @@ LINE_X = 263.0  # mm from the board's left trim: inside the overlap of the first
 
 
 def board_project(tmp_path, w: float, h: float):
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     (root / "templates/demo/board.xml.j2").write_text(
         '<card><rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2*bleed }}" h="{{ h + 2*bleed }}" fill="#ffffff"/>'
         f'<line x1="{LINE_X}" y1="0" x2="{LINE_X}" y2="{{{{ h }}}}" stroke="#000000" stroke-width="0.2"/></card>')

@@ -19,7 +19,7 @@ TEXT = ("The quick brown fox jumps over the lazy dog while seven wizards quietly
 def lines(tmp_path_factory):
     """Build one card per alignment and return, per card, its text lines as (x0, x1, top, bottom) in mm
     from the card's top-left corner."""
-    root = make_project(tmp_path_factory.mktemp("align"), "align")
+    root = make_project(tmp_path_factory.mktemp("align"), "align", fonts=False)
     cards = [{"name": f"{a}-{v}", "align": a, "valign": v, "text": TEXT}
              for a in ("left", "center", "right", "justify") for v in ("top", "middle", "bottom")]
     (root / "data/align/cards.yaml").write_text(json.dumps(cards))  # JSON is YAML

@@ -10,6 +10,8 @@ from pypdf import PdfReader
 import cardgen
 from cardgen.errors import CardgenError
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 WORD = "Incomprehensibilities"
 
 
@@ -61,7 +63,7 @@ def test_a_box_can_name_its_own_language_or_turn_hyphenation_off(project):
 def test_hyphenate_none_overrides_the_set(tmp_path):
     from projects import make_project
 
-    lines, sizes = build(make_project(tmp_path), f"The {WORD} of it all", set_extra="language: en_US\n",
+    lines, sizes = build(make_project(tmp_path, fonts=False), f"The {WORD} of it all", set_extra="language: en_US\n",
                          attrs='hyphenate="none"')
     assert WORD in lines and max(sizes) < 9
 
@@ -77,7 +79,7 @@ def test_soft_hyphens_break_in_any_set_and_never_print_unbroken(project):
 def test_an_unbroken_soft_hyphen_prints_nothing(tmp_path):
     from projects import make_project
 
-    lines, _ = build(make_project(tmp_path), "A Super\u00adman day", box='w="36" h="12"')
+    lines, _ = build(make_project(tmp_path, fonts=False), "A Super\u00adman day", box='w="36" h="12"')
     assert lines == ["A Superman day"]
 
 

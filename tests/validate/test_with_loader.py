@@ -11,6 +11,8 @@ import cardgen
 from cardgen.cli import main
 from cardgen.validate import check_set
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "validate" / "colors-project"
 REPO = Path(__file__).resolve().parents[2]
 

@@ -6,10 +6,13 @@ import json
 import re
 from collections import Counter
 
+import pytest
 from pypdf import PdfReader
 
 import cardgen
 from cardgen.write.manifest import load_manifest
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 
 def test_a_face_used_again_becomes_one_form_placed_by_every_later_use(project):

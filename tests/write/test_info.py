@@ -11,6 +11,8 @@ from pypdf import PdfReader
 import cardgen
 from cardgen.write.info import document_info
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 def build(project):
     return PdfReader(cardgen.build(["demo"], project, options=cardgen.BuildOptions(cache=False)).sets[0].pdf).metadata

@@ -5,10 +5,14 @@ import io
 import json
 from types import MappingProxyType
 
+import pytest
+
 import cardgen
 from cardgen.errors import Source
 from cardgen.model import Card, CardSize, CardType, Face, Placement, Slot
 from cardgen.write.manifest import ManifestWriter, expand
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 POKER = CardType("action", "demo/action.xml.j2", None, CardSize(63.5, 88.9), 3.0, 3.0)
 
@@ -184,3 +188,29 @@ def test_the_manifest_text_exactly_for_values_of_every_kind_and_a_path_shaped_sl
         '], "pages": 3, "changelog": ["é"]}\n')
     raw = json.loads(out.getvalue())
     assert raw["cards"][0]["data"] == dict(card.fields) and raw["cards"][1]["data"] == dict(plain.fields)
+
+
+def test_a_build_that_fails_while_its_manifest_is_written_leaves_none_of_its_files_open(project, monkeypatch):
+    """`cardgen watch` and `serve` build again and again in one process: a failed build's
+    manifest tables (spilled to files here) are closed, not left to the garbage collector."""
+    from cardgen.write import manifest
+
+    monkeypatch.setattr(manifest, "_SPOOLED", 16)  # every table spills to a file at once
+    tables = []
+    spool = manifest.tempfile.SpooledTemporaryFile
+
+    def watched(*args, **kwargs):
+        tables.append(spool(*args, **kwargs))
+        return tables[-1]
+
+    def disk_full(self, pages, extra=None):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(manifest.tempfile, "SpooledTemporaryFile", watched)
+    monkeypatch.setattr(manifest.ManifestWriter, "close", disk_full)
+    with pytest.raises(OSError) as failed:
+        cardgen.build(["demo"], project, project / "out", cardgen.BuildOptions(cache=False))
+    assert failed.value.errno == 28  # the traceback it holds keeps the build's objects alive
+    assert len(tables) == 3 and all(table._rolled for table in tables)  # real files, each
+    assert [table.closed for table in tables] == [True] * 3
+    assert not (project / "out").exists() or sorted(p.name for p in (project / "out").iterdir()) == []

@@ -25,7 +25,7 @@ def _build(root, out, **options):
 
 
 def test_proof_boxes_and_stamps_are_never_taken_from_pages_kept_by_another_build(tmp_path):
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     _rows(root)
     plain = _build(root, "plain")
     proof = dict(proof_boxes=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
@@ -12,6 +13,8 @@ import cardgen
 from cardgen.write.manifest import load_manifest
 from cardgen.pipeline import BuildOptions
 from cardgen.units import PT_PER_MM
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 COLOURS = {(0.816, 0.0, 0.0): "bleed", (0.0, 0.439, 0.753): "trim", (0.0, 0.627, 0.314): "safe"}
 

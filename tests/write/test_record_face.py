@@ -2,6 +2,7 @@
 the fresh layout returns: the build's process replays those parts for the same bytes."""
 from __future__ import annotations
 
+import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 import cardgen
@@ -9,6 +10,8 @@ from cardgen.draw.content import ELEMENT
 from cardgen.pipeline import Session, render_set
 from cardgen.write import face as face_module
 from cardgen.write.face import FaceDrawing, draw_face, record_face
+
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
 
 
 def _faces(project):

@@ -22,7 +22,7 @@ def _objects_by_xref(data: bytes) -> dict[int, int]:
 
 
 def test_every_object_is_where_the_cross_reference_table_says(tmp_path):
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     result = cardgen.build(None, root)
     data = result.sets[0].pdf.read_bytes()
     offsets = _objects_by_xref(data)
@@ -35,7 +35,7 @@ def test_every_object_is_where_the_cross_reference_table_says(tmp_path):
 
 def test_the_header_names_the_version_that_transparency_needs(tmp_path):
     options = cardgen.BuildOptions(cache=False)
-    root = make_project(tmp_path)
+    root = make_project(tmp_path, fonts=False)
     token = root / "templates/demo/token.xml.j2"  # a shading drawn with an opacity
     token.write_text(token.read_text().replace(
         "</card>", '<circle cx="10" cy="10" r="8" fill="none" stroke="#ffffff" opacity="0.6"/>\n</card>'))

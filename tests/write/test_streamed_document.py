@@ -18,6 +18,8 @@ from cardgen.write import pdf as pdf_writer
 from write.test_stream import _objects_by_xref
 from write.writing import PT_PER_MM, Page, Placement, Slot, face, write
 
+pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own fonts (projects.py)
+
 
 class _SavedByReportlab:
     """A PageStream that leaves every object to reportlab's ``save``."""
