@@ -28,8 +28,8 @@ from markupsafe import Markup
 
 _KEPT = 256  # fragments per build: a few sizes and bleeds, as a rule
 _KEY_TYPES = (int, float, str, bool, type(None), Markup)
-_UNCACHEABLE = (nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends, nodes.Macro, nodes.CallBlock,
-                nodes.Block)
+_UNCACHEABLE = {nodes.Include: "include", nodes.Import: "import", nodes.FromImport: "from", nodes.Extends: "extends",
+                nodes.Macro: "macro", nodes.CallBlock: "call (or a cache inside it)", nodes.Block: "block"}
 
 
 class FragmentCache(Extension):
@@ -57,10 +57,11 @@ class FragmentCache(Extension):
         """The environment's functions the block reads; it reads nothing else a key does not
         name (see the module's docstring)."""
         for node in body:
-            found = node if isinstance(node, _UNCACHEABLE) else next(node.find_all(_UNCACHEABLE), None)
+            kinds = tuple(_UNCACHEABLE)
+            found = node if isinstance(node, kinds) else next(node.find_all(kinds), None)
             if found is not None:
                 raise TemplateSyntaxError(
-                    f"{{% cache %}} cannot hold {{% {type(found).__name__.lower().replace('fromimport', 'from')} %}}"
+                    f"{{% cache %}} cannot hold {{% {_UNCACHEABLE[type(found)]} %}}"
                     " (a kept fragment renders nothing of another template)", lineno, name, filename)
         keyed = {key.name for key in keys if isinstance(key, nodes.Name)}
         template = nodes.Template(body, lineno=lineno)

@@ -93,13 +93,16 @@ def test_an_error_inside_the_tag_names_its_template_line(tmp_path):
 
 def test_a_fragment_that_reads_a_name_its_keys_do_not_name_is_refused(tmp_path):
     made = templates(tmp_path, unkeyed="<card>\n{% cache w %}\n<text>{{ name }}</text>{% endcache %}\n</card>",
-                     included="<card>\n{% cache w %}{% include 't/x.xml.j2' %}{% endcache %}</card>")
+                     included="<card>\n{% cache w %}{% include 't/x.xml.j2' %}{% endcache %}</card>",
+                     called="<card>\n\n{% cache w %}{% call tick() %}x{% endcall %}{% endcache %}</card>")
     assert problem(made, "unkeyed", w=1, name="A") == (
         'templates/t/unkeyed.xml.j2:2: card "C": template syntax error: {% cache %} reads name, which its keys do '
         'not name: a kept fragment may read only its keys (add name to them)')
     assert problem(made, "included", w=1) == (
         'templates/t/included.xml.j2:2: card "C": template syntax error: {% cache %} cannot hold {% include %} '
         '(a kept fragment renders nothing of another template)')
+    assert problem(made, "called", w=1).startswith(
+        'templates/t/called.xml.j2:3: card "C": template syntax error: {% cache %} cannot hold {% call (or a cache')
 
 
 def test_a_function_a_card_replaces_is_not_kept(tmp_path):
