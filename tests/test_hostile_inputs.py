@@ -248,6 +248,8 @@ def test_a_template_that_builds_a_huge_value_is_stopped_before_it_is_built(built
     ("{{ range(100001) | list | length }}", "range() of more than 100,000 numbers: no card needs a loop that long"),
     # was "'int' object is not iterable"
     ("{% include 5 %}", 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'),
+    # was 'template "templates/None" not found'
+    ("{% include none %}", 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'),
 ])
 def test_a_template_fault_is_said_in_words(built, cli, expression, message):
     project, _ = built

@@ -171,7 +171,12 @@ class Templates:
             # a missing include or parent is the including line's problem; a missing layout, set.yaml's
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else declared_at
-            message = exc.message if isinstance(exc, OutsideTemplate) else f'template "templates/{exc.name}" not found'
+            if isinstance(exc, OutsideTemplate):
+                message = exc.message
+            elif exc.name is None:  # {% include none %}, {% include nothing_set %}: no name at all
+                message = INCLUDE_NAMES
+            else:
+                message = f'template "templates/{exc.name}" not found'
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateSyntaxError as exc:
             file = f"templates/{exc.name or name}"
@@ -196,7 +201,7 @@ class Templates:
             elif isinstance(exc, OverflowError) and message.startswith("Range too big."):
                 message = f"range() of more than {MAX_RANGE:,} numbers: no card needs a loop that long"
             elif isinstance(exc, TypeError) and frames and isinstance(frames[-1], _IncludingSource):
-                message = "include names a template: text such as \"cosmic/stars.xml.j2\", or a list of them"
+                message = INCLUDE_NAMES
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
             frames = self._template_frames(exc)
@@ -229,6 +234,7 @@ class Templates:
         return found
 
 
+INCLUDE_NAMES = 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'
 _SET_VIEW = "cardgen.render.faces.SetView"  # how Jinja names the template's `set` in a message
 
 
