@@ -50,6 +50,17 @@ def test_an_image_icon_that_is_not_an_image_names_its_line_in_set_yaml(built, cl
     refused(cli, built, f'data/demo/set.yaml:22: card "Escape Artist": icon "star": {NOT_AN_IMAGE}', ONE)
 
 
+@pytest.mark.parametrize("svg", ['<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>',
+                                 '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g><g/></g></svg>'])
+def test_an_svg_that_draws_nothing_is_refused_not_printed_blank(built, cli, svg):
+    project, _ = built
+    (project / "data/demo/icons/empty.svg").write_text(svg + "\n")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("icons/star.svg", "icons/empty.svg"))
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": SVG "empty.svg" draws nothing: '
+                        "it holds no shape (path, rect, circle, polygon, ...)", ONE)
+
+
 def test_an_image_of_floating_point_pixels_is_refused_not_printed_black(built, cli):
     from PIL import Image
 

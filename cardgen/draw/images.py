@@ -100,10 +100,23 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
             drawing.width and drawing.height) else f"its size, {drawing.width:g} x {drawing.height:g}, is not "
                   "a finite size above 0 (width, height or viewBox)")
         raise ValueError(f'cannot read SVG "{path.name}": {reason}')
+    if not _holds_a_shape(drawing):  # printed, it would be a silent blank where a picture was meant
+        raise ValueError(f'SVG "{path.name}" draws nothing: it holds no shape (path, rect, circle, polygon, ...)')
     if _holds_raster(drawing):
         raise ValueError(f'SVG "{path.name}" holds a raster <image>, which cardgen does not draw inside an SVG: '
                          f"give the picture its own <image> element, or make the SVG all vector")
     return LoadedImage(path, drawing.width, drawing.height, vector=drawing)
+
+
+def _holds_a_shape(drawing) -> bool:
+    pending = [drawing]
+    while pending:
+        node = pending.pop()
+        contents = getattr(node, "contents", None)
+        if contents is None:
+            return True
+        pending.extend(contents)
+    return False
 
 
 def _holds_raster(drawing) -> bool:
