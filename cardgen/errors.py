@@ -106,7 +106,7 @@ def os_reason(error: OSError) -> str:
     if error.errno in (errno.ENOTDIR, errno.EEXIST) and getattr(error, "cardgen_folder", None):
         return f"{shown_path(error.cardgen_folder)} is a file, not a folder"
     if error.errno == errno.ENOTDIR and error.filename is not None:
-        blocking = _file_on_the_way(os.fspath(error.filename))
+        blocking = file_on_the_way(os.fspath(error.filename))
         if blocking is not None:  # a folder of the path is a file: the same words as above
             return f"{shown_path(blocking)} is a file, not a folder"
     if error.errno == errno.EISDIR:
@@ -117,11 +117,12 @@ def os_reason(error: OSError) -> str:
     return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
-def _file_on_the_way(path: str) -> str | None:
-    """The part of ``path`` that is a file where a folder should be, if there is one."""
-    parent = os.path.dirname(path)
+def file_on_the_way(path) -> str | None:
+    """The folder of ``path`` (its parent, or one above) that is not a folder: a file, or a
+    link that leads nowhere; None if there is none."""
+    parent = os.path.dirname(os.fspath(path))
     while parent and parent != os.path.dirname(parent):
-        if os.path.isfile(parent):
+        if os.path.lexists(parent) and not os.path.isdir(parent):
             return parent
         parent = os.path.dirname(parent)
     return None
@@ -146,6 +147,6 @@ def os_message(error: OSError) -> str:
         name = os.fspath(error.filename)
         creating = error.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT) or (
             error.errno in (errno.EACCES, errno.EPERM) and not os.path.isfile(name)) or (
-            error.errno == errno.ENOTDIR and _file_on_the_way(name) is not None)  # a folder to make
+            error.errno == errno.ENOTDIR and file_on_the_way(name) is not None)  # a folder to make
         return f"cannot {'write' if creating else 'open'} {shown_path(name)}: {os_reason(error)}"
     return os_reason(error)

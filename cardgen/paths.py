@@ -9,6 +9,7 @@ read, embed or even describe a file elsewhere. Every stage resolves a data-named
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -32,8 +33,6 @@ _PYTHON_LOOP = re.compile(r"^Symlink loop from '(.*)'$", re.S)
 def link_loop(error: BaseException) -> OSError | None:
     """The OSError (ELOOP) that ``Path.resolve()`` reported as a RuntimeError, or None: Python
     3.11 raises "Symlink loop from '<path>'" where any other failure would be an OSError."""
-    import errno
-
     match = _PYTHON_LOOP.match(str(error)) if type(error) is RuntimeError else None
     if match is None:
         return None

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import LOOP_REASON, shown_path
+from ..errors import LOOP_REASON, file_on_the_way, shown_path
 from .. import stops
 from .temporary import temporary_path
 
@@ -41,7 +41,7 @@ def staged(*targets: Path, batch: "Batch | None" = None, spare: bool = False) ->
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except (FileExistsError, NotADirectoryError) as error:
-                blocking = _file_on_the_way(target.parent)
+                blocking = Path(file_on_the_way(target) or target.parent)
                 if blocking.is_symlink() and not blocking.exists():
                     error.cardgen_reason = f"{shown_path(blocking)} is " + (
                         LOOP_REASON if _loops(blocking) else "a link to a folder that does not exist")
@@ -184,14 +184,6 @@ def _put_back(target: Path, earlier) -> None:
         target.unlink(missing_ok=True)  # there was none: there is none again
     elif earlier is not _UNSAVED:
         os.replace(earlier, target)
-
-
-def _file_on_the_way(folder: Path) -> Path:
-    """The file that stands where a folder should be (``--out`` naming a file)."""
-    for candidate in (folder, *folder.parents):
-        if (candidate.exists() or candidate.is_symlink()) and not candidate.is_dir():
-            return candidate
-    return folder
 
 
 def _loops(link: Path) -> bool:
