@@ -10,6 +10,7 @@ from .attributes import Attr
 from .svgpath import encloses_area, parse_path, pdf_path, subpaths
 from .transform import parse_transform, pdf_matrix
 
+
 def clip_outline(value: str):
     """Path data that encloses some area: an outline of a point or a line ("M 0 0") clips the
     group's whole content away, and the card would print without it, silently."""
