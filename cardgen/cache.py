@@ -119,6 +119,13 @@ class FaceCache:
                 self._put(digest, stored)
         return stored
 
+    def carry(self, digest: bytes) -> None:
+        """Keep the last build's entry of key digest ``digest`` for the next build, as it is,
+        without reading it (if it is still there)."""
+        stored = self.last.pop(digest)
+        if stored is not None:
+            self._put(digest, stored)
+
     def stored_drawing(self, key: str) -> bytes | None:
         """A face's drawing as it is stored, not unpacked (kept again for the next build, as
         ``recall`` keeps it); None when it is not kept, or is plainly not a drawing."""

@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import sheets, stops, unchanged, validate, workers
+from . import kept_cards, sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
@@ -141,7 +141,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             extra_pages.append(changelog.page)
             notes["changelog"] = changelog.as_json()
         else:
-            streams = (_batched(rendered.pairs(_batched(_of(cards, group, card_set, layout)))) for group in groups)
+            streams = (_batched(kept_cards.pairs(rendered, _batched(_of(cards, group, card_set, layout)), cache))
+                       for group in groups)
         stamp = None
         if options.stamp:
             date = options.stamp_date or time.strftime("%Y-%m-%d")
