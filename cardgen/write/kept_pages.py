@@ -11,20 +11,25 @@ document (the same changes in the same order: the same codes). A rebuild that me
 under the same digest gives its characters their codes in the same order, as drawing it would,
 and writes the content kept.
 
-Only the plain case is kept: every face on the page met for the first time and drawn with
-operators alone (text, image icons), no font or subset named on the page, and the document's
-images that the page uses already in it. Anything else is drawn as before.
+Only the plain cases are kept: every face on the page met for the first time and drawn with
+operators alone (text, image icons), or every face on it one already defined as a form (the
+backs of a deck, placed again and again); no font or subset named on the page, and the
+document's images and forms that the page uses already in it. Anything else is drawn as before.
 """
 from __future__ import annotations
 
 import hashlib
 from itertools import islice
 
+from ..streams import Latest
+
 _PREFIX = "pagewhole:"
 
 
 class KeptPages:
     """One document's pages, told to the cache as they are drawn and asked of it before."""
+
+    CONTENTS = 16
 
     def __init__(self, canvas, kept):
         self.canvas, self.doc, self.kept = canvas, canvas._doc, kept
@@ -34,6 +39,9 @@ class KeptPages:
         self.forms: tuple = ()
         self.has_images = 0
         self._marks: dict[tuple, str] = {}  # a page's marks -> their text
+        # the latest page contents used: the same page (a deck's backs) comes again and again,
+        # and the cache's own memory of its latest entries is short
+        self._contents = Latest(self.CONTENTS)
 
     # --- before a page is drawn ------------------------------------------------------
 
@@ -44,38 +52,59 @@ class KeptPages:
         self.key = None
         self.before = self._fonts()
         keys = [placement.face.markup_key for placement in placements]
-        if not keys or len(set(keys)) != len(keys) or drawer.problems:
+        if not keys or drawer.problems:
             return None
-        for key in keys:
-            if key in drawer.finished or key in drawer.once or "F" + key[:20] in drawer.defined:
-                return None  # a face met before: placed as a form, or inline again
-        self.key = key = _PREFIX + self._digest(page, placements)
+        defined = drawer.defined
+        forms = None  # the forms the page places, when every face on it is one already defined
+        if any(("F" + key[:20]) in defined for key in keys):
+            forms = ["F" + key[:20] for key in keys]
+            if not all(name in defined for name in forms) or any(key in drawer.finished for key in keys):
+                return None  # some faces placed as forms, others drawn
+        elif len(set(keys)) != len(keys):
+            return None  # a face drawn inline, then defined as a form
+        else:
+            for key in keys:
+                if key in drawer.finished or key in drawer.once:
+                    return None  # a face met before: drawn inline again
+        self.key = key = _PREFIX + ("forms:" if forms else "") + self._digest(page, placements)
         entry = self.kept.recall(key)
         if not _entry_shape(entry):
             return None
-        content_key, changes, forms, has_images = entry
+        content_key, changes, used, has_images = entry
         doc = self.doc
-        if any(doc.idToObject.get(doc.getXObjectName(name)) is None for name in forms):
-            return None  # an image that this document has not met yet: drawing it adds it
+        if any(doc.idToObject.get(doc.getXObjectName(name)) is None for name in used):
+            return None  # an image or form that this document has not met yet: drawing it adds it
         fonts = {ttf.fontName: ttf for ttf in doc.delayedFonts}
         if any(name not in fonts for name, _ in changes):
             return None
-        stored = [self.kept.stored_drawing(placement.face.content_hash) for placement in placements]
-        if any(payload is None for payload in stored):
-            return None  # a face's drawing is not in the cache: draw the page, laying it out
-        compressed = self.kept.recall(content_key)
-        if compressed.__class__ is not bytes:
-            return None
+        stored = None
+        if not forms:
+            stored = [self.kept.stored_drawing(placement.face.content_hash) for placement in placements]
+            if any(payload is None for payload in stored):
+                return None  # a face's drawing is not in the cache: draw the page, laying it out
+        compressed = self._contents.get(content_key)
+        if compressed is None:
+            compressed = self.kept.recall(content_key)
+            if compressed.__class__ is not bytes:
+                return None
+            self._contents[content_key] = compressed
+        else:
+            self._contents.move_to_end(content_key)
         for name, text in changes:  # the codes, given in the order drawing the page gave them
             fonts[name].splitString(text, doc)
-        self.canvas._formsinuse.extend(forms)
+        self.canvas._formsinuse.extend(used)
         if has_images:
             self.canvas._currentPageHasImages = 1
-        for placement, payload in zip(placements, stored):
-            face_key = placement.face.markup_key
-            drawer.once[face_key] = None
-            drawer.recent[face_key] = payload  # unpacked if the face is met again
-        self.kept.reused += len(placements)
+        if forms:
+            for name in forms:  # each form's use, in the order drawing the page would tell it
+                defined.move_to_end(name)
+                drawer.on_page.add(name)
+        else:
+            for placement, payload in zip(placements, stored):
+                face_key = placement.face.markup_key
+                drawer.once[face_key] = None
+                drawer.recent[face_key] = payload  # unpacked if the face is met again
+            self.kept.reused += len(placements)
         self._advance(changes)
         self.key = None
         return compressed
