@@ -305,23 +305,40 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     back_note = f"Back side: {flip}"
     if (dx, dy) != (0.0, 0.0):
         back_note += f" (back offset {fmt(dx)}, {fmt(dy)} mm)"
+    # each cell's front and back slot for a card type, but for the page number: every sheet of
+    # the group repeats them (cell index, type's id) -> (type, front slot, back slot)
+    placed: dict[tuple[int, int], tuple] = {}
     for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         has_backs = any(back is not None for _, back in chunk)
         note = f"Print double-sided, {flip}" if has_backs or options.blank_backs else None
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed, note=note))
-        fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
-        yield page, fronts
-        backed = [(back, placed.slot, cell) for (_, back), placed, cell in zip(chunk, fronts, cells)
-                  if back is not None]
+        number = page.number
+        fronts, backed = [], []
+        for index, ((front, back), cell) in enumerate(zip(chunk, cells)):
+            card_type = front.card_type
+            known = placed.get((index, id(card_type)))
+            if known is None or known[0] is not card_type:
+                slot = _place(front, cell, 0)
+                back_at = _moved(back_slot(slot, axis, sheet.w, sheet.h, 0), dx, dy)
+                known = placed[index, id(card_type)] = (card_type, _geometry(slot), _geometry(back_at))
+            fronts.append(Placement(front, Slot(number, *known[1])))
+            if back is not None:
+                backed.append((back, known[2], cell))
+        yield page, tuple(fronts)
         if backed:
             used = [cell for _, _, cell in backed]
             page = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis, back_note),
                              flip=options.duplex)
-            yield page, tuple(Placement(back, _moved(back_slot(slot, axis, sheet.w, sheet.h, page.number), dx, dy))
-                              for back, slot, _ in backed)
+            number = page.number
+            yield page, tuple(Placement(back, Slot(number, *geometry)) for back, geometry, _ in backed)
         elif options.blank_backs:
             yield _blank(book, sheet, options), ()
+
+
+def _geometry(slot: Slot) -> tuple:
+    """A slot's fields but its page number."""
+    return slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation, slot.clip
 
 
 def _blank(book: _Book, sheet: SheetTemplate, options: SheetOptions) -> Page:

@@ -39,6 +39,7 @@ class KeptPages:
         self.forms: tuple = ()
         self.has_images = 0
         self._marks: dict[tuple, str] = {}  # a page's marks -> their text
+        self._places: dict[tuple, tuple] = {}  # (type's id, a slot but its page) -> (the type, their text)
         # the latest page contents used: the same page (a deck's backs) comes again and again,
         # and the cache's own memory of its latest entries is short
         self._contents = Latest(self.CONTENTS)
@@ -116,12 +117,20 @@ class KeptPages:
                 self._marks.clear()
             marks = self._marks[page.marks] = repr(page.marks)
         parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks]
+        places = self._places
         for placement in placements:
             face, slot = placement.face, placement.slot
-            size = face.card_type.size
-            parts.append(f"{face.content_hash} {face.markup_key} {size.w!r} {size.h!r} {size.shape} "
-                         f"{face.card_type.bleed!r} {slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
-                         f"{slot.rotation!r} {slot.clip!r}")
+            card_type = face.card_type
+            key = (id(card_type), slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation, slot.clip)
+            known = places.get(key)  # a sheet's slots come again on every sheet: their text is made once
+            if known is None or known[0] is not card_type:
+                if len(places) > 256:
+                    places.clear()
+                size = card_type.size
+                known = places[key] = (card_type, f"{size.w!r} {size.h!r} {size.shape} {card_type.bleed!r} "
+                                                  f"{slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
+                                                  f"{slot.rotation!r} {slot.clip!r}")
+            parts.append(f"{face.content_hash} {face.markup_key} {known[1]}")
         return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=20).hexdigest()
 
     def _fonts(self) -> tuple:
