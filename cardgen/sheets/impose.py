@@ -39,16 +39,17 @@ class _Book:
 
     def __init__(self) -> None:
         self.pages = 0
-        self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}
+        self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}  # ids of a sheet and slots -> (sheet, marks)
         self._mirrored: dict[tuple, tuple[SheetTemplate, list[TemplateSlot]]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
               axis: str | None = None, note: str | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
         ``note``: a line of small type in the margin (how to turn a duplex sheet)."""
-        key = (id(sheet), tuple(used), bleed, axis, note)
+        # by identity: hashing the slots themselves cost more than the rest of a sheet's imposing
+        key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
         known = self._marks.get(key)
-        if known is None or known[0] is not sheet:  # kept with the sheet: its id is not reused
+        if known is None or known[0] is not sheet:  # kept with the sheet (and so its slots): no id is reused
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
             if note:

@@ -55,18 +55,20 @@ class KeptPages:
         keys = [placement.face.markup_key for placement in placements]
         if not keys or drawer.problems:
             return None
-        defined = drawer.defined
+        defined, finished, once = drawer.defined, drawer.finished, drawer.once
+        names = ["F" + key[:20] for key in keys]
         forms = None  # the forms the page places, when every face on it is one already defined
-        if any(("F" + key[:20]) in defined for key in keys):
-            forms = ["F" + key[:20] for key in keys]
-            if not all(name in defined for name in forms) or any(key in drawer.finished for key in keys):
-                return None  # some faces placed as forms, others drawn
+        if names[0] in defined:
+            forms = names
+            for key, name in zip(keys, names):
+                if name not in defined or key in finished:
+                    return None  # some faces placed as forms, others drawn
         elif len(set(keys)) != len(keys):
             return None  # a face drawn inline, then defined as a form
         else:
-            for key in keys:
-                if key in drawer.finished or key in drawer.once:
-                    return None  # a face met before: drawn inline again
+            for key, name in zip(keys, names):
+                if key in finished or key in once or name in defined:
+                    return None  # a face met before: drawn inline again, or placed as a form
         self.key = key = _PREFIX + ("forms:" if forms else "") + self._digest(page, placements)
         entry = self.kept.recall(key)
         if not _entry_shape(entry):

@@ -41,10 +41,13 @@ class _Table:
 
     LATEST = 1024
 
+    PENDING = 256  # new lines held before they are written (a write to the spooled file costs a call of Python)
+
     def __init__(self, folder: str | None):
         self.lines = tempfile.SpooledTemporaryFile(_SPOOLED, "w+", encoding="utf-8", dir=folder)
         self.latest = Latest(self.LATEST)  # key -> index
         self.count = 0
+        self.pending: list[str] = []
 
     def index(self, key, line: Callable[[], str]) -> int:
         """The index of the entry known by ``key``; ``line()`` gives it when it is new."""
@@ -52,12 +55,20 @@ class _Table:
         if known is not None:
             self.latest.move_to_end(key)  # a shared back's hash stays known however long the set
             return known
-        self.lines.write((",\n" if self.count else "\n") + line())
+        pending = self.pending
+        pending.append((",\n" if self.count else "\n") + line())
+        if len(pending) >= self.PENDING:
+            self._write_pending()
         self.latest[key] = self.count
         self.count += 1
         return self.count - 1
 
+    def _write_pending(self) -> None:
+        self.lines.write("".join(self.pending))
+        self.pending.clear()
+
     def copy_to(self, out: TextIO) -> None:
+        self._write_pending()
         self.lines.seek(0)
         while chunk := self.lines.read(1 << 20):
             out.write(chunk)
