@@ -41,8 +41,6 @@ class _Table:
 
     LATEST = 1024
 
-    PENDING = 256  # new lines held before they are written (a write to the spooled file costs a call of Python)
-
     def __init__(self, folder: str | None):
         self.lines = tempfile.SpooledTemporaryFile(_SPOOLED, "w+", encoding="utf-8", dir=folder)
         self.latest = Latest(self.LATEST)  # key -> index
@@ -55,20 +53,20 @@ class _Table:
         if known is not None:
             self.latest.move_to_end(key)  # a shared back's hash stays known however long the set
             return known
-        pending = self.pending
-        pending.append((",\n" if self.count else "\n") + line())
-        if len(pending) >= self.PENDING:
-            self._write_pending()
+        self.pending.append((",\n" if self.count else "\n") + line())  # written with the page's (write_pending)
         self.latest[key] = self.count
         self.count += 1
         return self.count - 1
 
-    def _write_pending(self) -> None:
-        self.lines.write("".join(self.pending))
-        self.pending.clear()
+    def write_pending(self) -> None:
+        """Write the new lines: a write to the spooled file costs a call of Python, a page's
+        lines together cost one."""
+        if self.pending:
+            self.lines.write("".join(self.pending))
+            self.pending.clear()
 
     def copy_to(self, out: TextIO) -> None:
-        self._write_pending()
+        self.write_pending()
         self.lines.seek(0)
         while chunk := self.lines.read(1 << 20):
             out.write(chunk)
@@ -131,6 +129,9 @@ class ManifestWriter:
             lines.append(f'{self.separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
             self.separator = ",\n"
         out.write("".join(lines))
+        self.cards.write_pending()
+        self.hashes.write_pending()
+        self.slots.write_pending()
 
     def close(self, pages: int, extra: dict | None = None) -> None:
         out = self.out
