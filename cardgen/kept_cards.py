@@ -20,6 +20,7 @@ new cache file as they are, so that a later edit in the run finds its other card
 from __future__ import annotations
 
 import hashlib
+import marshal
 from itertools import islice
 from typing import Iterable, Iterator
 
@@ -92,14 +93,21 @@ class _Runs:
 
     def key(self, run: list[Card]) -> str | None:
         """The run's key, or None when a card's data is not plain (or its type cannot be told)."""
-        parts = [self.renderer.memo.prefix]
+        digest = hashlib.blake2b(self.renderer.memo.prefix.encode("ascii"), digest_size=20)
+        types = []
         for card in run:
             described = self._type(card.type)
             if described is None or card.count.__class__ is not int or not plain_data(card.fields):
                 return None
-            parts.append(f"{card.name!r}\0{described[0]}\0{card.count}\0{card.fields!r}")
-        return _PREFIX + hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogatepass"),
-                                         digest_size=20).hexdigest()
+            types.append(described[0])
+            # marshal's version 2 writes a value by its type and content alone (no references to
+            # objects met before): equal bytes, equal values of the same types
+            try:
+                digest.update(marshal.dumps((card.name, card.type, card.count, tuple(card.fields.items())), 2))
+            except ValueError:
+                return None
+        digest.update("\0".join(types).encode("utf-8", "surrogatepass"))
+        return _PREFIX + digest.hexdigest()
 
     def _environment(self, refs_list) -> str:
         """What the fonts, the language and each of ``refs_list``'s named files add to content

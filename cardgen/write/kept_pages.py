@@ -38,7 +38,7 @@ class KeptPages:
         self.before: tuple = ()
         self.forms: tuple = ()
         self.has_images = 0
-        self._marks: dict[tuple, str] = {}  # a page's marks -> their text
+        self._marks: dict[int, tuple] = {}  # id of a page's marks -> (the marks, their text)
         self._places: dict[tuple, tuple] = {}  # (type's id, a slot but its page) -> (the type, their text)
         # the latest page contents used: the same page (a deck's backs) comes again and again,
         # and the cache's own memory of its latest entries is short
@@ -113,11 +113,14 @@ class KeptPages:
         return compressed
 
     def _digest(self, page, placements) -> str:
-        marks = self._marks.get(page.marks)  # sheets alike have equal marks: their text is made once
-        if marks is None:
+        # sheets alike share one tuple of marks (sheets/impose.py): its text is made once, found
+        # by its id (hashing the marks costs more than the page's digest)
+        known = self._marks.get(id(page.marks))
+        if known is None or known[0] is not page.marks:  # kept with the tuple: its id is not reused
             if len(self._marks) > 64:
                 self._marks.clear()
-            marks = self._marks[page.marks] = repr(page.marks)
+            known = self._marks[id(page.marks)] = (page.marks, repr(page.marks))
+        marks = known[1]
         parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks]
         places = self._places
         for placement in placements:

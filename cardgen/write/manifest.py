@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Iterable, TextIO
 
 from ..model import Card, CardSet, Placement
 from ..streams import Latest
@@ -47,13 +47,10 @@ class _Table:
         self.count = 0
         self.pending: list[str] = []
 
-    def index(self, key, line: Callable[[], str]) -> int:
-        """The index of the entry known by ``key``; ``line()`` gives it when it is new."""
-        known = self.latest.get(key)
-        if known is not None:
-            self.latest.move_to_end(key)  # a shared back's hash stays known however long the set
-            return known
-        self.pending.append((",\n" if self.count else "\n") + line())  # written with the page's (write_pending)
+    def new(self, key, line: str) -> int:
+        """The index of a new entry, known by ``key``: the caller has found it is not among the
+        latest (an entry among them is found there: ``latest.get(key)``, then moved to the end)."""
+        self.pending.append((",\n" if self.count else "\n") + line)  # written with the page's (write_pending)
         self.latest[key] = self.count
         self.count += 1
         return self.count - 1
@@ -102,32 +99,40 @@ class ManifestWriter:
             table.lines.close()
 
     def add(self, placements: Iterable[Placement]) -> None:
-        out, hashes, slots, card_numbers = self.out, self.hashes, self.slots, self.card_numbers
-        latest_slots, latest_hashes = slots.latest, hashes.latest  # met lately: found here, as index finds them
+        out, cards, hashes, slots, card_numbers = self.out, self.cards, self.hashes, self.slots, self.card_numbers
+        # met lately: found here, as _Table.index finds them
+        latest_cards, latest_slots, latest_hashes = cards.latest, slots.latest, hashes.latest
         lines = []
+        separator = self.separator
         for placement in placements:
             face, slot = placement.face, placement.slot
             card = face.card
             known = card_numbers.get(id(card))
             if known is None or known[0] is not card:
                 line = _card_line(card)  # cards alike are one entry: the key is what is written
-                known = card_numbers[id(card)] = (card, self.cards.index(line, lambda: line))
+                number = latest_cards.get(line)
+                if number is None:
+                    number = cards.new(line, line)
+                else:
+                    latest_cards.move_to_end(line)
+                known = card_numbers[id(card)] = (card, number)
             number = known[1]
             key = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
             where = latest_slots.get(key)
             if where is None:
-                where = slots.index(key, lambda: _slot_line(slot))
+                where = slots.new(key, _slot_line(slot))
             else:
                 latest_slots.move_to_end(key)
             content = face.content_hash
             digest = latest_hashes.get(content)
             if digest is None:
-                digest = hashes.index(content, lambda: f'"{content}"')  # hex digits: no escaping
+                digest = hashes.new(content, f'"{content}"')  # hex digits: no escaping
             else:
                 latest_hashes.move_to_end(content)
             # side is a word of cardgen's own (front, back): no escaping
-            lines.append(f'{self.separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
-            self.separator = ",\n"
+            lines.append(f'{separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
+            separator = ",\n"
+        self.separator = separator
         out.write("".join(lines))
         self.cards.write_pending()
         self.hashes.write_pending()
