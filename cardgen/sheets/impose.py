@@ -159,8 +159,12 @@ def _not_on_template(face: Face, name: str, template: SheetTemplate | None) -> C
 
 
 def _checked(pairs: Iterable[Pair]) -> Iterator[Pair]:
+    checked: dict[int, CardType] = {}  # a type's faces are checked by its size and bleed alone: once a type
     for pair in pairs:
-        _check_face(pair[0])
+        card_type = pair[0].card_type
+        if checked.get(id(card_type)) is not card_type:
+            _check_face(pair[0])
+            checked[id(card_type)] = card_type
         yield pair
 
 
