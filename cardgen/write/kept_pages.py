@@ -50,8 +50,13 @@ class KeptPages:
         """The page's compressed content, when the last build kept this very page; its fonts'
         codes are then given as drawing it would give them. Else None, and the page is drawn
         (``drawn`` and ``shown`` then keep it, if it may be kept)."""
+        content = self._reuse(page, placements, drawer)
+        if content is None:
+            self.before = self._fonts()  # the page is drawn: what it changes is told to ``shown``
+        return content
+
+    def _reuse(self, page, placements, drawer) -> bytes | None:
         self.key = None
-        self.before = self._fonts()
         keys = [placement.face.markup_key for placement in placements]
         if not keys or drawer.problems:
             return None
@@ -82,8 +87,8 @@ class KeptPages:
             return None
         stored = None
         if not forms:
-            stored = [self.kept.stored_drawing(placement.face.content_hash) for placement in placements]
-            if any(payload is None for payload in stored):
+            stored = self.kept.stored_drawings([placement.face.content_hash for placement in placements])
+            if stored is None:
                 return None  # a face's drawing is not in the cache: draw the page, laying it out
         compressed = self._contents.get(content_key)
         if compressed is None:
@@ -103,10 +108,10 @@ class KeptPages:
                 defined.move_to_end(name)
                 drawer.on_page.add(name)
         else:
-            for placement, payload in zip(placements, stored):
-                face_key = placement.face.markup_key
-                drawer.once[face_key] = None
-                drawer.recent[face_key] = payload  # unpacked if the face is met again
+            once, recent = drawer.once, drawer.recent
+            for face_key, payload in zip(keys, stored):
+                once[face_key] = None
+                recent[face_key] = payload  # unpacked if the face is met again
             self.kept.reused += len(placements)
         self._advance(changes)
         self.key = None
