@@ -119,12 +119,14 @@ class FaceCache:
                 self._put(digest, stored)
         return stored
 
-    def carry(self, digest: bytes) -> None:
-        """Keep the last build's entry of key digest ``digest`` for the next build, as it is,
-        without reading it (if it is still there)."""
-        stored = self.last.pop(digest)
-        if stored is not None:
-            self._put(digest, stored)
+    def carry(self, digests) -> None:
+        """Keep the last build's entries of these key digests for the next build, as they are,
+        without reading them (those still there)."""
+        pop, put = self.last.pop, self._put
+        for digest in digests:
+            stored = pop(digest)
+            if stored is not None:
+                put(digest, stored)
 
     def stored_drawings(self, keys: list[str]) -> list[bytes] | None:
         """Faces' drawings as they are stored, not unpacked (kept again for the next build, as

@@ -151,9 +151,7 @@ class _Runs:
             return None
         if at != len(faces):
             return None
-        cache = self.cache
-        for digest in carried:
-            cache.carry(digest)
+        self.cache.carry(carried)
         return pairs
 
     def rendered(self, key: str | None, run: list[Card]) -> Iterator[Pair]:

@@ -229,7 +229,8 @@ def _batched(items: Iterable, size: int = BATCH) -> Iterator:
 def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.SheetOptions) -> Iterator[Card]:
     """The cards whose faces go on the sheets of ``group``."""
     types = card_set.types
-    return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
+    groups = {name: sheets.group_of(card_type, layout) for name, card_type in types.items()}  # a type's, once
+    return (card for card in cards if groups[card.type] == group)
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),

@@ -80,7 +80,8 @@ class KeptPages:
             return None
         content_key, changes, used, has_images = entry
         doc = self.doc
-        if any(doc.idToObject.get(doc.getXObjectName(name)) is None for name in used):
+        objects = doc.idToObject
+        if any(objects.get(doc.getXObjectName(name)) is None for name in dict.fromkeys(used)):  # each once
             return None  # an image or form that this document has not met yet: drawing it adds it
         fonts = {ttf.fontName: ttf for ttf in doc.delayedFonts}
         if any(name not in fonts for name, _ in changes):
@@ -186,7 +187,8 @@ class KeptPages:
 
 def _entry_shape(entry) -> bool:
     return (entry.__class__ is tuple and len(entry) == 4 and entry[0].__class__ is str
-            and entry[1].__class__ is tuple and entry[2].__class__ is tuple)
+            and entry[1].__class__ is tuple and entry[2].__class__ is tuple
+            and all(name.__class__ is str for name in entry[2]))
 
 
 def _plain_page(page) -> bool:
