@@ -141,7 +141,7 @@ class KeptPages:
                 known = places[key] = (card_type, f"{size.w!r} {size.h!r} {size.shape} {card_type.bleed!r} "
                                                   f"{slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
                                                   f"{slot.rotation!r} {slot.clip!r}")
-            parts.append(f"{face.content_hash} {face.markup_key} {known[1]}")
+            parts += (face.content_hash, face.markup_key, known[1])
         return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=20).hexdigest()
 
     def _fonts(self) -> tuple:
