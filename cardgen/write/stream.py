@@ -21,6 +21,8 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from .kept_subsets import add_objects
+
 # reportlab's own file head; the version is filled in at the end, when it is known
 _HEAD = b"%%PDF-%d.%d\n%%\223\214\213\236 ReportLab Generated PDF document (opensource)\n"
 
@@ -41,8 +43,9 @@ class PageStream:
     """Writes ``canvas``'s document to ``out``: call ``page_done`` after each ``showPage``,
     ``form_done(name)`` after each ``endForm``, and ``finish`` instead of ``canvas.save``."""
 
-    def __init__(self, canvas: Canvas, out: BinaryIO):
-        self.canvas, self.doc, self.out = canvas, canvas._doc, out
+    def __init__(self, canvas: Canvas, out: BinaryIO, kept=None):
+        """``kept``: the face cache, which keeps the font subsets (see kept_subsets.py)."""
+        self.canvas, self.doc, self.out, self.kept = canvas, canvas._doc, out, kept
         self.offset = out.write(_HEAD % self.doc._pdfVersion)
         self.offsets = array("Q", [0])  # by object number: where it starts in the file (0: not yet written)
         self.page_numbers = array("Q")  # the object number of every written page, in order
@@ -113,7 +116,7 @@ class PageStream:
     def finish(self) -> None:
         """What reportlab's ``save`` does, for the objects not yet written."""
         doc, canvas = self.doc, self.canvas
-        add_font_objects(doc)
+        add_font_objects(doc, self.kept)
         doc.info.invariant = doc.invariant
         doc.info.digest(doc.signature)
         doc.Reference(doc.Catalog)
@@ -213,8 +216,9 @@ def _stream(content: bytes) -> bytes:
     return b"<< /Filter [ /FlateDecode ] /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
 
 
-def add_font_objects(doc) -> None:
-    """Write the subsets of every font the document used. reportlab names a subset after its
+def add_font_objects(doc, kept=None) -> None:
+    """Write the subsets of every font the document used (those ``kept`` holds, the face cache,
+    as kept: see kept_subsets.py). reportlab names a subset after its
     font's PostScript name, and two fonts of one name (a font file edited between two builds of
     `cardgen watch`, two versions of a font in a project) would give two subsets one name (a
     failed build): a second font of a name is named with "-2" after it, a third "-3"."""
@@ -223,7 +227,7 @@ def add_font_objects(doc) -> None:
         name = bytes(font.face.name) + bytes(font.face.subfontNameX)
         seen[name] = seen.get(name, 0) + 1
         if seen[name] == 1:
-            font.addObjects(doc)
+            add_objects(font, doc, kept)
             continue
         twin = copy.copy(font)  # the same subsets (its ``state``), under another name
         twin.face = copy.copy(font.face)
