@@ -19,7 +19,7 @@ document's images and forms that the page uses already in it. Anything else is d
 from __future__ import annotations
 
 import hashlib
-from itertools import islice
+from itertools import islice, repeat
 
 from ..streams import Latest
 
@@ -109,10 +109,8 @@ class KeptPages:
                 defined.move_to_end(name)
                 drawer.on_page.add(name)
         else:
-            once, recent = drawer.once, drawer.recent
-            for face_key, payload in zip(keys, stored):
-                once[face_key] = None
-                recent[face_key] = payload  # unpacked if the face is met again
+            drawer.once.set_all(zip(keys, repeat(None)))
+            drawer.recent.set_all(zip(keys, stored))  # the stored drawings: unpacked if a face is met again
             self.kept.reused += len(placements)
         self._advance(changes)
         self.key = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterable, TextIO
 
@@ -51,7 +52,10 @@ class _Table:
         """The index of a new entry, known by ``key``: the caller has found it is not among the
         latest (an entry among them is found there: ``latest.get(key)``, then moved to the end)."""
         self.pending.append((",\n" if self.count else "\n") + line)  # written with the page's (write_pending)
-        self.latest[key] = self.count
+        latest = self.latest
+        if len(latest) >= latest.size:  # Latest's own setting, without its call (key is new)
+            latest.popitem(last=False)
+        _set(latest, key, self.count)
         self.count += 1
         return self.count - 1
 
@@ -115,7 +119,10 @@ class ManifestWriter:
                     number = cards.new(line, line)
                 else:
                     latest_cards.move_to_end(line)
-                known = card_numbers[id(card)] = (card, number)
+                known = (card, number)
+                if len(card_numbers) >= card_numbers.size and id(card) not in card_numbers:
+                    card_numbers.popitem(last=False)  # Latest's own setting, without its call
+                _set(card_numbers, id(card), known)
             number = known[1]
             key = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
             where = latest_slots.get(key)
@@ -157,6 +164,7 @@ def _card_line(card: Card) -> str:
             f'"data": {data}}}')
 
 
+_set = OrderedDict.__setitem__  # Latest's setting less its size check, done by the caller
 _string = json.encoder.encode_basestring  # a string as json.dumps(..., ensure_ascii=False) writes it
 
 

@@ -152,8 +152,11 @@ def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> str |
 
 def _set_content(page, compressed: bytes) -> None:
     stream = pdfdoc.PDFStream(content=compressed)
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+    stream.dictionary["Filter"] = _FLATE  # formatted, never changed: one for every page
     page.Contents, page.stream = stream, None
+
+
+_FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
 
 
 class _FaceDrawer:
