@@ -25,7 +25,7 @@ from itertools import islice
 from typing import Iterable, Iterator
 
 from .cache_file import key_digest
-from .model import Card, Face
+from .model import Card, new_face
 from .render.faces import Pair, plain_data
 
 RUN = 16  # cards a run: an edit renders face by face the cards of one run
@@ -139,12 +139,12 @@ class _Runs:
                 backed = self.types[card.type][1]
                 for copy in range(1, card.count + 1):
                     key_, content_hash = distinct[faces[at]]
-                    front = Face(card, card_type, copy, "front", key_, content_hash)
+                    front = new_face(card, card_type, copy, "front", key_, content_hash)
                     at += 1
                     back = None
                     if backed:
                         key_, content_hash = distinct[faces[at]]
-                        back = Face(card, card_type, copy, "back", key_, content_hash)
+                        back = new_face(card, card_type, copy, "back", key_, content_hash)
                         at += 1
                     pairs.append((front, back))
         except (IndexError, TypeError, ValueError):

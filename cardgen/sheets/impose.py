@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 
 from ..errors import CardgenError, Problem
-from ..model import CardType, Face, Page, Placement, Slot
+from ..model import CardType, Face, Page, Placement, Slot, new_placement, new_slot
 from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_plan, gutter_plan
@@ -327,7 +327,7 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
                 slot = _place(front, cell, 0)
                 back_at = _moved(back_slot(slot, axis, sheet.w, sheet.h, 0), dx, dy)
                 known = placed[index, id(card_type)] = (card_type, _geometry(slot), _geometry(back_at))
-            fronts.append(Placement(front, Slot(number, *known[1])))
+            fronts.append(new_placement(front, new_slot(number, *known[1])))
             if back is not None:
                 backed.append((back, known[2], cell))
         yield page, tuple(fronts)
@@ -336,7 +336,7 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
             page = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis, back_note),
                              flip=options.duplex)
             number = page.number
-            yield page, tuple(Placement(back, Slot(number, *geometry)) for back, geometry, _ in backed)
+            yield page, tuple(new_placement(back, new_slot(number, *geometry)) for back, geometry, _ in backed)
         elif options.blank_backs:
             yield _blank(book, sheet, options), ()
 
