@@ -238,9 +238,9 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
             if skipped is not None:  # every set as its last build left it: said without the build stack
                 return skipped
             with collector_paused():
-                from .deferred import defer
+                from .deferred import defer_unused_by_builds
 
-                defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
+                defer_unused_by_builds()
                 from . import pipeline
             names = pipeline.resolve_names(sets, root)
             if not sys.stderr.isatty():
