@@ -14,7 +14,6 @@ import sys
 from . import collector_paused, stops
 
 with collector_paused():
-    import traceback
     from dataclasses import replace
     from pathlib import Path
     from typing import Any
@@ -103,6 +102,12 @@ class Failure(click.ClickException):
         click.echo(self.message, err=True)
 
 
+def _print_traceback() -> None:
+    import traceback  # for --debug alone
+
+    traceback.print_exc()
+
+
 def run_reporting_errors(ctx: click.Context, action):
     """Run an action, turning bad input into ``file:line: message`` lines and an exit code."""
     try:
@@ -121,14 +126,14 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure("cardgen: out of memory (a limit raised too high? see README, Limits)") from None
     except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
         if ctx.find_root().params.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         raise Failure(f"cardgen: {os_message(error)}") from None
     except Exception as error:
         looped = link_loop(error)  # a path Python resolved no further: the machine's refusal too
         if looped is not None:
             raise Failure(f"cardgen: {os_message(looped)}") from None
         if ctx.find_root().params.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         else:
             click.echo("cardgen: internal error (run with --debug for the traceback)", err=True)
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
