@@ -21,7 +21,6 @@ with collector_paused():
     import click
 
     from .commands import LazyGroup
-    from .commands.calibrate import BACK_OFFSET
     from .errors import CardgenError, UsageError, collapse, os_message, tally
     from .paths import link_loop
 
@@ -49,6 +48,31 @@ class Paper(click.ParamType):
 
 
 PAPERS = Paper()
+
+
+MOST_OFFSET = 100.0  # mm: a printer drifts by a few; beyond the paper's own size means nothing
+
+
+class BackOffset(click.ParamType):
+    """X,Y in mm ("0.5,-1"): how far every back page is shifted (right and up, as seen on the back)."""
+
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).replace(" ", "").split(",")
+        try:
+            x, y = (float(part.removesuffix("mm")) for part in parts)
+        except ValueError:
+            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1', param, ctx)
+        if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > MOST_OFFSET:
+            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1 (at most {MOST_OFFSET:g} mm either way)',
+                      param, ctx)
+        return (x + 0.0, y + 0.0)
+
+
+BACK_OFFSET = BackOffset()
 
 
 class Margin(click.ParamType):
