@@ -15,7 +15,9 @@ RAN = "ran = globals().setdefault('ran', 0) + 1\nimport sys\nsys.modules['ran_lo
 
 @pytest.fixture
 def modules(tmp_path, monkeypatch):
-    """A folder on the path for throw-away modules; what the test imported from it is forgotten."""
+    """A folder on the path for throw-away modules; what the test imported from it is forgotten.
+    The process counts as one thread (a pytest-xdist worker has threads of its own)."""
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
     monkeypatch.syspath_prepend(str(tmp_path))
     log: list[str] = []
     monkeypatch.setitem(sys.modules, "ran_log", log)
@@ -81,8 +83,10 @@ def test_a_submodule_its_package_imports_is_left_as_it_is(modules):
     assert "__getattr__" not in vars(sys.modules["eager_pack.part"])
 
 
-def test_nothing_is_deferred_while_another_thread_runs(modules):
+def test_nothing_is_deferred_while_another_thread_runs(modules, monkeypatch):
     folder, log = modules
+    monkeypatch.undo()  # the real count
+    monkeypatch.syspath_prepend(str(folder))
     (folder / "lazy_four.py").write_text(RAN)
     started, finish = threading.Event(), threading.Event()
     other = threading.Thread(target=lambda: (started.set(), finish.wait()))
