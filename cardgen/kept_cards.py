@@ -16,6 +16,8 @@ kept for the next build when every face of it rendered.
 
 The faces' own render entries, which a run kept whole does not look up, are carried into the
 new cache file as they are, so that a later edit in the run finds its other cards rendered.
+Each card's line in the manifest's table of cards (a function of its name, type and fields) is
+kept with the run, and told to the manifest.
 """
 from __future__ import annotations
 
@@ -27,20 +29,24 @@ from typing import Iterable, Iterator
 from .cache_file import key_digest
 from .model import Card, new_face
 from .render.faces import Pair, plain_data
+from .streams import Latest
+from .write.manifest import card_line
 
 RUN = 16  # cards a run: an edit renders face by face the cards of one run
 _PREFIX = "cards:"
 
 
-def pairs(rendered, cards: Iterable[Card], cache) -> Iterator[Pair]:
+def pairs(rendered, cards: Iterable[Card], cache, card_lines: Latest | None = None) -> Iterator[Pair]:
     """``rendered.pairs(cards)``, the same pairs, taking each run of cards whose faces the last
-    build kept from the cache (``cache``: the build's FaceCache, or None), and keeping the rest."""
+    build kept from the cache (``cache``: the build's FaceCache, or None), and keeping the rest.
+    ``card_lines``: where the manifest's line of each card of a kept run is told (id of the card
+    -> (the card, its line), see write/manifest.py)."""
     renderer = rendered.renderer
     memo = renderer.memo
     if cache is None or memo is None or not memo.prefix or memo is not cache or not _one_process(rendered):
         yield from rendered.pairs(cards)
         return
-    runs = _Runs(renderer, cache)
+    runs = _Runs(renderer, cache, card_lines)
     cards = iter(cards)
     while run := list(islice(cards, RUN)):
         key = runs.key(run)
@@ -60,8 +66,8 @@ def _one_process(rendered) -> bool:
 
 
 class _Runs:
-    def __init__(self, renderer, cache):
-        self.renderer, self.cache = renderer, cache
+    def __init__(self, renderer, cache, card_lines: Latest | None = None):
+        self.renderer, self.cache, self.card_lines = renderer, cache, card_lines
         self.card_set = renderer.card_set
         self.types: dict[str, tuple | None] = {}  # type name -> (its text, has a back) or None: not kept
         self.environments: dict[tuple, str] = {}  # refs -> what they add to a content hash
@@ -127,7 +133,9 @@ class _Runs:
         kept = self.cache.recall(key)
         if not _shaped(kept):
             return None
-        environment, distinct, refs_list, faces, carried = kept
+        environment, distinct, refs_list, faces, carried, lines = kept
+        if len(lines) != len(run):
+            return None
         if environment != self._environment(refs_list):
             return None
         types = self.card_set.types
@@ -152,6 +160,8 @@ class _Runs:
         if at != len(faces):
             return None
         self.cache.carry(carried)
+        if self.card_lines is not None:
+            self.card_lines.set_all((id(card), (card, line)) for card, line in zip(run, lines))
         return pairs
 
     def rendered(self, key: str | None, run: list[Card]) -> Iterator[Pair]:
@@ -184,9 +194,9 @@ class _Runs:
                 carried.setdefault(key_digest(render_key), None)
         refs_list = tuple(refs_of)
         self.cache.remember(key, (self._environment(refs_list), tuple(distinct), refs_list, tuple(faces),
-                                  tuple(carried)))
+                                  tuple(carried), tuple(card_line(card) for card in run)))
 
 
 def _shaped(kept) -> bool:
-    return (kept.__class__ is tuple and len(kept) == 5 and kept[0].__class__ is str
-            and all(kept[i].__class__ is tuple for i in range(1, 5)))
+    return (kept.__class__ is tuple and len(kept) == 6 and kept[0].__class__ is str
+            and all(kept[i].__class__ is tuple for i in range(1, 6)) and all(line.__class__ is str for line in kept[5]))

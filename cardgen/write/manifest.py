@@ -81,8 +81,10 @@ class ManifestWriter:
     beside the faces as it grows and copied after them at the end, when the page count (and
     ``extra``, a reprint's changelog) is known."""
 
-    def __init__(self, out: TextIO, card_set: CardSet):
+    def __init__(self, out: TextIO, card_set: CardSet, card_lines: Latest | None = None):
+        """``card_lines``: id of a card -> (the card, its line), lines made already (kept_cards.py)."""
         self.out = out
+        self.card_lines = card_lines
         head = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "format": FORMAT,
                 "face_fields": list(FACE_FIELDS)}
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
@@ -104,6 +106,7 @@ class ManifestWriter:
 
     def add(self, placements: Iterable[Placement]) -> None:
         out, cards, hashes, slots, card_numbers = self.out, self.cards, self.hashes, self.slots, self.card_numbers
+        card_lines = self.card_lines
         # met lately: found here, as _Table.index finds them
         latest_cards, latest_slots, latest_hashes = cards.latest, slots.latest, hashes.latest
         lines = []
@@ -113,7 +116,9 @@ class ManifestWriter:
             card = face.card
             known = card_numbers.get(id(card))
             if known is None or known[0] is not card:
-                line = _card_line(card)  # cards alike are one entry: the key is what is written
+                made = card_lines.get(id(card)) if card_lines is not None else None
+                # cards alike are one entry: the key is what is written
+                line = made[1] if made is not None and made[0] is card else card_line(card)
                 number = latest_cards.get(line)
                 if number is None:
                     number = cards.new(line, line)
@@ -154,7 +159,8 @@ class ManifestWriter:
         out.write("\n], " + tail[1:] + "\n")
 
 
-def _card_line(card: Card) -> str:
+def card_line(card: Card) -> str:
+    """A card's line in the manifest's table of cards."""
     name, kind = card.name, card.type
     data = _flat_json(card.fields)
     if data is None:
