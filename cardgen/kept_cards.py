@@ -99,19 +99,24 @@ class _Runs:
 
     def key(self, run: list[Card]) -> str | None:
         """The run's key, or None when a card's data is not plain (or its type cannot be told)."""
-        digest = hashlib.blake2b(self.renderer.memo.prefix.encode("ascii"), digest_size=20)
-        types = []
+        types, values = [], []
+        known = self.types
         for card in run:
-            described = self._type(card.type)
+            described = known.get(card.type, False)
+            if described is False:
+                described = self._type(card.type)
             if described is None or card.count.__class__ is not int or not plain_data(card.fields):
                 return None
             types.append(described[0])
+            values.append((card.name, card.type, card.count, tuple(card.fields.items())))
+        try:
             # marshal's version 2 writes a value by its type and content alone (no references to
             # objects met before): equal bytes, equal values of the same types
-            try:
-                digest.update(marshal.dumps((card.name, card.type, card.count, tuple(card.fields.items())), 2))
-            except ValueError:
-                return None
+            data = marshal.dumps(values, 2)
+        except ValueError:
+            return None
+        digest = hashlib.blake2b(self.renderer.memo.prefix.encode("ascii"), digest_size=20)
+        digest.update(data)
         digest.update("\0".join(types).encode("utf-8", "surrogatepass"))
         return _PREFIX + digest.hexdigest()
 
