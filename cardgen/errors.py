@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from dataclasses import dataclass
 
 
@@ -24,6 +25,27 @@ class Source:
 
 _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
 
+# A value quoted in a message ("...", opened after a space or a bracket and closed before one or
+# before punctuation), however long the input made it: each message quotes through f-strings of
+# its own, so the one place that sees them all shortens them.
+_QUOTED = re.compile(r'(?<![^\s(\[=])"(.*?)"(?=$|[\s:,;.)\]])', re.S)
+QUOTED_MOST = 80  # characters of a quoted value shown whole; a longer one keeps its start and end
+_HEAD, _TAIL = 60, 15
+
+
+def _shortened(match: re.Match) -> str:
+    value = match.group(1)
+    if len(value) <= QUOTED_MOST:
+        return match.group(0)
+    return f'"{value[:_HEAD]}…{value[-_TAIL:]}" ({len(value):,} characters)'
+
+
+def readable(message: str) -> str:
+    """``message`` with each quoted value of more than ``QUOTED_MOST`` characters shortened to its
+    start and end around an ellipsis, and its length: a 10,000-character field quoted whole hides
+    the message it is part of."""
+    return _QUOTED.sub(_shortened, message) if len(message) > QUOTED_MOST else message
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -37,7 +59,7 @@ class Problem:
         label = "warning: " if self.severity == "warning" else ""
         who = f'card "{self.card}": ' if self.card else ""
         # one problem, one line: a card named by a CSV cell that spans lines prints its breaks as \n
-        return f"{where}{label}{who}{self.message}".translate(_LINE_BREAKS)
+        return readable(f"{where}{label}{who}{self.message}").translate(_LINE_BREAKS)
 
     @property
     def is_error(self) -> bool:

@@ -244,9 +244,22 @@ def _causing_field(card, content: str, caused_by: Callable[[str], bool]) -> str 
     for key, value in card.fields.items():
         for text in _texts(value):
             text = text.strip()
-            if len(text) > best_length and text in content and caused_by(text):
+            if len(text) > best_length and _shown_in(text, content) and caused_by(text):
                 best, best_length = key, len(text)
     return best
+
+
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def _shown_in(text: str, content: str) -> bool:
+    """Whether ``text`` is in ``content``; a number only as a number of its own: a count of 1
+    is not what the 12 of a card's name shows."""
+    if text not in content:
+        return False
+    if not _NUMBER.fullmatch(text):
+        return True
+    return re.search(rf"(?<![\d.]){re.escape(text)}(?![\d]|\.\d)", content) is not None
 
 
 def _texts(value: Any):
@@ -260,6 +273,18 @@ def _texts(value: Any):
     elif isinstance(value, dict):
         for item in value.values():
             yield from _texts(item)
+
+
+def _check_icons_fit_a_line(used, resources: Resources, box: str, box_mm: float, min_size: float) -> None:
+    """Text that cannot fit because an inline icon alone is wider than its box (an image of
+    60000 x 1 pixels) is the icon's problem, said at its line in set.yaml, not the text's."""
+    for name in used:
+        width_mm = resources.icon(name)[0] * min_size / PT_PER_MM
+        if width_mm > box_mm:
+            icon = resources.card_set.icons[name]
+            drawn = "image" if icon.image is not None else "glyph"
+            raise CardgenError(Problem(f'icon "{name}": its {drawn} is {width_mm:,.4g} mm wide inline at the minimum '
+                                       f"size {min_size:g} pt, wider than {box} ({box_mm:g} mm)", icon.source))
 
 
 def font_label(fonts: FontBook, file_name: str) -> str:
@@ -353,6 +378,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         raise _TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
                            lambda text: char in text) from None
     except DoesNotFit as exc:
+        _check_icons_fit_a_line(icon_parts, resources, box, a["w"], a["min-size"])
         raise _TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
     except MissingFace as exc:
         raise ValueError(f"{box}: {exc}") from None

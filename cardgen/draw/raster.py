@@ -68,6 +68,7 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
     scale = min(1.0, most / max(width, height)) if most else 1.0
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     name = f"img{file_digest(path)[:32]}x{size[0]}"
+    _check_one_picture(path, image)
     if image.mode == "F":  # Pillow's floats: 0-1, 0-255 or any range; printing one would be a guess
         raise ValueError(f'cannot read image "{path.name}": its pixels are floating-point numbers, '
                          "with no set black and white (save it with 8 or 16 bits a channel)")
@@ -77,6 +78,26 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
         return _flate(image, size, name)
     except Exception as exc:  # a file broken past its header: truncated, bad data
         raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
+
+
+# Files that hold more than one picture but print as their first: a camera's MPO holds the photo
+# and its depth map or preview; a Photoshop file its flattened picture and then each layer.
+_FIRST_IS_THE_PICTURE = frozenset({"MPO", "PSD"})
+_PAGED = frozenset({"TIFF", "DCX"})  # their pictures are pages, not frames of an animation
+
+
+def _check_one_picture(path: Path, image) -> None:
+    """An animation or a file of pages would print its first picture without a word: the
+    designer who meant another frame, or all of them, would never know."""
+    if image.format in _FIRST_IS_THE_PICTURE or not getattr(image, "is_animated", False):
+        return
+    count = image.n_frames
+    if image.format in _PAGED:
+        held = f"it holds {count} pages, and a card prints one picture: save the page to print as an image of its own"
+    else:
+        held = (f"it is animated ({count} frames), and a card prints one picture: save the frame to print as "
+                "a still image (PNG)")
+    raise ValueError(f'cannot read image "{path.name}": {held}')
 
 
 def _reason(exc: Exception) -> str:
