@@ -29,8 +29,8 @@ _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u20
 # before punctuation), however long the input made it: each message quotes through f-strings of
 # its own, so the one place that sees them all shortens them.
 _QUOTED = re.compile(r'(?<![^\s(\[=])"(.*?)"(?=$|[\s:,;.)\]])', re.S)
-QUOTED_MOST = 80  # characters of a quoted value shown whole; a longer one keeps its start and end
-_HEAD, _TAIL = 60, 15
+QUOTED_MOST = 160  # characters of a quoted value shown whole; a longer one keeps its start and end
+_HEAD, _TAIL = 120, 30
 
 
 def _shortened(match: re.Match) -> str:

@@ -115,6 +115,10 @@ def _clean(value: Any, field: str, source: Source, card: str | None) -> Any:
     return value
 
 
+def _kind(value: list | dict) -> str:
+    return "list" if isinstance(value, list) else "mapping"
+
+
 def _count(value: Any, source: Source, card: str) -> int:
     if value in (None, ""):
         return 1
@@ -150,8 +154,14 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     raw_name = values.get("name")
     if raw_name is None or str(raw_name).strip() == "":
         raise CardgenError(Problem("the card has no name (column `name`)", row.source))
+    if isinstance(raw_name, (list, dict)):  # printed, it would read "['a']" as Python writes it
+        raise CardgenError(Problem(f"the card's name must be text, got a {_kind(raw_name)}",
+                                   source_of("name", row.source)))
     name = str(raw_name).strip()
     type_name = values.get("type") or forced_type
+    if isinstance(type_name, (list, dict)):
+        raise CardgenError(Problem(f"the card's type must be text, got a {_kind(type_name)}",
+                                   source_of("type", row.source), name))
     if type_name is None or str(type_name).strip() == "":
         raise CardgenError(Problem("the card has no type (column `type`)", row.source, name))
     type_name = str(type_name).strip()
@@ -168,6 +178,9 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
             if _FORBIDDEN.search(value) is None:
                 fields[key] = value
                 continue
+        elif value is None:  # `flavor:` left empty in YAML: an empty cell, as in CSV, not the word "None" printed
+            fields[key] = ""
+            continue
         fields[key] = _clean(value, key, source_of(key, row.source), name)
     fields.update(name=name, type=type_name, count=count)
 

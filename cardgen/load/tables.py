@@ -36,8 +36,14 @@ def read_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         return _xlsx_rows(path, root)
     if suffix == ".ods":
         return _ods_rows(path, root)
-    raise fail(f"unknown card file type {suffix!r} (use .yaml, .csv, .tsv, .xlsx or .ods)",
-               Source(relative_name(path, root)))
+    raise fail(unknown_card_file_type(path), Source(relative_name(path, root)))
+
+
+CARD_FILE_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".tsv", ".txt", ".xlsx", ".ods"})
+
+
+def unknown_card_file_type(path: Path) -> str:
+    return f"unknown card file type {path.suffix.lower()!r} (use .yaml, .csv, .tsv, .xlsx or .ods)"
 
 
 def _yaml_rows(path: Path, root: Path) -> Iterator[Row]:
