@@ -129,7 +129,11 @@ def _count(value: Any, source: Source, card: str) -> int:
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
-        number = int(value)
+        digits = value.strip().lstrip("0") or "0"
+        if len(digits) > 18:  # past any limit, and past what Python turns into a number at 4,300 digits
+            raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"count of {len(digits):,} digits is too "
+                                                                      "many copies"), source, card))
+        number = int(digits)
     else:
         raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
     if number < 0:

@@ -97,7 +97,8 @@ def _header(cells: list[Any], source: Source) -> list[str]:
 def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
     name = relative_name(path, root)
     header: list[str] | None = None
-    last_line = 0
+    line = last_line = 0
+    last_cell = ""
     reader = None
     try:
         # read as it goes (only \n and \r end a row, not U+2028): a large file is never held whole
@@ -108,6 +109,7 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
             reader = csv.reader(handle, delimiter=delimiter)
             for cells in reader:
                 line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
+                last_cell = cells[-1] if cells else ""
                 if header is None:
                     if not any(c.strip() for c in cells):
                         continue
@@ -122,7 +124,10 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
                 yield Row(values, Source(name, line), {})  # every cell is on the row's line
-        if last_line > line and _ends_inside_quotes(path, line, delimiter):
+        # a quote left open takes the rest of the file into the last cell: many lines, or the end of
+        # the one it opened on (its line break, or the file's end with none)
+        if line and (last_line > line or last_cell.endswith(("\n", "\r")) or not _ends_with_line_break(path)) \
+                and _ends_inside_quotes(path, line, delimiter):
             raise fail("a quoted cell on this row is never closed: the file ends inside it (the rows "
                        "after it were read as its text)", Source(name, line))
     except UnicodeDecodeError:
@@ -140,6 +145,15 @@ def _first_written_line(path: Path) -> int:
             if line.strip() and not line.lstrip().startswith(("#", "---", "%")):
                 return number
     return 1
+
+
+def _ends_with_line_break(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        if handle.tell() == 0:
+            return True
+        handle.seek(-1, 2)
+        return handle.read(1) in b"\n\r"
 
 
 def _ends_inside_quotes(path: Path, line: int, delimiter: str) -> bool:
