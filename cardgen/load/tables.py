@@ -10,7 +10,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from ..errors import Source, fail, os_reason
+from ..errors import CardgenError, Source, fail, os_reason
 from .delimiters import detect_delimiter
 from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
 
@@ -194,6 +194,7 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except Exception as exc:  # openpyxl raises many types for a broken file
         raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
     sheet = workbook.worksheets[0] if workbook.worksheets else None
+    number = 0  # the last row read: openpyxl reads the sheet's XML a row at a time, as it is asked
     try:
         if sheet is None:  # Excel saves at least one: its sheet's part is missing
             raise fail("cannot read the workbook: it holds no worksheet (a damaged file?)", Source(name))
@@ -221,6 +222,12 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
             yield Row(record, source, {})  # every cell is on the row's line
     except CellError as error:
         raise fail(str(error), Source(f"{name}:{sheet.title}!{error.cell}")) from None
+    except CardgenError:
+        raise
+    except Exception as exc:  # openpyxl reading the row after the last one read: damaged XML or cell data
+        if type(exc).__name__ in ("ParseError", "XMLSyntaxError"):  # read in pieces: no row to name
+            raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
+        raise fail(f"cannot read the workbook: damaged cell data ({exc})", Source(name, number + 1)) from None
     finally:
         workbook.close()
         formulas.close()
