@@ -40,6 +40,13 @@ def _shortened(match: re.Match) -> str:
     return f'"{value[:_HEAD]}…{value[-_TAIL:]}" ({len(value):,} characters)'
 
 
+def _short_path(path: str) -> str:
+    """A path in a message (never quoted), shortened as a quoted value is."""
+    if len(path) <= QUOTED_MOST:
+        return path
+    return f"{path[:_HEAD]}…{path[-_TAIL:]} ({len(path):,} characters)"
+
+
 def readable(message: str) -> str:
     """``message`` with each quoted value of more than ``QUOTED_MOST`` characters shortened to its
     start and end around an ellipsis, and its length: a 10,000-character field quoted whole hides
@@ -156,8 +163,8 @@ def shown_path(path) -> str:
     try:
         relative = os.path.relpath(text)
     except ValueError:
-        return text
-    return relative if not relative.startswith("..") else text
+        return _short_path(text)
+    return _short_path(relative if not relative.startswith("..") else text)
 
 
 def os_message(error: OSError) -> str:

@@ -11,7 +11,7 @@ from cardgen import CardgenError, load_set
 from cardgen.errors import Problem, Source
 from cardgen.render.environment import marked_source
 
-from demobuild import built, demo_build, refused  # noqa: F401 (built, demo_build: fixtures)
+from demobuild import built, demo_build, demo_bytes, refused  # noqa: F401 (built, demo_build: fixtures)
 from pdftext import page_texts
 
 ONE = "cardgen: 1 error, 0 warnings"
@@ -251,3 +251,11 @@ def test_a_set_yaml_entry_is_said_at_its_line(project, old, new, message):
     twice; a list was read as the text "['en']"."""
     edit(project / "data/demo/set.yaml", old, new)
     assert problems(project) == [message]
+
+
+def test_a_long_path_in_a_message_is_shortened_too(built, cli):
+    project, before = built
+    result = cli(project, "build", "demo", "--no-cache", "--out", "output/demo.pdf/" + "b" * 300)
+    assert (result.exit_code, result.stderr) == (1, "cardgen: cannot write output/demo.pdf/" + "b" * 104 + "…" + "b" * 21
+                                                 + "/demo.pdf (325 characters): output/demo.pdf is a file, not a folder\n")
+    assert demo_bytes(project) == before
