@@ -259,3 +259,15 @@ def test_a_long_path_in_a_message_is_shortened_too(built, cli):
     assert (result.exit_code, result.stderr) == (1, "cardgen: cannot write output/demo.pdf/" + "b" * 104 + "…" + "b" * 21
                                                  + "/demo.pdf (325 characters): output/demo.pdf is a file, not a folder\n")
     assert demo_bytes(project) == before
+
+
+
+@pytest.mark.shipped_fonts
+def test_a_build_that_fails_leaves_no_output_folder_it_made(project, cli):
+    """A sheet template is read once the output's files are staged: a bad one left an empty
+    output/ behind."""
+    result = cli(project, "build", "demo", "--no-cache", "--sheet", "nope")
+    assert (result.exit_code, result.stderr.splitlines()) == (1, [
+        'data/demo/set.yaml:1: unknown sheet template "nope" (built-in: Endisch 6500012x, Online Labels OL32, Online '
+        "Labels OL5275, circle-cut; or the path of a gLabels .xml or a sheet-template .yaml file)", ONE])
+    assert sorted(p.name for p in project.iterdir()) == ["data", "templates"]
