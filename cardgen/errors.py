@@ -23,7 +23,11 @@ class Source:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
 
 
-_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+# Written as escapes in a message: line breaks (one problem, one line), and the controls of
+# writing direction, which would turn the rest of the line round in the terminal (a card named
+# "\u202eQuick Draw" would show its message backwards).
+_UNSHOWN = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+            "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}
 
 # A value quoted in a message ("...", opened after a space or a bracket and closed before one or
 # before punctuation), however long the input made it: each message quotes through f-strings of
@@ -66,7 +70,7 @@ class Problem:
         label = "warning: " if self.severity == "warning" else ""
         who = f'card "{self.card}": ' if self.card else ""
         # one problem, one line: a card named by a CSV cell that spans lines prints its breaks as \n
-        return readable(f"{where}{label}{who}{self.message}").translate(_LINE_BREAKS)
+        return readable(f"{where}{label}{who}{self.message}").translate(_UNSHOWN)
 
     @property
     def is_error(self) -> bool:

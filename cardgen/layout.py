@@ -275,6 +275,19 @@ def _texts(value: Any):
             yield from _texts(item)
 
 
+THINNEST_MM = 0.01  # an image fitted thinner than this prints as nothing
+
+
+def _check_shows(image, a, src: str) -> None:
+    """An image whose sides are thousands of times apart (an SVG of width 1e308) letterboxed in
+    its box: a line too thin to print, a silent blank where a picture was meant."""
+    w, h = (a["w"], a["w"] / image.aspect) if image.aspect > a["w"] / a["h"] else (a["h"] * image.aspect, a["h"])
+    if min(w, h) < THINNEST_MM:
+        raise _TextProblem("", f'image "{src}" is {image.aspect:.4g} times as wide as it is high: fitted in its '
+                               f"{a['w']:g} x {a['h']:g} mm box it would print {w:.3g} x {h:.3g} mm, too thin to "
+                               "show", lambda text: True, src)
+
+
 def _check_icons_fit_a_line(used, resources: Resources, box: str, box_mm: float, min_size: float) -> None:
     """Text that cannot fit because an inline icon alone is wider than its box (an image of
     60000 x 1 pixels) is the icon's problem, said at its line in set.yaml, not the text's."""
@@ -314,9 +327,12 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
     if element.tag == "image":
         src = element.attrs["src"]
         try:
-            return resources.image(resources.find_image(src))
+            image = resources.image(resources.find_image(src))
         except ValueError as exc:  # the src may be a card's value: then its row is named first
             raise _TextProblem("", str(exc), lambda text: True, src) from None
+        if not 1e-3 < image.aspect < 1e3 and element.attrs["fit"] == "contain":  # only such an image can vanish
+            _check_shows(image, element.attrs, src)
+        return image
     if element.tag != "text":
         return None
     a = element.attrs

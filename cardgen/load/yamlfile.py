@@ -198,8 +198,12 @@ def _check_tags(data: Any, name: str) -> None:
     if _refused_tag(data) is not None:
         raise fail(_tag_message(_refused_tag(data)), Source(name, line_of(data)))
     pending = [data] if isinstance(data, (dict, list)) else []
+    seen: set[int] = set()  # an aliased container is walked once: aliases may expand it a billion times
     while pending:
         container = pending.pop()
+        if id(container) in seen:
+            continue
+        seen.add(id(container))
         for key, value in list(container.items() if isinstance(container, dict) else enumerate(container)):
             if value.__class__ is str:
                 continue
