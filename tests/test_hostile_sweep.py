@@ -271,3 +271,54 @@ def test_a_build_that_fails_leaves_no_output_folder_it_made(project, cli):
         'data/demo/set.yaml:1: unknown sheet template "nope" (built-in: Endisch 6500012x, Online Labels OL32, Online '
         "Labels OL5275, circle-cut; or the path of a gLabels .xml or a sheet-template .yaml file)", ONE])
     assert sorted(p.name for p in project.iterdir()) == ["data", "templates"]
+
+
+# --- images that would print wrong without a word ----------------------------------------------------
+
+def _card_art(project, file: str) -> None:
+    edit(project / "data/demo/cards.yaml", "- name: Escape Artist\n", f"- name: Escape Artist\n  art: {file}\n")
+    (project / "templates/demo/back.xml.j2").write_text(
+        '<card>\n{% if art is defined %}<image x="0" y="0" w="20" h="20" src="{{ art }}"/>{% endif %}\n</card>\n')
+
+
+def test_a_jpeg_cut_short_is_refused_not_printed_grey_from_where_it_stops(built, cli):
+    """Small enough to embed as it is, it went into the PDF undecoded."""
+    from PIL import Image
+
+    project, _ = built
+    photo = project / "data/demo/icons/photo.jpg"
+    Image.effect_noise((200, 200), 60).convert("RGB").save(photo)
+    photo.write_bytes(photo.read_bytes()[:3000])
+    _card_art(project, "icons/photo.jpg")
+    refused(cli, built, 'data/demo/cards.yaml:6: card "Escape Artist": field "art": cannot read image '
+                        '"data/demo/icons/photo.jpg": image file is truncated (drawn by templates/demo/back.xml.j2:2)',
+            ONE)
+
+
+def test_an_image_letterboxed_to_a_line_too_thin_to_print_is_refused(built, cli):
+    project, _ = built
+    (project / "data/demo/icons/wide.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1e308" height="10"><rect width="5" height="5"/></svg>\n')
+    _card_art(project, "icons/wide.svg")
+    refused(cli, built, 'data/demo/cards.yaml:6: card "Escape Artist": field "art": image "icons/wide.svg" is 1e+307 '
+                        "times as wide as it is high: fitted in its 20 x 20 mm box it would print 20 x 2e-306 mm, too "
+                        "thin to show (drawn by templates/demo/back.xml.j2:2)", ONE)
+
+
+# --- messages -------------------------------------------------------------------------------------------
+
+def test_writing_direction_controls_in_a_card_name_are_escaped_in_its_message():
+    """Printed as they are, they turn the rest of the line round in a terminal."""
+    assert str(Problem("x", Source("a.csv", 2), "\u202eQuick\u2066 Draw")) == 'a.csv:2: card "\\u202eQuick\\u2066 Draw": x'
+
+
+def test_a_ce_conv_file_that_is_not_utf8_is_named_at_its_line(tmp_path):
+    from cardgen.importers.ceconv import parse_ceconv
+
+    (tmp_path / "bad.txt").write_bytes("#TF Test Fixtures\nTESTER [M:TF] DOES TESTS\nYou have the pow\xe9r\n"
+                                       .encode("latin-1"))
+    with pytest.raises(CardgenError) as excinfo:
+        parse_ceconv(tmp_path / "bad.txt")
+    assert [str(p) for p in excinfo.value.problems] == [
+        f"{(tmp_path / 'bad.txt').as_posix()}:3: the file is not UTF-8 text: byte 0xE9 at byte offset 59 (save it as "
+        "UTF-8)"]
