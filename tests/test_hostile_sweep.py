@@ -322,3 +322,30 @@ def test_a_ce_conv_file_that_is_not_utf8_is_named_at_its_line(tmp_path):
     assert [str(p) for p in excinfo.value.problems] == [
         f"{(tmp_path / 'bad.txt').as_posix()}:3: the file is not UTF-8 text: byte 0xE9 at byte offset 59 (save it as "
         "UTF-8)"]
+
+
+_ODS = ('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>'
+        '<table:table table:name="S"><table:table-row>{header}</table:table-row>{rows}</table:table></office:spreadsheet>'
+        "</office:body></office:document-content>")
+
+
+def _cell(value: str) -> str:
+    return f"<table:table-cell><text:p>{value}</text:p></table:table-cell>"
+
+
+@pytest.mark.shipped_fonts
+@pytest.mark.parametrize("doctype, row, reason", [
+    ('<!DOCTYPE x [<!ENTITY a SYSTEM "file:///etc/hostname">]>', f"<table:table-row>{_cell('&a;')}</table:table-row>",
+     "a cell refers to the entity &a;, which a DOCTYPE declares: cardgen never expands one"),
+    ("", f'<table:table-row table:number-rows-repeated="-5">{_cell("X")}</table:table-row>',
+     "a row repeated -5 times"),
+], ids=["entity", "negative repeat"])
+def test_an_ods_cell_that_is_not_what_it_shows_is_refused(project, doctype, row, reason):
+    """The entity became a card named "&a;"; the row repeated -5 times vanished without a word."""
+    with zipfile.ZipFile(project / "data/demo/more.ods", "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", doctype + _ODS.format(header=_cell("name") + _cell("count"), rows=row))
+    edit(project / "data/demo/set.yaml", "{file: more.csv, type: action}", "{file: more.ods, type: action}")
+    assert problems(project) == [f"data/demo/more.ods: cannot read the spreadsheet: broken spreadsheet ({reason})"]
