@@ -349,3 +349,24 @@ def test_an_ods_cell_that_is_not_what_it_shows_is_refused(project, doctype, row,
         archive.writestr("content.xml", doctype + _ODS.format(header=_cell("name") + _cell("count"), rows=row))
     edit(project / "data/demo/set.yaml", "{file: more.csv, type: action}", "{file: more.ods, type: action}")
     assert problems(project) == [f"data/demo/more.ods: cannot read the spreadsheet: broken spreadsheet ({reason})"]
+
+
+def test_a_tts_export_that_fails_keeps_the_earlier_one_whole(built, cli):
+    """It removed the earlier deck sheets first, and left a tts.json naming images that were gone."""
+    project, _ = built
+    star = (project / "data/demo/icons/star.svg").read_text()
+    assert cli(project, "export", "demo", "--tts").exit_code == 0
+    folder = project / "output/tts/demo"
+    earlier = {path.name: path.read_bytes() for path in folder.iterdir()}
+    assert sorted(earlier) == ["deck-1-back.png", "deck-1.png", "deck-2-back.png", "deck-2.png",
+                               "demo.saved-object.json", "tts.json"]
+    (project / "data/demo/icons/star.svg").write_text("garbage")
+    result = cli(project, "export", "demo", "--tts")
+    assert (result.exit_code, result.stderr.splitlines()) == (1, [
+        'data/demo/icons/star.svg:1: card "Escape Artist": cannot read SVG: Start tag expected, \'<\' not found (a '
+        "damaged or cut-short file?)", ONE])
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == earlier
+    (folder / "deck-9.png").write_bytes(b"a sheet of an export that had nine")
+    (project / "data/demo/icons/star.svg").write_text(star)
+    assert cli(project, "export", "demo", "--tts").exit_code == 0
+    assert sorted(path.name for path in folder.iterdir()) == sorted(earlier)  # the ninth sheet is gone
