@@ -352,9 +352,14 @@ def test_an_ods_cell_that_is_not_what_it_shows_is_refused(project, doctype, row,
 
 
 def test_a_tts_export_that_fails_keeps_the_earlier_one_whole(built, cli):
-    """It removed the earlier deck sheets first, and left a tts.json naming images that were gone."""
+    """It removed the earlier deck sheets first, and left a tts.json naming images that were gone;
+    a first export that failed left output/tts/demo/ behind, empty."""
     project, _ = built
     star = (project / "data/demo/icons/star.svg").read_text()
+    (project / "data/demo/icons/star.svg").write_text("garbage")
+    assert cli(project, "export", "demo", "--tts").exit_code == 1
+    assert not (project / "output/tts").exists()  # the first export, failing, leaves no folder of its own
+    (project / "data/demo/icons/star.svg").write_text(star)
     assert cli(project, "export", "demo", "--tts").exit_code == 0
     folder = project / "output/tts/demo"
     earlier = {path.name: path.read_bytes() for path in folder.iterdir()}

@@ -23,7 +23,7 @@ from ..proof.workers import close_rasterisers, open_rasteriser, ordered_map
 from ..units import MM_PER_INCH
 from .perface import load_checked, page_mm, per_card_pdf
 from ..scratch import scratch_folder
-from ..write.atomic import Batch, staged, together
+from ..write.atomic import Batch, made_folder, staged, together
 
 COLUMNS, ROWS = 10, 7
 PER_SHEET = COLUMNS * ROWS - 1  # the last slot is the hidden card
@@ -136,7 +136,8 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
     card_set = load_checked(name, session.root)
     folder = Path(out) / name
     decks: list[dict] = []
-    with together() as batch, scratch_folder("cardgen-tts-") as temporary:  # every file of the export, or none
+    # every file of the export, or none; the folder made first: a file in its way is said as the folder's
+    with made_folder(folder), together() as batch, scratch_folder("cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         planned = []  # (card type, back face or None, fronts) a sheet

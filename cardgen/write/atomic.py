@@ -140,6 +140,19 @@ def _remove(temporaries: list[Path]) -> None:
                 temporary.unlink()
 
 
+@contextmanager
+def made_folder(folder: Path) -> Iterator[Path]:
+    """``folder`` made, with the folders above it that are missing, for the block; the ones it
+    made are removed again if the block fails and leaves them empty."""
+    made = _missing_folders(Path(folder))
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        yield Path(folder)
+    except BaseException:
+        _remove_empty(made)
+        raise
+
+
 def _missing_folders(folder: Path) -> list[Path]:
     """``folder`` and the folders above it that do not exist yet, deepest first."""
     missing = []
