@@ -375,3 +375,11 @@ def test_a_tts_export_that_fails_keeps_the_earlier_one_whole(built, cli):
     (project / "data/demo/icons/star.svg").write_text(star)
     assert cli(project, "export", "demo", "--tts").exit_code == 0
     assert sorted(path.name for path in folder.iterdir()) == sorted(earlier)  # the ninth sheet is gone
+
+
+@pytest.mark.shipped_fonts
+def test_a_card_shape_that_encloses_no_area_is_refused(project):
+    """A shape of a point or a line was taken: the card would have no outline to cut."""
+    edit(project / "data/demo/set.yaml", "    shape: circle\n", "    shape: {path: 'M 0 0 L 20 20'}\n")
+    assert problems(project) == ["data/demo/set.yaml:14: shape: the outline encloses no area (it is a point or a "
+                                 "line): the card would have no shape to cut"]
