@@ -131,16 +131,20 @@ def _count(value: Any, source: Source, card: str) -> int:
     elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
         digits = value.strip().lstrip("0") or "0"
         if len(digits) > 18:  # past any limit, and past what Python turns into a number at 4,300 digits
-            raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"count of {len(digits):,} digits is too "
-                                                                      "many copies"), source, card))
+            raise CardgenError(Problem(_too_many(f"of {len(digits):,} digits"), source, card))
         number = int(digits)
     else:
         raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
     if number < 0:
         raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
     if number > limit(COPIES_PER_CARD):
-        raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"count {number} is too many copies"), source, card))
+        shown = str(number) if number < 10 ** 18 else f"of {len(str(number)):,} digits"  # a spreadsheet's 1e300
+        raise CardgenError(Problem(_too_many(shown), source, card))
     return number
+
+
+def _too_many(count: str) -> str:
+    return limit_message(COPIES_PER_CARD, f"count {count} is too many copies")
 
 
 _NO_SOURCES: Mapping[str, Source] = MappingProxyType({})
