@@ -387,3 +387,11 @@ def test_a_card_shape_that_encloses_no_area_is_refused(project):
     edit(project / "data/demo/set.yaml", "    shape: circle\n", "    shape: {path: 'M 0 0 L 20 20'}\n")
     assert problems(project) == ["data/demo/set.yaml:14: shape: the outline encloses no area (it is a point or a "
                                  "line): the card would have no shape to cut"]
+
+
+def test_a_preflight_finding_shortens_a_long_quoted_value_too():
+    from cardgen.preflight.report import Finding
+
+    finding = Finding("file", "error", f'cannot read image "{"i" * 200}.png"', Source("a.yaml", 3), ["X"])
+    assert str(finding) == (f'a.yaml:3: error: cannot read image "{"i" * 120}…{"i" * 26}.png" (204 characters) '
+                            "(1 card: X)")
