@@ -395,3 +395,13 @@ def test_a_preflight_finding_shortens_a_long_quoted_value_too():
     finding = Finding("file", "error", f'cannot read image "{"i" * 200}.png"', Source("a.yaml", 3), ["X"])
     assert str(finding) == (f'a.yaml:3: error: cannot read image "{"i" * 120}…{"i" * 26}.png" (204 characters) '
                             "(1 card: X)")
+
+
+@pytest.mark.shipped_fonts
+@pytest.mark.parametrize("file", ["data/demo/more.csv", "data/demo/cards.yaml"])
+def test_a_utf16_card_file_is_named_as_such(project, file):
+    """It was "byte 0xFF at byte offset 0": a spreadsheet's "Unicode text" is UTF-16."""
+    path = project / file
+    path.write_bytes(path.read_text().encode("utf-16"))
+    assert problems(project) == [f'{file}:1: the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a '
+                                 'spreadsheet as "CSV UTF-8")']

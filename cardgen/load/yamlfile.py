@@ -41,6 +41,9 @@ def read_text(path: Path, name: str) -> str:
 def not_utf8(data: bytes, exc: UnicodeDecodeError, name: str, line_offset: int = 0, byte_offset: int = 0):
     """The error for bytes that are not UTF-8: the line, and the byte offset in the file."""
     start = exc.start
+    if start + byte_offset == 0 and data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # its byte-order mark
+        return fail('the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a spreadsheet as "CSV UTF-8")',
+                    Source(name, 1))
     line = data.count(b"\n", 0, start) + 1 + line_offset
     bad = data[start:start + 1].hex().upper()
     return fail(f"the file is not UTF-8 text: byte 0x{bad} at byte offset {start + byte_offset} "
