@@ -60,6 +60,9 @@ def readable(message: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
+    """One thing wrong with the input: the message, where it was written (file and line), the card
+    it is about, and whether it is an error or a warning."""
+
     message: str
     source: Source | None = None
     card: str | None = None
