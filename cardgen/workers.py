@@ -222,12 +222,12 @@ class ParallelRendered(Rendered):
             if cache is not None:
                 parts = cache.get(face.content_hash)
             if parts is None:
-                parts, prepared = self.feed.parts(face.content_hash), self.feed.prepared(face.content_hash)
-                if parts is not None:  # laid out by this build, in a worker
+                entry = self.feed.entry(face.content_hash)
+                if entry is not None and entry[0] is not None:  # laid out by this build, in a worker
+                    parts, _, kept, prepared = entry
                     self.laid_out += 1
                     last_build["faces_from_workers"] += 1
                     if cache is not None and not self.resources.preview:
-                        kept = self.feed.stored(face.content_hash)
                         if kept is not None:  # as the worker stored it for the cache
                             cache.put_stored(face.content_hash, *kept)
                         else:
@@ -251,7 +251,8 @@ class _ReplayingRenderer(FaceRenderer):
         if record is None:
             return super()._face(card, card_type, copy, side, drawn_by, plain)
         key, content_hash = record
-        text = self.feed.text(content_hash)
+        entry = self.feed.entry(content_hash)
+        text = entry[1] if entry is not None else None
         markup = Markup(text, card_type, card.name, drawn_by[2]) if text is not None else None
         return Face(card, card_type, copy, side, key, content_hash, markup)
 
@@ -265,10 +266,10 @@ class _Feed:
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
         self.faces: Iterator = iter(())
-        # content hash -> (chunk, parts, text, (key digest, parts as the cache stores them) or None,
-        # parts made ready to write or None)
-        self.entries: dict[str, tuple[int, tuple | None, str | None, tuple | None, tuple | None]] = {}
-        self.chunks: list[tuple[int, tuple]] = []  # (number, content hashes) of the chunks whose entries are kept
+        # content hash -> (parts, text, (key digest, parts as the cache stores them) or None, parts
+        # made ready to write or None), as the worker sent them
+        self.entries: dict[str, tuple[tuple | None, str | None, tuple | None, tuple | None]] = {}
+        self.chunks: list[dict] = []  # the entries of the chunks kept, as each chunk brought them
         self.keep = max(2, -(-KEPT_CARDS // chunk))
 
     def cards(self, cards: Iterable[Card]) -> Iterator[Card]:
@@ -288,21 +289,10 @@ class _Feed:
         """The next face of the current card: (markup key, content hash), or None to render it here."""
         return next(self.faces, None)
 
-    def parts(self, content_hash: str) -> tuple | None:
-        entry = self.entries.get(content_hash)
-        return entry[1] if entry is not None else None
-
-    def text(self, content_hash: str) -> str | None:
-        entry = self.entries.get(content_hash)
-        return entry[2] if entry is not None else None
-
-    def stored(self, content_hash: str) -> tuple[bytes, bytes] | None:
-        entry = self.entries.get(content_hash)
-        return entry[3] if entry is not None else None
-
-    def prepared(self, content_hash: str) -> tuple | None:
-        entry = self.entries.get(content_hash)
-        return entry[4] if entry is not None else None
+    def entry(self, content_hash: str) -> tuple | None:
+        """(parts or None, markup text or None, stored parts or None, prepared parts or None) of a
+        face a worker rendered, while its chunk is kept; else None."""
+        return self.entries.get(content_hash)
 
     def _receive(self, number: int) -> None:
         self.number = number
@@ -321,13 +311,11 @@ class _Feed:
                 else:
                     cache.remember(key, value)
         kept = self.entries
-        for content_hash, (parts, text, stored, prepared) in entries.items():
-            kept[content_hash] = (number, parts, text, stored, prepared)
-        self.chunks.append((number, tuple(entries)))
+        kept.update(entries)  # a face met again in a later chunk: that chunk's entry, kept as long
+        self.chunks.append(entries)
         while len(self.chunks) > self.keep:
-            old, hashes = self.chunks.pop(0)
-            for content_hash in hashes:
-                if kept.get(content_hash, (None,))[0] == old:
+            for content_hash, entry in self.chunks.pop(0).items():
+                if kept.get(content_hash) is entry:
                     del kept[content_hash]
 
     def close(self) -> None:
