@@ -31,6 +31,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from .errors import CardgenError
 from .model import Card, Face
 from .render.faces import FaceRenderer, Markup
 from .rendered import Rendered
@@ -246,15 +247,44 @@ class _ReplayingRenderer(FaceRenderer):
         super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, renderer.memo)
         self.feed = feed
 
+    def pairs(self, cards: Iterable[Card]):
+        """As ``FaceRenderer.pairs``; a card whose every face a worker rendered is given its
+        faces here, without the fields and checks that only rendering a face needs."""
+        card_set, feed, problems = self.card_set, self.feed, self._problems
+        for card in cards:
+            card_type = card_set.types[card.type]
+            records, back = feed.records_now, card_type.back
+            if records is None or len(records) != card.count * (2 if back else 1) or None in records:
+                yield from super().pairs((card,))  # a face to render here: as a one-process build
+                continue
+            feed.faces = iter(())  # the card's records, taken here
+            back_source = card_set.backs[back].source if back else None
+            at = 0
+            for copy in range(1, card.count + 1):
+                front = _replayed(feed, card, card_type, copy, "front", records[at], card_type.source)
+                back_face = None
+                if back:
+                    back_face = _replayed(feed, card, card_type, copy, "back", records[at + 1], back_source)
+                at += 2 if back else 1
+                if len(problems) >= self.MAX_PROBLEMS:
+                    raise CardgenError(self.problems())
+                yield front, back_face
+
     def _face(self, card, card_type, copy, side, drawn_by, plain):
         record = self.feed.face()
         if record is None:
             return super()._face(card, card_type, copy, side, drawn_by, plain)
-        key, content_hash = record
-        entry = self.feed.entry(content_hash)
-        text = entry[1] if entry is not None else None
-        markup = Markup(text, card_type, card.name, drawn_by[2]) if text is not None else None
-        return Face(card, card_type, copy, side, key, content_hash, markup)
+        return _replayed(self.feed, card, card_type, copy, side, record, drawn_by[2])
+
+
+def _replayed(feed: "_Feed", card: Card, card_type, copy: int, side: str, record: tuple[str, str], where) -> Face:
+    """The face a worker rendered, by its record (markup key, content hash); its markup goes
+    along when the worker sent it (``where``: the template line its problems name)."""
+    key, content_hash = record
+    entry = feed.entries.get(content_hash)
+    text = entry[1] if entry is not None else None
+    return Face(card, card_type, copy, side, key, content_hash,
+                Markup(text, card_type, card.name, where) if text is not None else None)
 
 
 class _Feed:
@@ -266,6 +296,7 @@ class _Feed:
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
         self.faces: Iterator = iter(())
+        self.records_now: tuple | None = None  # the current card's faces as a worker rendered them, or None
         # content hash -> (parts, text, (key digest, parts as the cache stores them) or None, parts
         # made ready to write or None), as the worker sent them
         self.entries: dict[str, tuple[tuple | None, str | None, tuple | None, tuple | None]] = {}
@@ -280,8 +311,10 @@ class _Feed:
                 self._receive(number)
             records = self.records
             if at < len(records) and records[at][0] == card.name and records[at][1] == _where(card):
-                self.faces = iter(records[at][2])
+                self.records_now = records[at][2]
+                self.faces = iter(self.records_now)
             else:  # the worker stopped before this card: it is rendered here
+                self.records_now = None
                 self.faces = iter(())
             yield card
 
