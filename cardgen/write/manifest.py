@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Iterable, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 from ..model import Card, CardSet, Placement
 from ..streams import Latest
-
-_set = OrderedDict.__setitem__
 
 FORMAT = 2
 FACE_FIELDS = ("card", "copy", "side", "page", "slot", "hash")  # a face line's columns
@@ -48,29 +45,19 @@ class _Table:
         self.lines = tempfile.SpooledTemporaryFile(_SPOOLED, "w+", encoding="utf-8", dir=folder)
         self.latest = Latest(self.LATEST)  # key -> index
         self.count = 0
-        self.pending: list[str] = []  # the lines added since the last ``flush``: one write for a page's
-        self.written = 0  # lines written
 
-    def add(self, key, line: str) -> int:
-        """Add ``line``, new under ``key`` (the caller found no entry in ``latest``); its index.
-        A shared back's hash, found in ``latest``, is moved to its end by the caller: it stays
-        known however long the set."""
-        latest = self.latest
-        self.pending.append(line)
-        if len(latest) >= latest.size:  # Latest's own __setitem__, without its call: the key is new
-            latest.popitem(last=False)
-        _set(latest, key, self.count)
+    def index(self, key, line: Callable[[], str]) -> int:
+        """The index of the entry known by ``key``; ``line()`` gives it when it is new."""
+        known = self.latest.get(key)
+        if known is not None:
+            self.latest.move_to_end(key)  # a shared back's hash stays known however long the set
+            return known
+        self.lines.write((",\n" if self.count else "\n") + line())
+        self.latest[key] = self.count
         self.count += 1
         return self.count - 1
 
-    def flush(self) -> None:
-        if self.pending:
-            self.lines.write((",\n" if self.written else "\n") + ",\n".join(self.pending))
-            self.written += len(self.pending)
-            self.pending = []
-
     def copy_to(self, out: TextIO) -> None:
-        self.flush()
         self.lines.seek(0)
         while chunk := self.lines.read(1 << 20):
             out.write(chunk)
@@ -106,9 +93,8 @@ class ManifestWriter:
             table.lines.close()
 
     def add(self, placements: Iterable[Placement]) -> None:
-        out, cards, hashes, slots, card_numbers = self.out, self.cards, self.hashes, self.slots, self.card_numbers
-        # met lately: found in each table's ``latest``
-        latest_cards, latest_slots, latest_hashes = cards.latest, slots.latest, hashes.latest
+        out, hashes, slots, card_numbers = self.out, self.hashes, self.slots, self.card_numbers
+        latest_slots, latest_hashes = slots.latest, hashes.latest  # met lately: found here, as index finds them
         lines = []
         for placement in placements:
             face, slot = placement.face, placement.slot
@@ -116,32 +102,24 @@ class ManifestWriter:
             known = card_numbers.get(id(card))
             if known is None or known[0] is not card:
                 line = _card_line(card)  # cards alike are one entry: the key is what is written
-                number = latest_cards.get(line)
-                if number is None:
-                    number = cards.add(line, line)
-                else:
-                    latest_cards.move_to_end(line)
-                known = card_numbers[id(card)] = (card, number)
+                known = card_numbers[id(card)] = (card, self.cards.index(line, lambda: line))
             number = known[1]
             key = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
             where = latest_slots.get(key)
             if where is None:
-                where = slots.add(key, _slot_line(slot))
+                where = slots.index(key, lambda: _slot_line(slot))
             else:
                 latest_slots.move_to_end(key)
             content = face.content_hash
             digest = latest_hashes.get(content)
             if digest is None:
-                digest = hashes.add(content, f'"{content}"')  # hex digits: no escaping
+                digest = hashes.index(content, lambda: f'"{content}"')  # hex digits: no escaping
             else:
                 latest_hashes.move_to_end(content)
             # side is a word of cardgen's own (front, back): no escaping
             lines.append(f'{self.separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
             self.separator = ",\n"
         out.write("".join(lines))
-        cards.flush()
-        slots.flush()
-        hashes.flush()
 
     def close(self, pages: int, extra: dict | None = None) -> None:
         out = self.out
