@@ -39,18 +39,16 @@ class _Book:
 
     def __init__(self) -> None:
         self.pages = 0
-        self._marks: dict[tuple, tuple[SheetTemplate, tuple, tuple]] = {}
+        self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}
         self._mirrored: dict[tuple, tuple[SheetTemplate, list[TemplateSlot]]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
               axis: str | None = None, note: str | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
         ``note``: a line of small type in the margin (how to turn a duplex sheet)."""
-        # by the ids of the sheet and its slots, kept with the marks (so their ids are not
-        # reused): hashing each slot of each page was most of the cost of finding them
-        key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
+        key = (id(sheet), tuple(used), bleed, axis, note)
         known = self._marks.get(key)
-        if known is None:
+        if known is None or known[0] is not sheet:  # kept with the sheet: its id is not reused
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
             if note:
@@ -58,8 +56,8 @@ class _Book:
                 marks += filter(None, [turn])
             if axis and options.back_offset != (0.0, 0.0):
                 marks = shifted(marks, *options.back_offset)
-            known = self._marks[key] = (sheet, tuple(used), tuple(marks))
-        return known[2]
+            known = self._marks[key] = (sheet, tuple(marks))
+        return known[1]
 
     def _slots(self, sheet: SheetTemplate, axis: str | None) -> list[TemplateSlot]:
         """The sheet's slots as its front pages (``axis`` None) or its back pages see them:
