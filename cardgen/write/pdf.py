@@ -154,8 +154,11 @@ def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> str |
 
 def _set_content(page, compressed: bytes) -> None:
     stream = pdfdoc.PDFStream(content=compressed)
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+    stream.dictionary["Filter"] = _FLATE  # (reportlab's PDFName spells a name out a character at a time)
     page.Contents, page.stream = stream, None
+
+
+_FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # formatted, never changed: one for every page
 
 
 class _FaceDrawer:
