@@ -154,11 +154,8 @@ def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> str |
 
 def _set_content(page, compressed: bytes) -> None:
     stream = pdfdoc.PDFStream(content=compressed)
-    stream.dictionary["Filter"] = _FLATE  # (reportlab's PDFName spells a name out a character at a time)
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
     page.Contents, page.stream = stream, None
-
-
-_FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # formatted, never changed: one for every page
 
 
 class _FaceDrawer:

@@ -17,11 +17,8 @@ from array import array
 from functools import lru_cache
 from typing import BinaryIO, Iterator
 
-from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
-
-from ..streams import Latest
 
 # reportlab's own file head; the version is filled in at the end, when it is known
 _HEAD = b"%%PDF-%d.%d\n%%\223\214\213\236 ReportLab Generated PDF document (opensource)\n"
@@ -173,7 +170,7 @@ def _page_dictionary(page, doc, contents_name: str) -> bytes:
 
     resources = [b"/Font %d 0 R /ProcSet %s" % (number(pdfdoc.BasicFonts), _PROCS[bool(page.hasImages)])]
     if page.XObjects:
-        resources.append(b"/XObject " + _xobjects(page.XObjects, doc))
+        resources.append(b"/XObject " + pdfdoc.format(page.XObjects, doc))
     if page.ExtGState:
         resources.append(b"/ExtGState " + pdfdoc.format(page.ExtGState, doc))
     boxes = b"".join(b" /%s %s" % (box.encode("ascii"), pdfdoc.format(getattr(page, box), doc))
@@ -182,26 +179,6 @@ def _page_dictionary(page, doc, contents_name: str) -> bytes:
     parent = number(doc.Reference(doc.Pages).name)
     return (b"<< /Contents %d 0 R /MediaBox [ %s ] /Parent %d 0 R /Resources << %s >> /Rotate 0%s /Type /Page >>"
             % (number(contents_name), media, parent, b" ".join(resources), boxes))
-
-
-def _xobjects(xobjects, doc) -> bytes:
-    """A page's XObject dictionary as reportlab formats it. Pages name the same few forms and
-    images again and again: it is formatted once for each list of names and the object numbers
-    they refer to (all that reportlab formats of a reference), among the latest met."""
-    numbers = doc.idToObjectNumberAndVersion
-    key = [xobjects.multiline, rl_config.pdfMultiLine]
-    for name, reference in xobjects.dict.items():
-        if reference.__class__ is not pdfdoc.PDFObjectReference or reference.name not in numbers:
-            return pdfdoc.format(xobjects, doc)  # (reportlab says what a reference not resolved is)
-        key.append((name, numbers[reference.name]))
-    key = tuple(key)
-    formatted = _FORMATTED.get(key)
-    if formatted is None:
-        formatted = _FORMATTED[key] = pdfdoc.format(xobjects, doc)
-    return formatted
-
-
-_FORMATTED = Latest(256)  # (multiline settings, (name, object number) ...) -> an XObject dictionary
 
 
 @lru_cache(maxsize=16)  # every page of a set has one size or a few: reportlab's fp_str, in Python here, once
