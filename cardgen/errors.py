@@ -27,6 +27,9 @@ _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u20
 
 @dataclass(frozen=True)
 class Problem:
+    """One thing wrong with the input: the message, where it was written (file and line), the card
+    it is about, and whether it is an error or a warning."""
+
     message: str
     source: Source | None = None
     card: str | None = None

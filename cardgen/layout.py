@@ -31,6 +31,8 @@ _TEXT_STYLES_KEPT = 1024
 
 @dataclass(frozen=True)
 class LaidFace:
+    """A face laid out: each element with what its primitive needs to draw it."""
+
     items: tuple[tuple[Element, Any], ...]  # (element, what its primitive needs prepared)
 
 

@@ -200,6 +200,8 @@ class _Recalling:
 
 @dataclass
 class _Worker:
+    """A worker process: its process id and the pipe its chunks come through."""
+
     pid: int
     fd: int
     stopped: bool = False

@@ -5,6 +5,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..color.settings import color_settings
 from ..errors import Source, fail
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..paths import OutsideProject, confined, set_names  # noqa: F401 - set_names: the API's name here
@@ -118,8 +119,6 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             paper_size((paper.get("w"), paper.get("h")) if isinstance(paper, dict) else paper,
                        at(data["sheet"], "paper"))
     variables = plain(data.get("variables") or {})
-    from ..color.settings import color_settings  # colour management is a module of its own
-
     colour = color_settings(data.get("color"), data.get("output-intent"), directory,
                             lambda container, key: at(data if container is None else container, key))
     meta = {}

@@ -19,6 +19,8 @@ SAMPLE = 65536  # characters read to find a CSV file's delimiter
 
 @dataclass(frozen=True)
 class Row:
+    """A row of a card file: its values, and where the row and each value were read."""
+
     values: Mapping[str, Any]
     source: Source
     sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty

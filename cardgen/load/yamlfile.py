@@ -9,8 +9,6 @@ from typing import Any
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
 from . import yamlkept
-from .yamlstream import Unsure, read_document
-from .yamlwords import explain
 
 
 def relative_name(path: Path, root: Path | None) -> str:
@@ -92,6 +90,8 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
         if data is None:
             data, fresh = _round_trip(text, name), True
     else:
+        from .yamlstream import Unsure, read_document  # a set whose YAML files are all small never needs it
+
         try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
             data = read_document(text)
         except Unsure:
@@ -149,6 +149,8 @@ def _round_trip(text: str, name: str) -> Any:
     try:
         return YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:
+        from .yamlwords import explain
+
         line, message = explain(exc, text)
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:

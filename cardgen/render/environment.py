@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import traceback
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -220,6 +219,8 @@ class Templates:
     def _template_frames(self, exc: BaseException) -> list[Source]:
         """The template lines the exception passed through, outermost first; a line that
         includes another template is marked ``included`` (see ``_included_from``)."""
+        import traceback  # for a template that fails alone
+
         folder = str(self.folder)
         found: list[Source] = []
         for frame in traceback.extract_tb(exc.__traceback__):

@@ -35,6 +35,8 @@ FOLD_LABEL_GAP = 0.6  # mm between the fold line and the label's baseline
 
 @dataclass(frozen=True)
 class LineMark:
+    """A line drawn on a sheet (mm): a crop mark, a cut or fold line, or a board's alignment mark."""
+
     x0: float
     y0: float
     x1: float
@@ -46,6 +48,8 @@ class LineMark:
 
 @dataclass(frozen=True)
 class CircleMark:
+    """A circle drawn on a sheet (mm): a round face's cut line."""
+
     cx: float
     cy: float
     r: float
@@ -54,6 +58,8 @@ class CircleMark:
 
 @dataclass(frozen=True)
 class TextMark:
+    """Words printed on a sheet (mm): a fold line's label or a note."""
+
     x: float  # start of the baseline
     y: float
     text: str
