@@ -21,7 +21,7 @@ with collector_paused():
     import click
 
     from .commands import LazyGroup
-    from .errors import CardgenError, UsageError, collapse, os_message, tally
+    from .errors import CardgenError, UsageError, collapse, os_message, readable, tally
     from .paths import link_loop
 
 # The build stack (cardgen.pipeline: reportlab, jinja2, the YAML loader) is imported by the
@@ -145,7 +145,7 @@ def run_reporting_errors(ctx: click.Context, action):
             click.echo(f"{name}: {count} warning{'s' * (count != 1)} (`cardgen check {name}` lists them)", err=True)
         raise Failure(f"cardgen: {tally(problems, sum(unlisted.values()))}") from None
     except UsageError as error:
-        raise click.UsageError(str(error), ctx) from None
+        raise click.UsageError(readable(str(error)), ctx) from None
     except MemoryError:  # the limits keep the defaults far from this; a raised limit may not
         raise Failure("cardgen: out of memory (a limit raised too high? see README, Limits)") from None
     except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
