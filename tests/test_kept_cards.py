@@ -121,7 +121,8 @@ def test_a_rebuild_after_a_template_edit_renders_every_card_again(built, monkeyp
     ("title: Demo Deck", "title: Other Deck"),  # every back reads set.title
     ("motto: first", "motto: other"),  # a field of the back
     ("  star: {image: icons/star.svg}", "  star: {image: icons/dot.svg}"),  # what every :star: draws
-], ids=["set-title", "back-fields", "icon"])
+    ("size: poker\n", "size: poker\nsheet: {paper: a4, crop-marks: false}\n"),  # the sheets the faces go on
+], ids=["set-title", "back-fields", "icon", "sheet-options"])
 def test_a_rebuild_after_an_edit_to_the_set_prints_what_a_fresh_build_prints(built, edit):
     icons = built / "data/demo/icons"
     (icons / "dot.svg").write_text((icons / "star.svg").read_text(encoding="utf-8").replace("#e0a800", "#0050e0"),
