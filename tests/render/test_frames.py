@@ -11,7 +11,8 @@ from cardgen.errors import Source
 from cardgen.render import markup
 
 WHERE = Source("templates/t/card.xml.j2", 1)
-FRAME = ('<card _src="templates/t/card.xml.j2:1">\n  <rect _src="templates/t/card.xml.j2:2" x="0" y="0" w="10" h="10"/>\n'
+FRAME = ('<card _src="templates/t/card.xml.j2:1">\n'
+         '  <rect _src="templates/t/card.xml.j2:2" x="0" y="0" w="10" h="10"/>\n'
          '  <text _src="templates/t/card.xml.j2:3" name="{name}" x="1" y="1" w="8" h="4" size="9">{first}</text>\n'
          '  <group><text x="1" y="5" w="8" h="4" markup="plain">{second}</text></group>\n</card>')
 # what card text may hold, the characters XML refuses, changes or reads as markup among them
