@@ -29,7 +29,7 @@ def outcome(parse, text: str):
         return [str(problem) for problem in error.problems]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(first=TEXTS, second=TEXTS, name=st.sampled_from(["body", "a>b", "x", "&amp;"]))
 def test_a_card_parsed_by_its_frame_is_parsed_as_a_whole(first, second, name):
     text = FRAME.format(name=name, first=first, second=second)
@@ -51,9 +51,22 @@ def test_cards_of_one_layout_parse_their_frame_once(monkeypatch):
     assert elements == [real(text, f"Card {n}", WHERE) for n, text in enumerate(cards)]
 
 
+@pytest.mark.parametrize("content, read_as", [
+    ("a\r\nb\rc", "a\nb\nc"),  # XML reads a carriage return as a line feed
+    ("&#65;", "A"),
+    ("&#x42; &amp;lt;", "B &lt;"),
+    ("x &gt; y ]] z", "x > y ]] z"),
+])
+def test_a_card_whose_text_the_parser_changes_reads_as_the_parser_reads_it(content, read_as):
+    markup.parse_markup(FRAME.format(name="body", first="fine", second="x"), "First", WHERE)  # the frame is known
+    elements = markup.parse_markup(FRAME.format(name="body", first=content, second="x"), "Second", WHERE)
+    assert [e.content for e in elements if e.tag == "text"] == [read_as, "x"]
+
+
 @pytest.mark.parametrize("content, problem", [
     ("a\x01b", "a value here holds U+0001 (a control character)"),
     ("<b>x</b>", "<text> cannot contain other elements"),
+    ("a ]]> b", "the template does not produce valid card markup: Sequence ']]>' not allowed in content"),
     ("a &nbsp; b", "the template does not produce valid card markup: Entity 'nbsp' not defined"),
 ])
 def test_a_card_whose_text_is_not_plain_characters_says_its_problem(content, problem):
