@@ -18,7 +18,8 @@ FRAME = ('<card _src="templates/t/card.xml.j2:1">\n'
 # what card text may hold, the characters XML refuses, changes or reads as markup among them
 PIECES = st.sampled_from(["word", " ", "\n", "\t", "é", "\U0001d11e", ">", "'", '"', "&amp;", "&lt;", "&gt;",
                           "&quot;", "&apos;", "&#34;", "&#39;", "&#65;", "&#x41;", "&nbsp;", "&", "]]>", "]]",
-                          "\r", "\r\n", "\x01", "\x7f", "\ufffe", "\ufdd0", "<b/>", "<", "</text>", "**bold**"])
+                          "\r", "\r\n", "\x01", "\x7f", "\x85", "\u2028", "\ufeff", "\ufffe", "\ufdd0",
+                          "\U0001fffe", "<b/>", "<", "</text>", "**bold**"])
 TEXTS = st.lists(PIECES, max_size=8).map("".join)
 
 
