@@ -10,9 +10,11 @@ every field (plain data only: its ``repr`` tells all of it), and each card type'
 size, margins and back (its template and fields). A run met under the same digest has the same
 faces, in the same order; their content hashes are those kept when the fonts' fingerprint, the
 language and what each face's named files add to a hash are as they were (checked as one
-digest). Anything else (a card or back with other data, a template fault, a build whose faces
-come from worker processes) goes through the renderer face by face, as before, and the run is
-kept for the next build when every face of it rendered.
+digest). Anything else (a card or back with other data, a template fault) goes through the
+renderer face by face, as before, and the run is kept for the next build when every face of it
+rendered. A build on worker processes takes no run (the workers are fed every card) but keeps
+them all the same, from the workers' record of each face (its refs and render key's digest go
+along, see workers.py): the first rebuild after it is as quick as later ones.
 
 The faces' own render entries, which a run kept whole does not look up, are carried into the
 new cache file as they are, so that a later edit in the run finds its other cards rendered.
@@ -43,11 +45,15 @@ def pairs(rendered, cards: Iterable[Card], cache, card_lines: Latest | None = No
     -> (the card, its line), see write/manifest.py)."""
     renderer = rendered.renderer
     memo = renderer.memo
-    if cache is None or memo is None or not memo.prefix or memo is not cache or not _one_process(rendered):
+    if cache is None or memo is None or not memo.prefix or memo is not cache:
         yield from rendered.pairs(cards)
         return
-    runs = _Runs(renderer, cache, card_lines)
+    runs = _Runs(rendered, cache, card_lines)
     cards = iter(cards)
+    if not _one_process(rendered):  # the workers are fed every card, in order: runs are kept, not taken
+        while run := list(islice(cards, RUN)):
+            yield from runs.rendered(runs.key(run), run)
+        return
     while run := list(islice(cards, RUN)):
         key = runs.key(run)
         if key is not None:
@@ -59,15 +65,18 @@ def pairs(rendered, cards: Iterable[Card], cache, card_lines: Latest | None = No
 
 
 def _one_process(rendered) -> bool:
-    """A build whose faces this process renders (a build on workers feeds them every card)."""
+    """A build whose faces this process renders (a build on workers feeds them every card; their
+    records of each face carry what a run keeps, see workers.py)."""
     from .workers import ParallelRendered
 
     return not isinstance(rendered, ParallelRendered)
 
 
 class _Runs:
-    def __init__(self, renderer, cache, card_lines: Latest | None = None):
-        self.renderer, self.cache, self.card_lines = renderer, cache, card_lines
+    def __init__(self, rendered, cache, card_lines: Latest | None = None):
+        self.rendered_by, self.renderer = rendered, rendered.renderer
+        self.cache, self.card_lines = cache, card_lines
+        renderer = self.renderer
         self.card_set = renderer.card_set
         self.types: dict[str, tuple | None] = {}  # type name -> (its text, has a back) or None: not kept
         self.environments: dict[tuple, str] = {}  # refs -> what they add to a content hash
@@ -172,17 +181,22 @@ class _Runs:
     def rendered(self, key: str | None, run: list[Card]) -> Iterator[Pair]:
         """The run's pairs from the renderer, face by face; kept under ``key`` when every face
         rendered."""
-        renderer = self.renderer
+        renderer, rendered = self.renderer, self.rendered_by
         if key is None:
-            yield from renderer.pairs(run)
+            yield from rendered.pairs(run)
             return
         noted: list = []
         renderer.noting = noted
         try:
-            made = list(renderer.pairs(run))
+            made = list(rendered.pairs(run))
         finally:
             renderer.noting = None
+        self._keep(key, run, made, noted)
         yield from made
+
+    def _keep(self, key: str, run: list[Card], made: list[Pair], noted: list) -> None:
+        """Keep the run under ``key`` when every face of it rendered (``noted``: each face's
+        entry, as the renderer or a worker noted it)."""
         expected = sum(card.count * (2 if self.types[card.type][1] else 1) for card in run)
         if len(noted) != expected or sum(1 for front, back in made for face in (front, back) if face) != expected:
             return  # a face failed: its problem is met again next time
@@ -191,15 +205,20 @@ class _Runs:
         for markup_key, content_hash, refs, render_key in noted:
             at = index.get((markup_key, content_hash))
             if at is None:
+                if refs is None:
+                    return  # (a worker's record without them)
                 at = index[markup_key, content_hash] = len(distinct)
                 distinct.append((markup_key, content_hash))
                 refs_of.setdefault(refs, None)
             faces.append(at)
-            if render_key is not None:
-                carried.setdefault(key_digest(render_key), None)
+            if render_key is not None:  # a worker's record gives its digest
+                carried.setdefault(render_key if render_key.__class__ is bytes else key_digest(render_key), None)
         refs_list = tuple(refs_of)
+        lines = tuple(card_line(card) for card in run)
+        if self.card_lines is not None:  # the manifest's lines, made once
+            self.card_lines.set_all((id(card), (card, line)) for card, line in zip(run, lines))
         self.cache.remember(key, (self._environment(refs_list), tuple(distinct), refs_list, tuple(faces),
-                                  tuple(carried), tuple(card_line(card) for card in run)))
+                                  tuple(carried), lines))
 
 
 def _shaped(kept) -> bool:

@@ -57,13 +57,28 @@ class _RecordingRenderer(FaceRenderer):
     def __init__(self, renderer: FaceRenderer, memo):
         super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, memo)
         self.noted: list = []
+        self.noting = []  # each face's entry (markup key, content hash, refs, render key or None)
+        self._digests: dict[str, bytes] = {}  # render key -> its digest, for the faces of the chunk
 
     def _face(self, card, card_type, copy, side, drawn_by, plain):
         face = None
+        noting = self.noting
+        del noting[:]
         try:
             face = super()._face(card, card_type, copy, side, drawn_by, plain)
         finally:
-            self.noted.append(None if face is None else (face.markup_key, face.content_hash))
+            record = None
+            if face is not None:
+                # the refs and render key's digest go along: the build's process keeps runs of
+                # cards with them as a one-process build does (kept_cards.py)
+                refs, render_key = (noting[0][2], noting[0][3]) if noting else (None, None)
+                digest = None
+                if render_key is not None:
+                    digest = self._digests.get(render_key)
+                    if digest is None:
+                        digest = self._digests[render_key] = key_digest(render_key)
+                record = (face.markup_key, face.content_hash, refs, digest)
+            self.noted.append(record)
         return face
 
 
@@ -135,10 +150,12 @@ def _prepared(preparer: Preparer, parts: tuple | None) -> tuple | None:
 
 
 def _chunk(renderer: _RecordingRenderer, rendered: Rendered, scratch, cards: list[Card]):
-    """Each card's faces, as (name, source, ((markup key, content hash) or None, ...)), and each
-    distinct face's (parts or None, markup text if the build's process needs it)."""
+    """Each card's faces, as (name, source, ((markup key, content hash, refs, digest of its render
+    key or None) or None, ...)), and each distinct face's (parts or None, markup text if the
+    build's process needs it)."""
     noted: list = []
     renderer._problems.clear()  # the build's process meets them: memory stays flat
+    renderer._digests.clear()
 
     def noting() -> Iterator[Card]:
         for card in cards:

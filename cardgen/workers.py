@@ -262,11 +262,12 @@ class _ReplayingRenderer(FaceRenderer):
             feed.faces = iter(())  # the card's records, taken here
             back_source = card_set.backs[back].source if back else None
             at = 0
+            noting = self.noting
             for copy in range(1, card.count + 1):
-                front = _replayed(feed, card, card_type, copy, "front", records[at], card_type.source)
+                front = _replayed(feed, card, card_type, copy, "front", records[at], card_type.source, noting)
                 back_face = None
                 if back:
-                    back_face = _replayed(feed, card, card_type, copy, "back", records[at + 1], back_source)
+                    back_face = _replayed(feed, card, card_type, copy, "back", records[at + 1], back_source, noting)
                 at += 2 if back else 1
                 if len(problems) >= self.MAX_PROBLEMS:
                     raise CardgenError(self.problems())
@@ -276,13 +277,18 @@ class _ReplayingRenderer(FaceRenderer):
         record = self.feed.face()
         if record is None:
             return super()._face(card, card_type, copy, side, drawn_by, plain)
-        return _replayed(self.feed, card, card_type, copy, side, record, drawn_by[2])
+        return _replayed(self.feed, card, card_type, copy, side, record, drawn_by[2], self.noting)
 
 
-def _replayed(feed: "_Feed", card: Card, card_type, copy: int, side: str, record: tuple[str, str], where) -> Face:
-    """The face a worker rendered, by its record (markup key, content hash); its markup goes
-    along when the worker sent it (``where``: the template line its problems name)."""
-    key, content_hash = record
+def _replayed(feed: "_Feed", card: Card, card_type, copy: int, side: str, record: tuple, where,
+              noting: list | None = None) -> Face:
+    """The face a worker rendered, by its record (markup key, content hash, refs, digest of its
+    render key or None); its markup goes along when the worker sent it (``where``: the template
+    line its problems name). The record is added to ``noting`` as the renderer notes a face it
+    renders (kept_cards.py)."""
+    key, content_hash = record[0], record[1]
+    if noting is not None:
+        noting.append(record)
     entry = feed.entries.get(content_hash)
     text = entry[1] if entry is not None else None
     return Face(card, card_type, copy, side, key, content_hash,
@@ -320,8 +326,8 @@ class _Feed:
                 self.faces = iter(())
             yield card
 
-    def face(self) -> tuple[str, str] | None:
-        """The next face of the current card: (markup key, content hash), or None to render it here."""
+    def face(self) -> tuple | None:
+        """The next face of the current card: its record (see ``_replayed``), or None to render it here."""
         return next(self.faces, None)
 
     def entry(self, content_hash: str) -> tuple | None:
