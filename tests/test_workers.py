@@ -201,6 +201,28 @@ def test_a_rebuild_after_one_changed_card_renders_that_card_alone(many, tmp_path
     assert _same_output(root, "plain", "first")
 
 
+def test_a_rebuild_after_a_build_on_workers_renders_face_by_face_only_the_changed_cards_run(many, tmp_path,
+                                                                                          monkeypatch):
+    """The workers' records keep runs of cards as a one-process build keeps them (kept_cards.py):
+    the first rebuild after a build on workers renders only the changed card's run face by face."""
+    from cardgen.kept_cards import RUN
+    from cardgen.render.faces import FaceRenderer
+
+    root = _copy(many[0], tmp_path)
+    assert _build(root, "first", 2)["workers"]["workers"] == 2
+    cards = root / "data/demo/more.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Card 30,", "Card 30 changed,"), encoding="utf-8")
+    names: list[str] = []
+    face = FaceRenderer._face
+    monkeypatch.setattr(FaceRenderer, "_face", lambda self, card, *rest: names.append(card.name) or face(self, card, *rest))
+    again = _build(root, "again", 1)
+    monkeypatch.undo()
+    assert "Card 30 changed" in names and len(set(names)) <= RUN, names
+    assert again["laid_out"] == 1
+    _build(root, "plain", 1, cache=False)
+    assert _same_output(root, "plain", "again")
+
+
 CLI = """
 import json, sys
 from click.testing import CliRunner
