@@ -148,10 +148,11 @@ class FaceCache:
             return None
         return parts if isinstance(parts, tuple) else None
 
-    def remember(self, key: str, value) -> None:
-        """Keep ``value`` (plain data: tuples, strings, numbers) under ``key``."""
+    def remember(self, key: str, value, pack: bool = True) -> None:
+        """Keep ``value`` (plain data: tuples, strings, numbers) under ``key``; deflated (see
+        ``stored``) unless ``pack`` is False."""
         if key not in self._recent:
-            self._write(key, self._packed(marshal.dumps(value), value.__class__ is not bytes))
+            self._write(key, self._packed(marshal.dumps(value), pack and value.__class__ is not bytes))
 
     def put_stored(self, key: str, digest: bytes, stored: bytes) -> None:
         """``put``, given the parts as ``stored`` gives them (made by a build's worker process

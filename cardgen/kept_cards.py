@@ -217,8 +217,10 @@ class _Runs:
         lines = tuple(card_line(card) for card in run)
         if self.card_lines is not None:  # the manifest's lines, made once
             self.card_lines.set_all((id(card), (card, line)) for card, line in zip(run, lines))
+        # kept as it is: deflating it would cost a build (on workers too) what keeping the run saves
+        # a rebuild, and reading it back costs a fifth of unpacking it
         self.cache.remember(key, (self._environment(refs_list), tuple(distinct), refs_list, tuple(faces),
-                                  tuple(carried), lines))
+                                  tuple(carried), lines), pack=False)
 
 
 def _shaped(kept) -> bool:
