@@ -79,7 +79,7 @@ class _Runs:
         renderer = self.renderer
         self.card_set = renderer.card_set
         self.types: dict[str, tuple | None] = {}  # type name -> (its text, has a back) or None: not kept
-        self.environments: dict[tuple, str] = {}  # refs -> what they add to a content hash
+        self.environments: dict[tuple, str] = {}  # refs of a run -> what they add to content hashes
 
     def _type(self, name: str) -> tuple | None:
         known = self.types.get(name, False)
@@ -132,16 +132,23 @@ class _Runs:
     def _environment(self, refs_list) -> str:
         """What the fonts, the language and each of ``refs_list``'s named files add to content
         hashes, as one digest."""
+        known = self.environments.get(refs_list)
+        if known is not None:
+            return known
         fingerprints = self.renderer.fingerprints
         if fingerprints is None:
             return ""
+        if len(self.environments) >= 256:  # memory stays flat
+            self.environments.clear()
         parts = [fingerprints._fonts, *fingerprints._language]
         for refs in refs_list:
             named = fingerprints._named.get(refs)
             if named is None:
                 named = fingerprints._named[refs] = fingerprints._named_parts(refs)
             parts.append(repr(named))
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+        known = self.environments[refs_list] = hashlib.blake2b(
+            "\n".join(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+        return known
 
     def recall(self, key: str, run: list[Card]) -> list[Pair] | None:
         kept = self.cache.recall(key)
@@ -197,22 +204,24 @@ class _Runs:
     def _keep(self, key: str, run: list[Card], made: list[Pair], noted: list) -> None:
         """Keep the run under ``key`` when every face of it rendered (``noted``: each face's
         entry, as the renderer or a worker noted it)."""
-        expected = sum(card.count * (2 if self.types[card.type][1] else 1) for card in run)
-        if len(noted) != expected or sum(1 for front, back in made for face in (front, back) if face) != expected:
+        types = self.types
+        expected = sum(card.count * (2 if types[card.type][1] else 1) for card in run)
+        if len(noted) != expected or len(made) + sum(1 for _, back in made if back is not None) != expected:
             return  # a face failed: its problem is met again next time
         index: dict[tuple, int] = {}
         distinct, refs_of, faces, carried = [], {}, [], {}
         for markup_key, content_hash, refs, render_key in noted:
-            at = index.get((markup_key, content_hash))
+            pair = (markup_key, content_hash)
+            at = index.get(pair)
             if at is None:
                 if refs is None:
                     return  # (a worker's record without them)
-                at = index[markup_key, content_hash] = len(distinct)
-                distinct.append((markup_key, content_hash))
-                refs_of.setdefault(refs, None)
+                at = index[pair] = len(distinct)
+                distinct.append(pair)
+                refs_of[refs] = None
             faces.append(at)
             if render_key is not None:  # a worker's record gives its digest
-                carried.setdefault(render_key if render_key.__class__ is bytes else key_digest(render_key), None)
+                carried[render_key if render_key.__class__ is bytes else key_digest(render_key)] = None
         refs_list = tuple(refs_of)
         lines = tuple(card_line(card) for card in run)
         if self.card_lines is not None:  # the manifest's lines, made once

@@ -63,7 +63,6 @@ class _RecordingRenderer(FaceRenderer):
     def _face(self, card, card_type, copy, side, drawn_by, plain):
         face = None
         noting = self.noting
-        del noting[:]
         try:
             face = super()._face(card, card_type, copy, side, drawn_by, plain)
         finally:
@@ -71,7 +70,7 @@ class _RecordingRenderer(FaceRenderer):
             if face is not None:
                 # the refs and render key's digest go along: the build's process keeps runs of
                 # cards with them as a one-process build does (kept_cards.py)
-                refs, render_key = (noting[0][2], noting[0][3]) if noting else (None, None)
+                _, _, refs, render_key = noting.pop() if noting else (None, None, None, None)
                 digest = None
                 if render_key is not None:
                     digest = self._digests.get(render_key)
@@ -112,7 +111,8 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
                                               if storing and parts is not None else None,
                                               _prepared(preparer, parts))
                                for content_hash, (parts, text) in entries.items()}
-                    made = [(key, value, _stored(key, value, dictionary) if storing else None)
+                    digests = renderer._digests  # of the render keys its faces noted: made once
+                    made = [(key, value, _stored(key, value, dictionary, digests.get(key)) if storing else None)
                             for key, value in memo.made] if memo else ()
                     # plain data (the cache keeps parts the same way): marshal reads it back fastest
                     message = marshal.dumps((number, records, entries, made))
@@ -130,13 +130,13 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
 _END = object()
 
 
-def _stored(key: str, value, dictionary: bytes | None) -> tuple[bytes, bytes] | None:
-    """(key's digest, value as the cache file stores it), or None when the build's process
-    must store it (a long value, and no dictionary chosen yet)."""
+def _stored(key: str, value, dictionary: bytes | None, digest: bytes | None = None) -> tuple[bytes, bytes] | None:
+    """(key's digest (``digest`` if given), value as the cache file stores it), or None when the
+    build's process must store it (a long value, and no dictionary chosen yet)."""
     data = marshal.dumps(value)
     if dictionary is None and len(data) >= PACK_FROM:
         return None
-    return key_digest(key), stored(data, dictionary)
+    return digest or key_digest(key), stored(data, dictionary)
 
 
 def _prepared(preparer: Preparer, parts: tuple | None) -> tuple | None:
