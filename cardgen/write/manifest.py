@@ -116,7 +116,8 @@ class ManifestWriter:
             card = face.card
             known = card_numbers.get(id(card))
             if known is None or known[0] is not card:
-                made = card_lines.get(id(card)) if card_lines is not None else None
+                # taken, not read: the cards are let go once the manifest has met them
+                made = card_lines.pop(id(card), None) if card_lines is not None else None
                 # cards alike are one entry: the key is what is written
                 line = made[1] if made is not None and made[0] is card else card_line(card)
                 number = latest_cards.get(line)
