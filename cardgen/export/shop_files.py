@@ -89,7 +89,10 @@ def _shop_chunk(pdf: str, chunk: list[tuple]) -> list[tuple[str, bytes]]:
         if page is None:
             made.append((key, png_bytes(Image.new("RGB", box, "white"), DPI)))
         else:
-            made.append((key, open_rasteriser(pdf, DPI).rows(page).crop(*box).png(DPI)))
+            raster = open_rasteriser(pdf, DPI)
+            width, height = box[2:]
+            crop = raster.rows(page, scratch=True).crop(*box, into=raster.scratch(height * (3 * width + 1)))
+            made.append((key, crop.png(DPI)))
     return made
 
 

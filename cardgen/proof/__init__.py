@@ -82,7 +82,7 @@ def _proof_chunk(pdf: str, dpi: float, pasted: frozenset[str], chunk: list[tuple
     raster = open_rasteriser(pdf, dpi)
     made = []
     for key, page in chunk:
-        rows = raster.rows(page)
+        rows = raster.rows(page, scratch=True)
         thumb = thumbnail(rows.image())
         made.append((key, rows.png(dpi), png_bytes(thumb, dpi / 4), thumb.tobytes() if key in pasted else None))
     return made

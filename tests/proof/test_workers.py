@@ -169,3 +169,16 @@ def test_rows_crop_and_image_match_the_rendered_page(project, tmp_path):
         assert crop.image().tobytes() == page.crop((10, 20, 310, 420)).tobytes()
         with pytest.raises(ValueError, match="does not fit"):
             rows.crop(10, 20, page.width, 400)
+        # a scratch buffer drawn over page after page, and a crop into a reused buffer, give
+        # what fresh buffers give
+        other = raster.rows(1).data
+        buffer = raster.scratch(400 * (3 * 300 + 1))
+        assert raster.rows(1, scratch=True).data[:len(other)] == other
+        again = raster.rows(0, scratch=True)
+        assert again.data is raster.rows(1, scratch=True).data  # the same buffer, drawn over
+        again = raster.rows(0, scratch=True)
+        assert again.image().tobytes() == page.tobytes()
+        assert again.crop(10, 20, 300, 400, into=buffer).data is buffer
+        assert again.crop(10, 20, 300, 400, into=buffer).png(300) == crop.png(300)
+        with pytest.raises(ValueError, match="cannot hold"):
+            again.crop(10, 20, 300, 401, into=buffer)
