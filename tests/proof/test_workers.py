@@ -99,9 +99,9 @@ def test_a_shared_back_and_copies_are_rasterised_once(project, tmp_path, monkeyp
     asked = []
     rows = Rasteriser.rows
 
-    def counted(self, index):
+    def counted(self, index, **options):
         asked.append((self.dpi, index))
-        return rows(self, index)
+        return rows(self, index, **options)
 
     monkeypatch.setattr(Rasteriser, "rows", counted)
     ((result,), _) = proof(["demo"], project, tmp_path / "proofs", jobs=1)
