@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import html
 import re
 from pathlib import Path
 
@@ -49,7 +48,7 @@ class Fingerprints:
     @staticmethod
     def refs(markup: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The image sources and icon names a face's markup names."""
-        return (tuple(sorted({html.unescape(src) for src in _IMAGE_SRC.findall(markup)})),
+        return (tuple(sorted({_unescaped(src) for src in _IMAGE_SRC.findall(markup)})),
                 tuple(sorted(set(_ICON.findall(markup)))))
 
     def of(self, markup_key: str, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
@@ -74,3 +73,13 @@ class Fingerprints:
                 parts.append(f"{name}:{icon.glyph}:{icon.font}:{icon.color}:"
                              + (self.file(icon.image) if icon.image else ""))
         return tuple(parts)
+
+
+def _unescaped(src: str) -> str:
+    """``html.unescape(src)``, whose module (with its table of entities) a build whose image
+    paths have no ``&`` does not import."""
+    if "&" not in src:  # (html.unescape's own first test)
+        return src
+    import html
+
+    return html.unescape(src)

@@ -111,7 +111,7 @@ class FaceCache:
         """The stored bytes of ``key``, written to the new file when first used and let go from
         the old one's; None when it is not kept."""
         stored = self._recent.get(key)
-        if stored is None:
+        if stored is None and self.last.index.count:  # (a first build's last file holds nothing: no digest)
             digest = key_digest(key)
             stored = self.last.pop(digest)
             if stored is not None:

@@ -14,7 +14,6 @@ import sys
 from . import collector_paused, stops
 
 with collector_paused():
-    import traceback
     from dataclasses import replace
     from pathlib import Path
     from typing import Any
@@ -22,8 +21,7 @@ with collector_paused():
     import click
 
     from .commands import LazyGroup
-    from .commands.calibrate import BACK_OFFSET
-    from .errors import CardgenError, UsageError, collapse, os_message, tally
+    from .errors import CardgenError, UsageError, collapse, os_message, readable, tally
     from .paths import link_loop
 
 # The build stack (cardgen.pipeline: reportlab, jinja2, the YAML loader) is imported by the
@@ -50,6 +48,31 @@ class Paper(click.ParamType):
 
 
 PAPERS = Paper()
+
+
+MOST_OFFSET = 100.0  # mm: a printer drifts by a few; beyond the paper's own size means nothing
+
+
+class BackOffset(click.ParamType):
+    """X,Y in mm ("0.5,-1"): how far every back page is shifted (right and up, as seen on the back)."""
+
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).replace(" ", "").split(",")
+        try:
+            x, y = (float(part.removesuffix("mm")) for part in parts)
+        except ValueError:
+            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1', param, ctx)
+        if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > MOST_OFFSET:
+            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1 (at most {MOST_OFFSET:g} mm either way)',
+                      param, ctx)
+        return (x + 0.0, y + 0.0)
+
+
+BACK_OFFSET = BackOffset()
 
 
 class Margin(click.ParamType):
@@ -103,6 +126,12 @@ class Failure(click.ClickException):
         click.echo(self.message, err=True)
 
 
+def _print_traceback() -> None:
+    import traceback  # for --debug alone
+
+    traceback.print_exc()
+
+
 def run_reporting_errors(ctx: click.Context, action):
     """Run an action, turning bad input into ``file:line: message`` lines and an exit code."""
     try:
@@ -116,19 +145,19 @@ def run_reporting_errors(ctx: click.Context, action):
             click.echo(f"{name}: {count} warning{'s' * (count != 1)} (`cardgen check {name}` lists them)", err=True)
         raise Failure(f"cardgen: {tally(problems, sum(unlisted.values()))}") from None
     except UsageError as error:
-        raise click.UsageError(str(error), ctx) from None
+        raise click.UsageError(readable(str(error)), ctx) from None
     except MemoryError:  # the limits keep the defaults far from this; a raised limit may not
         raise Failure("cardgen: out of memory (a limit raised too high? see README, Limits)") from None
     except OSError as error:  # the machine's refusal (permissions, a full disk), not a bug
         if ctx.find_root().params.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         raise Failure(f"cardgen: {os_message(error)}") from None
     except Exception as error:
         looped = link_loop(error)  # a path Python resolved no further: the machine's refusal too
         if looped is not None:
             raise Failure(f"cardgen: {os_message(looped)}") from None
         if ctx.find_root().params.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         else:
             click.echo("cardgen: internal error (run with --debug for the traceback)", err=True)
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
@@ -238,9 +267,9 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
             if skipped is not None:  # every set as its last build left it: said without the build stack
                 return skipped
             with collector_paused():
-                from .deferred import defer
+                from .deferred import defer_unused_by_builds
 
-                defer("PIL.Image")  # reportlab imports it; a rebuild decodes no image (see deferred.py)
+                defer_unused_by_builds()
                 from . import pipeline
             names = pipeline.resolve_names(sets, root)
             if not sys.stderr.isatty():

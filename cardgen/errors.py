@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from dataclasses import dataclass
 
 
@@ -22,11 +23,46 @@ class Source:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
 
 
-_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+# Written as escapes in a message: line breaks (one problem, one line), and the controls of
+# writing direction, which would turn the rest of the line round in the terminal (a card named
+# "\u202eQuick Draw" would show its message backwards).
+_UNSHOWN = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+            "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}
+
+# A value quoted in a message ("...", opened after a space or a bracket and closed before one or
+# before punctuation), however long the input made it: each message quotes through f-strings of
+# its own, so the one place that sees them all shortens them.
+_QUOTED = re.compile(r'(?<![^\s(\[=])"(.*?)"(?=$|[\s:,;.)\]])', re.S)
+QUOTED_MOST = 160  # characters of a quoted value shown whole; a longer one keeps its start and end
+_HEAD, _TAIL = 120, 30
+
+
+def _shortened(match: re.Match) -> str:
+    value = match.group(1)
+    if len(value) <= QUOTED_MOST:
+        return match.group(0)
+    return f'"{value[:_HEAD]}…{value[-_TAIL:]}" ({len(value):,} characters)'
+
+
+def _short_path(path: str) -> str:
+    """A path in a message (never quoted), shortened as a quoted value is."""
+    if len(path) <= QUOTED_MOST:
+        return path
+    return f"{path[:_HEAD]}…{path[-_TAIL:]} ({len(path):,} characters)"
+
+
+def readable(message: str) -> str:
+    """``message`` with each quoted value of more than ``QUOTED_MOST`` characters shortened to its
+    start and end around an ellipsis, and its length: a 10,000-character field quoted whole hides
+    the message it is part of."""
+    return _QUOTED.sub(_shortened, message) if len(message) > QUOTED_MOST else message
 
 
 @dataclass(frozen=True)
 class Problem:
+    """One thing wrong with the input: the message, where it was written (file and line), the card
+    it is about, and whether it is an error or a warning."""
+
     message: str
     source: Source | None = None
     card: str | None = None
@@ -37,7 +73,7 @@ class Problem:
         label = "warning: " if self.severity == "warning" else ""
         who = f'card "{self.card}": ' if self.card else ""
         # one problem, one line: a card named by a CSV cell that spans lines prints its breaks as \n
-        return f"{where}{label}{who}{self.message}".translate(_LINE_BREAKS)
+        return readable(f"{where}{label}{who}{self.message}").translate(_UNSHOWN)
 
     @property
     def is_error(self) -> bool:
@@ -134,8 +170,8 @@ def shown_path(path) -> str:
     try:
         relative = os.path.relpath(text)
     except ValueError:
-        return text
-    return relative if not relative.startswith("..") else text
+        return _short_path(text)
+    return _short_path(relative if not relative.startswith("..") else text)
 
 
 def os_message(error: OSError) -> str:

@@ -15,6 +15,7 @@ from .draw.transform import IDENTITY, apply, check_stretch, multiply, rotate_abo
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image, raster_placement
 from .draw.text import PreparedText
+from .blame import TextProblem, blame
 from .errors import CardgenError, Problem
 from .model import CardSet, Icon
 from .paths import confined
@@ -31,6 +32,8 @@ _TEXT_STYLES_KEPT = 1024
 
 @dataclass(frozen=True)
 class LaidFace:
+    """A face laid out: each element with what its primitive needs to draw it."""
+
     items: tuple[tuple[Element, Any], ...]  # (element, what its primitive needs prepared)
 
 
@@ -146,16 +149,6 @@ def _hyphenator(setting: str, card_set: CardSet) -> Hyphenator | None:
     return Hyphenator(language) if language else None
 
 
-class _TextProblem(ValueError):
-    """A text box's problem that a value of the card may cause: ``reason`` is said of the value,
-    ``box`` of the box; ``caused_by(value)`` tells whether a value can be the cause."""
-
-    def __init__(self, box: str, reason: str, caused_by: Callable[[str], bool], shown: str | None = None):
-        super().__init__(f"{box}: {reason}")
-        self.box, self.reason, self.caused_by = box, reason, caused_by
-        self.shown = shown  # the text a value must be part of (default: the element's content)
-
-
 def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card_name: str, card=None) -> LaidFace:
     """Lay out a face's elements; every problem raised at once (CardgenError). With ``card``, a
     text problem caused by one of its values names that value's file and line first, and the
@@ -182,8 +175,8 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
             items.append((element, prepared))
             if element.tag == "text" and prepared.laid.overflow:
                 resources.overflows.append(_overflow(element, prepared.laid, card, card_name))
-        except _TextProblem as exc:
-            problems.append(_blame(exc, element, card, card_name))
+        except TextProblem as exc:
+            problems.append(blame(exc, element, card, card_name))
         except ValueError as exc:
             problems.append(Problem(str(exc), element.source, card_name))
         except CardgenError as error:  # a file the element needs (a font): say which card met it
@@ -202,64 +195,39 @@ def _overflow(element: Element, laid, card, card_name: str) -> Problem:
     """The live preview's problem for text it drew clipped: the build's, and how much is over."""
     a = element.attrs
     box = f'text box "{a["name"]}"' if a["name"] else "text box"
-    problem = _blame(_TextProblem(box, f"{laid.overflow} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True),
+    problem = blame(TextProblem(box, f"{laid.overflow} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True),
                      element, card, card_name)
     below = sum(1 for line in laid.lines if line.baseline > a["h"] * PT_PER_MM)
     return Problem(f"{problem.message}; {below} of {len(laid.lines)} lines fall below the box (the preview clips them)",
                    problem.source, problem.card, problem.severity)
 
 
-def _blame(exc: _TextProblem, element: Element, card, card_name: str) -> Problem:
-    """The problem at the card value that causes it (the longest value shown in the box that can
-    cause it), else at the template line."""
-    shown = exc.shown if exc.shown is not None else element.content or ""
-    field = _causing_field(card, shown, exc.caused_by) if card is not None else None
-    if field is None:
-        if not exc.box:
-            return Problem(exc.reason, element.source, card_name)
-        return Problem(f"{exc.box}: {exc.reason.replace(f' in {exc.box}', '')}", element.source, card_name)
-    return Problem(f'field "{field}": {exc.reason} (drawn by {element.source})', card.source_of(field), card_name)
+THINNEST_MM = 0.01  # an image fitted thinner than this prints as nothing
 
 
-_GOT = re.compile(r'got "([^"]*)"')
+def _check_shows(image, a, src: str) -> None:
+    """An image whose sides are thousands of times apart (an SVG of width 1e308) letterboxed in
+    its box: a line too thin to print, a silent blank where a picture was meant."""
+    w, h = (a["w"], a["w"] / image.aspect) if image.aspect > a["w"] / a["h"] else (a["h"] * image.aspect, a["h"])
+    if min(w, h) < THINNEST_MM:
+        raise TextProblem("", f'image "{src}" is {image.aspect:.4g} times as wide as it is high: fitted in its '
+                               f"{a['w']:g} x {a['h']:g} mm box it would print {w:.3g} x {h:.3g} mm, too thin to "
+                               "show", lambda text: True, src)
+
+
+def _check_icons_fit_a_line(used, resources: Resources, box: str, box_mm: float, min_size: float) -> None:
+    """Text that cannot fit because an inline icon alone is wider than its box (an image of
+    60000 x 1 pixels) is the icon's problem, said at its line in set.yaml, not the text's."""
+    for name in used:
+        width_mm = resources.icon(name)[0] * min_size / PT_PER_MM
+        if width_mm > box_mm:
+            icon = resources.card_set.icons[name]
+            drawn = "image" if icon.image is not None else "glyph"
+            raise CardgenError(Problem(f'icon "{name}": its {drawn} is {width_mm:,.4g} mm wide inline at the minimum '
+                                       f"size {min_size:g} pt, wider than {box} ({box_mm:g} mm)", icon.source))
+
+
 _COLOR_RUN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
-
-
-def blame_value(problem: Problem, card) -> Problem:
-    """A template line's problem with a value (``... got "X"``) that is exactly one of the card's
-    own values: said at that value's file and line, the template line second."""
-    got = _GOT.search(problem.message)
-    if card is None or got is None or not got.group(1).strip() or problem.source is None:
-        return problem
-    wanted = got.group(1).strip()
-    field = _causing_field(card, wanted, lambda text: text == wanted)
-    if field is None:
-        return problem
-    return Problem(f'field "{field}": {problem.message} (drawn by {problem.source})', card.source_of(field),
-                   problem.card, problem.severity)
-
-
-def _causing_field(card, content: str, caused_by: Callable[[str], bool]) -> str | None:
-    best, best_length = None, 0
-    for key, value in card.fields.items():
-        for text in _texts(value):
-            text = text.strip()
-            if len(text) > best_length and text in content and caused_by(text):
-                best, best_length = key, len(text)
-    return best
-
-
-def _texts(value: Any):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield str(value)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _texts(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _texts(item)
 
 
 def font_label(fonts: FontBook, file_name: str) -> str:
@@ -289,9 +257,12 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
     if element.tag == "image":
         src = element.attrs["src"]
         try:
-            return resources.image(resources.find_image(src))
+            image = resources.image(resources.find_image(src))
         except ValueError as exc:  # the src may be a card's value: then its row is named first
-            raise _TextProblem("", str(exc), lambda text: True, src) from None
+            raise TextProblem("", str(exc), lambda text: True, src) from None
+        if not 1e-3 < image.aspect < 1e3 and element.attrs["fit"] == "contain":  # only such an image can vanish
+            _check_shows(image, element.attrs, src)
+        return image
     if element.tag != "text":
         return None
     a = element.attrs
@@ -318,7 +289,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
     except UnknownIcon as exc:
         known = ", ".join(sorted(resources.card_set.icons)) or "none"
         token = f":{exc.name}:"
-        raise _TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
+        raise TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
     rich = a["markup"] == "rich"
     if rich and "[color=" in (element.content or ""):
         for value in set(_COLOR_RUN.findall(element.content)):
@@ -326,7 +297,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                 parse_color(value)
             except ValueError as exc:
                 token = f"[color={value}]"
-                raise _TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
+                raise TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
     soft_hyphens = rich and SOFT_HYPHEN in (element.content or "")
     known = resources._text_styles.get((id(a), soft_hyphens))
     if known is not None and known[0] is a:
@@ -350,10 +321,11 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                    resources.preview)
     except MissingGlyph as exc:
         char = exc.char
-        raise _TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
+        raise TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
                            lambda text: char in text) from None
     except DoesNotFit as exc:
-        raise _TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
+        _check_icons_fit_a_line(icon_parts, resources, box, a["w"], a["min-size"])
+        raise TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
     except MissingFace as exc:
         raise ValueError(f"{box}: {exc}") from None
     return PreparedText(laid, icon_parts, resources.paint_icon)

@@ -16,6 +16,8 @@ from .errors import CardgenError, UsageError
 
 @dataclass(frozen=True)
 class Limit:
+    """A bound on what the input may ask for, raised by an environment variable."""
+
     variable: str  # the environment variable that raises it
     default: int
     what: str  # what is limited, as the README and messages say it

@@ -163,12 +163,16 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)  # one per card or face: kept small
 class Placement:
+    """A face in a slot of a page."""
+
     face: Face
     slot: Slot
 
 
 @dataclass(frozen=True)
 class Page:
+    """A page of the output: its size, a per-card page's boxes, its marks, and how a back page turns."""
+
     number: int
     w: float  # mm
     h: float

@@ -12,7 +12,8 @@ from .draw import direct
 from .draw.content import ELEMENT, ICON, TEXT
 from .errors import CardgenError, Problem
 from .known_faces import KnownFaces
-from .layout import LaidFace, Resources, blame_value, lay_out
+from .blame import blame_value
+from .layout import LaidFace, Resources, lay_out
 from .model import Card, CardSet, Face
 from .render.faces import RENDERER, FaceRenderer, Markup, Pair, plain_data
 from .write.face import FaceDrawing

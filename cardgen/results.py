@@ -10,6 +10,8 @@ from .errors import Problem
 
 @dataclass(frozen=True)
 class SetResult:
+    """What the build of one set wrote (its PDF and manifest) and counted."""
+
     name: str
     pdf: Path
     manifest: Path
@@ -24,6 +26,8 @@ class SetResult:
 
 @dataclass(frozen=True)
 class BuildResult:
+    """The sets a build wrote, and the seconds it took."""
+
     sets: tuple[SetResult, ...]
     seconds: float
 

@@ -31,6 +31,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from .errors import CardgenError
 from .model import Card, Face
 from .render.faces import FaceRenderer, Markup
 from .rendered import Rendered
@@ -199,6 +200,8 @@ class _Recalling:
 
 @dataclass
 class _Worker:
+    """A worker process: its process id and the pipe its chunks come through."""
+
     pid: int
     fd: int
     stopped: bool = False
@@ -222,12 +225,12 @@ class ParallelRendered(Rendered):
             if cache is not None:
                 parts = cache.get(face.content_hash)
             if parts is None:
-                parts, prepared = self.feed.parts(face.content_hash), self.feed.prepared(face.content_hash)
-                if parts is not None:  # laid out by this build, in a worker
+                entry = self.feed.entry(face.content_hash)
+                if entry is not None and entry[0] is not None:  # laid out by this build, in a worker
+                    parts, _, kept, prepared = entry
                     self.laid_out += 1
                     last_build["faces_from_workers"] += 1
                     if cache is not None and not self.resources.preview:
-                        kept = self.feed.stored(face.content_hash)
                         if kept is not None:  # as the worker stored it for the cache
                             cache.put_stored(face.content_hash, *kept)
                         else:
@@ -246,14 +249,44 @@ class _ReplayingRenderer(FaceRenderer):
         super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, renderer.memo)
         self.feed = feed
 
+    def pairs(self, cards: Iterable[Card]):
+        """As ``FaceRenderer.pairs``; a card whose every face a worker rendered is given its
+        faces here, without the fields and checks that only rendering a face needs."""
+        card_set, feed, problems = self.card_set, self.feed, self._problems
+        for card in cards:
+            card_type = card_set.types[card.type]
+            records, back = feed.records_now, card_type.back
+            if records is None or len(records) != card.count * (2 if back else 1) or None in records:
+                yield from super().pairs((card,))  # a face to render here: as a one-process build
+                continue
+            feed.faces = iter(())  # the card's records, taken here
+            back_source = card_set.backs[back].source if back else None
+            at = 0
+            for copy in range(1, card.count + 1):
+                front = _replayed(feed, card, card_type, copy, "front", records[at], card_type.source)
+                back_face = None
+                if back:
+                    back_face = _replayed(feed, card, card_type, copy, "back", records[at + 1], back_source)
+                at += 2 if back else 1
+                if len(problems) >= self.MAX_PROBLEMS:
+                    raise CardgenError(self.problems())
+                yield front, back_face
+
     def _face(self, card, card_type, copy, side, drawn_by, plain):
         record = self.feed.face()
         if record is None:
             return super()._face(card, card_type, copy, side, drawn_by, plain)
-        key, content_hash = record
-        text = self.feed.text(content_hash)
-        markup = Markup(text, card_type, card.name, drawn_by[2]) if text is not None else None
-        return Face(card, card_type, copy, side, key, content_hash, markup)
+        return _replayed(self.feed, card, card_type, copy, side, record, drawn_by[2])
+
+
+def _replayed(feed: "_Feed", card: Card, card_type, copy: int, side: str, record: tuple[str, str], where) -> Face:
+    """The face a worker rendered, by its record (markup key, content hash); its markup goes
+    along when the worker sent it (``where``: the template line its problems name)."""
+    key, content_hash = record
+    entry = feed.entries.get(content_hash)
+    text = entry[1] if entry is not None else None
+    return Face(card, card_type, copy, side, key, content_hash,
+                Markup(text, card_type, card.name, where) if text is not None else None)
 
 
 class _Feed:
@@ -265,10 +298,11 @@ class _Feed:
         self.number = -1  # of the chunk read last
         self.records: tuple = ()
         self.faces: Iterator = iter(())
-        # content hash -> (chunk, parts, text, (key digest, parts as the cache stores them) or None,
-        # parts made ready to write or None)
-        self.entries: dict[str, tuple[int, tuple | None, str | None, tuple | None, tuple | None]] = {}
-        self.chunks: list[tuple[int, tuple]] = []  # (number, content hashes) of the chunks whose entries are kept
+        self.records_now: tuple | None = None  # the current card's faces as a worker rendered them, or None
+        # content hash -> (parts, text, (key digest, parts as the cache stores them) or None, parts
+        # made ready to write or None), as the worker sent them
+        self.entries: dict[str, tuple[tuple | None, str | None, tuple | None, tuple | None]] = {}
+        self.chunks: list[dict] = []  # the entries of the chunks kept, as each chunk brought them
         self.keep = max(2, -(-KEPT_CARDS // chunk))
 
     def cards(self, cards: Iterable[Card]) -> Iterator[Card]:
@@ -279,8 +313,10 @@ class _Feed:
                 self._receive(number)
             records = self.records
             if at < len(records) and records[at][0] == card.name and records[at][1] == _where(card):
-                self.faces = iter(records[at][2])
+                self.records_now = records[at][2]
+                self.faces = iter(self.records_now)
             else:  # the worker stopped before this card: it is rendered here
+                self.records_now = None
                 self.faces = iter(())
             yield card
 
@@ -288,21 +324,10 @@ class _Feed:
         """The next face of the current card: (markup key, content hash), or None to render it here."""
         return next(self.faces, None)
 
-    def parts(self, content_hash: str) -> tuple | None:
-        entry = self.entries.get(content_hash)
-        return entry[1] if entry is not None else None
-
-    def text(self, content_hash: str) -> str | None:
-        entry = self.entries.get(content_hash)
-        return entry[2] if entry is not None else None
-
-    def stored(self, content_hash: str) -> tuple[bytes, bytes] | None:
-        entry = self.entries.get(content_hash)
-        return entry[3] if entry is not None else None
-
-    def prepared(self, content_hash: str) -> tuple | None:
-        entry = self.entries.get(content_hash)
-        return entry[4] if entry is not None else None
+    def entry(self, content_hash: str) -> tuple | None:
+        """(parts or None, markup text or None, stored parts or None, prepared parts or None) of a
+        face a worker rendered, while its chunk is kept; else None."""
+        return self.entries.get(content_hash)
 
     def _receive(self, number: int) -> None:
         self.number = number
@@ -321,13 +346,11 @@ class _Feed:
                 else:
                     cache.remember(key, value)
         kept = self.entries
-        for content_hash, (parts, text, stored, prepared) in entries.items():
-            kept[content_hash] = (number, parts, text, stored, prepared)
-        self.chunks.append((number, tuple(entries)))
+        kept.update(entries)  # a face met again in a later chunk: that chunk's entry, kept as long
+        self.chunks.append(entries)
         while len(self.chunks) > self.keep:
-            old, hashes = self.chunks.pop(0)
-            for content_hash in hashes:
-                if kept.get(content_hash, (None,))[0] == old:
+            for content_hash, entry in self.chunks.pop(0).items():
+                if kept.get(content_hash) is entry:
                     del kept[content_hash]
 
     def close(self) -> None:

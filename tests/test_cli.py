@@ -4,6 +4,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def test_build_prints_a_summary_and_exits_0(project, cli):
     result = cli(project, "build")
@@ -124,3 +126,22 @@ def test_a_long_build_shows_a_progress_bar_on_a_terminal(project):
     assert done.returncode == 0
     assert b"building demo" in shown and b"100%" in shown
     assert done.stdout.startswith("built 1 set, 126 cards, ")
+
+
+@pytest.mark.shipped_fonts
+def test_an_internal_error_is_one_line_and_its_traceback_is_for_debug(project, cli, monkeypatch):
+    import cardgen.pipeline
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("broken on purpose")
+
+    monkeypatch.setattr(cardgen.pipeline, "build", broken)
+    plain = cli(project, "build")
+    assert plain.exit_code == 1 and "Traceback" not in plain.stderr
+    assert plain.stderr.splitlines() == ["cardgen: internal error (run with --debug for the traceback)",
+                                         "cardgen: internal error: RuntimeError('broken on purpose')"]
+    debug = cli(project, "--debug", "build")
+    assert debug.exit_code == 1
+    assert debug.stderr.startswith("Traceback (most recent call last):\n")
+    assert debug.stderr.splitlines()[-2:] == ["RuntimeError: broken on purpose",
+                                              "cardgen: internal error: RuntimeError('broken on purpose')"]

@@ -27,6 +27,8 @@ class OutputIntent:
 
 @dataclass(frozen=True)
 class ColorSettings:
+    """A set's colour mode and how its RGB colours become CMYK (``color:`` in set.yaml)."""
+
     mode: str = "rgb"  # rgb: colours as written; cmyk: every RGB colour and image converted
     profile: Path | None = None  # CMYK ICC profile for the conversion (None: the formula)
     ink_limit: float = DEFAULT_INK_LIMIT  # % total ink of converted colours

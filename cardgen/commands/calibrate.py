@@ -1,50 +1,15 @@
 """``cardgen calibrate``: a two-sided test sheet from which the user reads ``--back-offset``."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import click
 
-
-MOST_OFFSET = 100.0  # mm: a printer drifts by a few; beyond the paper's own size means nothing
-
-
-class BackOffset(click.ParamType):
-    """X,Y in mm ("0.5,-1"): how far every back page is shifted (right and up, as seen on the back)."""
-
-    name = "X,Y"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        parts = str(value).replace(" ", "").split(",")
-        try:
-            x, y = (float(part.removesuffix("mm")) for part in parts)
-        except ValueError:
-            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1', param, ctx)
-        if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > MOST_OFFSET:
-            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1 (at most {MOST_OFFSET:g} mm either way)',
-                      param, ctx)
-        return (x + 0.0, y + 0.0)
-
-
-BACK_OFFSET = BackOffset()
-
-
-class _Paper(click.ParamType):
-    """The build command's paper (letter, a4, a3 or W x H), read by cli.py's own type."""
-
-    name = "letter|a4|a3|WxH"
-
-    def convert(self, value, param, ctx):
-        from ..cli import PAPERS
-
-        return PAPERS.convert(value, param, ctx)
+from ..cli import BACK_OFFSET, PAPERS
 
 
 @click.command()
-@click.option("--paper", type=_Paper(), default="letter", show_default=True,
+@click.option("--paper", type=PAPERS, default="letter", show_default=True,
               help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="The edge the printer turns the sheet over (as for cardgen build).")

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from .. import collector_paused
+
 # Each primitive's module (named as its tag) is imported when a face first uses the tag: a
 # build whose layouts draw rectangles, text and images does not pay for paths, transforms and
 # the rest at start-up.
@@ -19,7 +21,8 @@ class _Primitives(dict):
     def __missing__(self, tag):
         if tag not in TAGS:
             raise KeyError(tag)
-        module = import_module(f".{tag}", __name__)
+        with collector_paused():  # as at start-up: no collector's scans, dataclasses' methods kept compiled
+            module = import_module(f".{tag}", __name__)
         self[tag] = module
         return module
 

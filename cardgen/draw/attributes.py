@@ -13,6 +13,8 @@ from ..units import parse_length, parse_number
 
 @dataclass(frozen=True)
 class Attr:
+    """An attribute of a drawing primitive: how its value is read, what it means, its default."""
+
     parse: Callable[[str], Any]
     doc: str
     default: Any = None

@@ -21,6 +21,8 @@ _GRADIENT = re.compile(r"\s*(linear|radial)-gradient\((.*)\)\s*", re.S)
 
 @dataclass(frozen=True)
 class Gradient:
+    """A linear or radial gradient: its angle, its colours and where each one stops."""
+
     kind: str  # "linear" or "radial"
     angle: float  # degrees, linear only
     colors: tuple  # reportlab colours

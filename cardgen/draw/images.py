@@ -26,6 +26,8 @@ KEEP_DPI = 600  # pixels per inch kept at an image's largest possible print size
 
 @dataclass(frozen=True)
 class LoadedImage:
+    """An image file ready to draw: a raster's PDF streams or an SVG's drawing, and its natural size."""
+
     path: Path
     width: float  # natural size, any unit: only the ratio matters
     height: float

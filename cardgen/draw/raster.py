@@ -4,6 +4,7 @@ picture as Flate-compressed pixels (with a soft mask for its transparency)."""
 from __future__ import annotations
 
 import io
+import re
 import warnings
 import zlib
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
     scale = min(1.0, most / max(width, height)) if most else 1.0
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     name = f"img{file_digest(path)[:32]}x{size[0]}"
+    _check_one_picture(path, image)
     if image.mode == "F":  # Pillow's floats: 0-1, 0-255 or any range; printing one would be a guess
         raise ValueError(f'cannot read image "{path.name}": its pixels are floating-point numbers, '
                          "with no set black and white (save it with 8 or 16 bits a channel)")
@@ -79,6 +81,26 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
         raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
 
 
+# Files that hold more than one picture but print as their first: a camera's MPO holds the photo
+# and its depth map or preview; a Photoshop file its flattened picture and then each layer.
+_FIRST_IS_THE_PICTURE = frozenset({"MPO", "PSD"})
+_PAGED = frozenset({"TIFF", "DCX"})  # their pictures are pages, not frames of an animation
+
+
+def _check_one_picture(path: Path, image) -> None:
+    """An animation or a file of pages would print its first picture without a word: the
+    designer who meant another frame, or all of them, would never know."""
+    if image.format in _FIRST_IS_THE_PICTURE or not getattr(image, "is_animated", False):
+        return
+    count = image.n_frames
+    if image.format in _PAGED:
+        held = f"it holds {count} pages, and a card prints one picture: save the page to print as an image of its own"
+    else:
+        held = (f"it is animated ({count} frames), and a card prints one picture: save the frame to print as "
+                "a still image (PNG)")
+    raise ValueError(f'cannot read image "{path.name}": {held}')
+
+
 def _reason(exc: Exception) -> str:
     """Pillow's reason, without the path or objects it may name."""
     from PIL import UnidentifiedImageError
@@ -87,7 +109,7 @@ def _reason(exc: Exception) -> str:
         return "not an image file (PNG, JPG, GIF, ... or SVG)"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
-    text = str(exc).split("\n")[0]
+    text = re.sub(r" \(\d+ bytes not processed\)$", "", str(exc).split("\n")[0])  # Pillow's count, of no use
     return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
 
 
@@ -96,6 +118,7 @@ def _jpeg(path: Path, image, size: tuple[int, int], name: str) -> Raster:
 
     if size == image.size:
         data = path.read_bytes()  # embedded as it is: the printer decodes it
+        _check_whole(image)
     else:
         image.draft(image.mode, size)  # decodes at 1/2, 1/4 or 1/8 scale where that is enough
         smaller = image.resize(size, Image.Resampling.LANCZOS)
@@ -109,6 +132,13 @@ def _jpeg(path: Path, image, size: tuple[int, int], name: str) -> Raster:
         raise ValueError("not a JPEG reportlab can embed")
     return Raster(name, probe.width, probe.height, data, ("DCTDecode",), probe.colorSpace,
                   cmyk_inverted=bool(getattr(probe, "_dotrans", 0)))
+
+
+def _check_whole(image) -> None:
+    """A JPEG cut short, embedded as it is, prints grey from where it stops, without a word:
+    decoded once to be sure, at an eighth of its size (its own fast path)."""
+    image.draft(image.mode, (max(1, image.size[0] // 8), max(1, image.size[1] // 8)))
+    image.load()
 
 
 def _flate(image, size: tuple[int, int], name: str) -> Raster:

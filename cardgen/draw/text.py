@@ -75,6 +75,8 @@ def check(attrs: dict) -> None:
 
 @dataclass(frozen=True)
 class PreparedText:
+    """A text box ready to draw: its laid-out lines and how its icons are drawn."""
+
     laid: Any  # cardgen.text.fit.LaidText
     icon_parts: Mapping[str, Callable]  # name -> parts(x, baseline, size, color): an icon's drawing
     paint_icon: Callable  # (canvas, name, x, baseline, size): draws an image icon (an "I" part)

@@ -23,6 +23,7 @@ from ..proof.workers import close_rasterisers, open_rasteriser, ordered_map
 from ..units import MM_PER_INCH
 from .perface import load_checked, page_mm, per_card_pdf
 from ..scratch import scratch_folder
+from ..write.atomic import Batch, made_folder, staged, together
 
 COLUMNS, ROWS = 10, 7
 PER_SHEET = COLUMNS * ROWS - 1  # the last slot is the hidden card
@@ -136,11 +137,9 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
     straddle two sheets) is rasterised once, here; the sheets are drawn in ``jobs`` processes."""
     card_set = load_checked(name, session.root)
     folder = Path(out) / name
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("deck-*.png"):  # sheets of an earlier export: their number may differ
-        old.unlink()
     decks: list[dict] = []
-    with scratch_folder("cardgen-tts-") as temporary:
+    # every file of the export, or none; the folder made first: a file in its way is said as the folder's
+    with made_folder(folder), together() as batch, scratch_folder("cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         planned = []  # (card type, back face or None, fronts) a sheet
@@ -180,15 +179,24 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
                         "card_px": [cell_w, cell_h], "back": f"deck-{number}-back.png",
                         "plain_back": back is None, "names": [f["card"] for f in fronts],
                         "back_hash": back["hash"] if back else f"plain:{cell_w}x{cell_h}"}
-                (folder / deck["back"]).write_bytes(backs[deck["back_hash"]][1])
-                (folder / deck["sheet"]).write_bytes(sheet_png)
+                _write(folder / deck["back"], backs[deck["back_hash"]][1], batch)
+                _write(folder / deck["sheet"], sheet_png, batch)
                 decks.append(deck)
                 rasterised += count
         finally:
             close_rasterisers(pdf)
-    (folder / "tts.json").write_text(json.dumps({"set": name, "decks": decks}, indent=1, ensure_ascii=False) + "\n",
-                                     encoding="utf-8")
-    saved = saved_object(card_set.title, decks, folder.resolve().as_uri() + "/")
-    (folder / f"{name}.saved-object.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n",
-                                                     encoding="utf-8")
+        _write(folder / "tts.json", (json.dumps({"set": name, "decks": decks}, indent=1, ensure_ascii=False)
+                                     + "\n").encode("utf-8"), batch)
+        saved = saved_object(card_set.title, decks, folder.resolve().as_uri() + "/")
+        _write(folder / f"{name}.saved-object.json",
+               (json.dumps(saved, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), batch)
+    written = {deck["sheet"] for deck in decks} | {deck["back"] for deck in decks}
+    for old in folder.glob("deck-*.png"):  # sheets of an earlier export past this one's number: gone once it is in
+        if old.name not in written:
+            old.unlink()
     return folder, decks, rasterised
+
+
+def _write(target: Path, data: bytes, batch: Batch) -> None:
+    with staged(target, batch=batch) as (temporary,):
+        temporary.write_bytes(data)

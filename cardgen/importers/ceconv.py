@@ -28,6 +28,7 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 from ..errors import CardgenError, Problem, Source
+from ..load.yamlfile import read_text
 from ..write.atomic import staged
 
 # Tagged lines, in the order a power card prints them, and the field each one fills.
@@ -176,12 +177,7 @@ def parse_ceconv(path: Path | str) -> list[dict[str, Any]]:
     file gives no value). Raise CardgenError listing every mistake as ``file:line: message``."""
     path = Path(path)
     file = path.as_posix()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CardgenError(Problem("file not found", Source(file))) from None
-    except UnicodeDecodeError as exc:
-        raise CardgenError(Problem(f"not UTF-8 text ({exc.reason})", Source(file))) from None
+    text = read_text(path, file)  # as every text file: bytes that are not UTF-8 named at their line
     parser = _Parser(file)
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):

@@ -115,6 +115,10 @@ def _clean(value: Any, field: str, source: Source, card: str | None) -> Any:
     return value
 
 
+def _kind(value: list | dict) -> str:
+    return "list" if isinstance(value, list) else "mapping"
+
+
 def _count(value: Any, source: Source, card: str) -> int:
     if value in (None, ""):
         return 1
@@ -125,14 +129,22 @@ def _count(value: Any, source: Source, card: str) -> int:
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
-        number = int(value)
+        digits = value.strip().lstrip("0") or "0"
+        if len(digits) > 18:  # past any limit, and past what Python turns into a number at 4,300 digits
+            raise CardgenError(Problem(_too_many(f"of {len(digits):,} digits"), source, card))
+        number = int(digits)
     else:
         raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
     if number < 0:
         raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
     if number > limit(COPIES_PER_CARD):
-        raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"count {number} is too many copies"), source, card))
+        shown = str(number) if number < 10 ** 18 else f"of {len(str(number)):,} digits"  # a spreadsheet's 1e300
+        raise CardgenError(Problem(_too_many(shown), source, card))
     return number
+
+
+def _too_many(count: str) -> str:
+    return limit_message(COPIES_PER_CARD, f"count {count} is too many copies")
 
 
 _NO_SOURCES: Mapping[str, Source] = MappingProxyType({})
@@ -150,8 +162,14 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     raw_name = values.get("name")
     if raw_name is None or str(raw_name).strip() == "":
         raise CardgenError(Problem("the card has no name (column `name`)", row.source))
+    if isinstance(raw_name, (list, dict)):  # printed, it would read "['a']" as Python writes it
+        raise CardgenError(Problem(f"the card's name must be text, got a {_kind(raw_name)}",
+                                   source_of("name", row.source)))
     name = str(raw_name).strip()
     type_name = values.get("type") or forced_type
+    if isinstance(type_name, (list, dict)):
+        raise CardgenError(Problem(f"the card's type must be text, got a {_kind(type_name)}",
+                                   source_of("type", row.source), name))
     if type_name is None or str(type_name).strip() == "":
         raise CardgenError(Problem("the card has no type (column `type`)", row.source, name))
     type_name = str(type_name).strip()
@@ -168,6 +186,9 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
             if _FORBIDDEN.search(value) is None:
                 fields[key] = value
                 continue
+        elif value is None:  # `flavor:` left empty in YAML: an empty cell, as in CSV, not the word "None" printed
+            fields[key] = ""
+            continue
         fields[key] = _clean(value, key, source_of(key, row.source), name)
     fields.update(name=name, type=type_name, count=count)
 

@@ -48,6 +48,8 @@ def ods_rows(path: Path) -> Iterator[tuple[int, list[Any]]]:
             if event != "end" or depth != 1:
                 continue
             repeat = int(element.get(f"{T}number-rows-repeated", "1"))
+            if repeat < 1:  # the row would vanish without a word
+                raise ValueError(f"a row repeated {repeat} times")
             cells = _cells(element)
             element.clear()
             while element.getprevious() is not None:  # rows read are let go
@@ -117,6 +119,9 @@ def _text(element) -> str:
             parts.append("\n")
         elif tag in (f"{O}annotation", f"{O}annotation-end"):
             pass  # a comment on the cell, not its value
+        elif tag is etree.Entity:  # kept unexpanded by the parser: it would be the card's text, "&a;"
+            raise ValueError(f"a cell refers to the entity {child.text}, which a DOCTYPE declares: cardgen never "
+                             "expands one")
         else:
             parts.append(_text(child))
         parts.append(child.tail or "")

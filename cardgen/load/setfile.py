@@ -5,12 +5,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..color.settings import color_settings
 from ..errors import Source, fail
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..paths import OutsideProject, confined, set_names  # noqa: F401 - set_names: the API's name here
 from ..units import parse_length
 from .cards import CardFiles
 from .setvalues import card_shape, check_date, length, text, unknown_keys
+from .tables import CARD_FILE_SUFFIXES, unknown_card_file_type
 from .yamlfile import line_of, plain, read_yaml, relative_name
 
 SET_KEYS = {"name", "title", "version", "size", "bleed", "safe", "defaults", "variables", "types",
@@ -88,7 +90,7 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
         unknown_keys(spec, TYPE_KEYS, file, f'card type "{type_name}"')
         if spec.get("defaults") is not None and not isinstance(spec["defaults"], dict):
             raise fail(f'card type "{type_name}": `defaults` must be a mapping of name: value', at(spec, "defaults"))
-        back = spec.get("back")
+        back = text(spec, "back", at, f'card type "{type_name}": back')
         if back is not None and str(back) not in backs:
             raise fail(f'card type "{type_name}" names back "{back}", which `backs` does not define', at(spec, "back"))
         size = card_size(plain(spec["size"]), at(spec, "size")) if "size" in spec else default_size
@@ -118,8 +120,6 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
             paper_size((paper.get("w"), paper.get("h")) if isinstance(paper, dict) else paper,
                        at(data["sheet"], "paper"))
     variables = plain(data.get("variables") or {})
-    from ..color.settings import color_settings  # colour management is a module of its own
-
     colour = color_settings(data.get("color"), data.get("output-intent"), directory,
                             lambda container, key: at(data if container is None else container, key))
     meta = {}
@@ -232,7 +232,7 @@ def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
 
 def _language(data: dict, at) -> str | None:
     """The hyphenation language, checked against the dictionaries there are."""
-    language = data.get("language")
+    language = text(data, "language", at)
     if language is None:
         return None
     from ..text.hyphenate import dictionary
@@ -287,6 +287,8 @@ def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple
                 warnings.append(warning)
         elif not card_path.is_file():
             raise fail(f'card file "{name}" not found', where)
+        elif card_path.suffix.lower() not in CARD_FILE_SUFFIXES:  # said here, where set.yaml names it
+            raise fail(f'card file "{name}": {unknown_card_file_type(card_path)}', where)
         if spec.get("delimiter") is not None:
             delimiter = named_delimiter(spec["delimiter"])
             if delimiter is None:
@@ -297,7 +299,12 @@ def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple
         if forced_type is not None and types is not None and str(forced_type) not in types:
             raise fail(f'card file "{name or url}": unknown card type "{forced_type}" (the set has: '
                        f'{", ".join(sorted(types))})', where)
-        files.append((card_path, str(forced_type) if forced_type is not None else None))
+        listed = (card_path, str(forced_type) if forced_type is not None else None)
+        if listed in files:  # its cards would be built, counted and checked twice, without a word
+            first = at(data["cards"], files.index(listed)).line if isinstance(data["cards"], list) else None
+            raise fail(f'card file "{name or url}" is listed twice in `cards`' + (
+                f" (first at line {first})" if first is not None else ""), where)
+        files.append(listed)
     return files, delimiters, warnings
 
 

@@ -26,12 +26,15 @@ def card_shape(value: Any, where: Source) -> str:
     if isinstance(value, dict):
         if set(value) != {"path"}:
             raise fail('a shape given as a mapping is {path: "M ... Z"}, an outline in SVG path syntax (mm)', where)
-        from ..draw.svgpath import parse_path
+        from ..draw.svgpath import encloses_area, parse_path, subpaths
 
         try:
-            parse_path(str(value["path"]))
+            segments = parse_path(str(value["path"]))
         except ValueError as exc:
             raise fail(f"shape: {exc}", where) from None
+        if not encloses_area(subpaths(segments)):  # its cut line, its trim, would be a point or a line
+            raise fail("shape: the outline encloses no area (it is a point or a line): the card would have no shape "
+                       "to cut", where)
         return path_shape(str(value["path"]))
     shape = ALIASES.get(str(value), str(value))
     if shape not in ("rect", "circle", *HEXES):

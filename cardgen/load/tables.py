@@ -10,7 +10,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from ..errors import Source, fail, os_reason
+from ..errors import CardgenError, Source, fail, os_reason
 from .delimiters import detect_delimiter
 from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
 
@@ -19,6 +19,8 @@ SAMPLE = 65536  # characters read to find a CSV file's delimiter
 
 @dataclass(frozen=True)
 class Row:
+    """A row of a card file: its values, and where the row and each value were read."""
+
     values: Mapping[str, Any]
     source: Source
     sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty
@@ -36,8 +38,14 @@ def read_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         return _xlsx_rows(path, root)
     if suffix == ".ods":
         return _ods_rows(path, root)
-    raise fail(f"unknown card file type {suffix!r} (use .yaml, .csv, .tsv, .xlsx or .ods)",
-               Source(relative_name(path, root)))
+    raise fail(unknown_card_file_type(path), Source(relative_name(path, root)))
+
+
+CARD_FILE_SUFFIXES = frozenset({".yaml", ".yml", ".csv", ".tsv", ".txt", ".xlsx", ".ods"})
+
+
+def unknown_card_file_type(path: Path) -> str:
+    return f"unknown card file type {path.suffix.lower()!r} (use .yaml, .csv, .tsv, .xlsx or .ods)"
 
 
 def _yaml_rows(path: Path, root: Path) -> Iterator[Row]:
@@ -91,7 +99,8 @@ def _header(cells: list[Any], source: Source) -> list[str]:
 def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
     name = relative_name(path, root)
     header: list[str] | None = None
-    last_line = 0
+    line = last_line = 0
+    last_cell = ""
     reader = None
     try:
         # read as it goes (only \n and \r end a row, not U+2028): a large file is never held whole
@@ -102,6 +111,7 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
             reader = csv.reader(handle, delimiter=delimiter)
             for cells in reader:
                 line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
+                last_cell = cells[-1] if cells else ""
                 if header is None:
                     if not any(c.strip() for c in cells):
                         continue
@@ -116,7 +126,10 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
                 yield Row(values, Source(name, line), {})  # every cell is on the row's line
-        if last_line > line and _ends_inside_quotes(path, line, delimiter):
+        # a quote left open takes the rest of the file into the last cell: many lines, or the end of
+        # the one it opened on (its line break, or the file's end with none)
+        if line and (last_line > line or last_cell.endswith(("\n", "\r")) or not _ends_with_line_break(path)) \
+                and _ends_inside_quotes(path, line, delimiter):
             raise fail("a quoted cell on this row is never closed: the file ends inside it (the rows "
                        "after it were read as its text)", Source(name, line))
     except UnicodeDecodeError:
@@ -134,6 +147,15 @@ def _first_written_line(path: Path) -> int:
             if line.strip() and not line.lstrip().startswith(("#", "---", "%")):
                 return number
     return 1
+
+
+def _ends_with_line_break(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        if handle.tell() == 0:
+            return True
+        handle.seek(-1, 2)
+        return handle.read(1) in b"\n\r"
 
 
 def _ends_inside_quotes(path: Path, line: int, delimiter: str) -> bool:
@@ -174,6 +196,7 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except Exception as exc:  # openpyxl raises many types for a broken file
         raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
     sheet = workbook.worksheets[0] if workbook.worksheets else None
+    number = 0  # the last row read: openpyxl reads the sheet's XML a row at a time, as it is asked
     try:
         if sheet is None:  # Excel saves at least one: its sheet's part is missing
             raise fail("cannot read the workbook: it holds no worksheet (a damaged file?)", Source(name))
@@ -201,6 +224,12 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
             yield Row(record, source, {})  # every cell is on the row's line
     except CellError as error:
         raise fail(str(error), Source(f"{name}:{sheet.title}!{error.cell}")) from None
+    except CardgenError:
+        raise
+    except Exception as exc:  # openpyxl reading the row after the last one read: damaged XML or cell data
+        if type(exc).__name__ in ("ParseError", "XMLSyntaxError"):  # read in pieces: no row to name
+            raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
+        raise fail(f"cannot read the workbook: damaged cell data ({exc})", Source(name, number + 1)) from None
     finally:
         workbook.close()
         formulas.close()

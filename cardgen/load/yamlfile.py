@@ -9,8 +9,6 @@ from typing import Any
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
 from . import yamlkept
-from .yamlstream import Unsure, read_document
-from .yamlwords import explain
 
 
 def relative_name(path: Path, root: Path | None) -> str:
@@ -41,6 +39,9 @@ def read_text(path: Path, name: str) -> str:
 def not_utf8(data: bytes, exc: UnicodeDecodeError, name: str, line_offset: int = 0, byte_offset: int = 0):
     """The error for bytes that are not UTF-8: the line, and the byte offset in the file."""
     start = exc.start
+    if start + byte_offset == 0 and data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # its byte-order mark
+        return fail('the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a spreadsheet as "CSV UTF-8")',
+                    Source(name, 1))
     line = data.count(b"\n", 0, start) + 1 + line_offset
     bad = data[start:start + 1].hex().upper()
     return fail(f"the file is not UTF-8 text: byte 0x{bad} at byte offset {start + byte_offset} "
@@ -92,6 +93,8 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
         if data is None:
             data, fresh = _round_trip(text, name), True
     else:
+        from .yamlstream import Unsure, read_document  # a set whose YAML files are all small never needs it
+
         try:  # through libyaml, as ruamel would build it; else ruamel's own (pure Python) parser
             data = read_document(text)
         except Unsure:
@@ -147,13 +150,19 @@ def _round_trip(text: str, name: str) -> Any:
         if _deeper_than(text, MAX_FLOW_DEPTH):
             raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
-        return YAML(typ="rt", pure=True).load(text)
+        data = YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as exc:
+        from .yamlwords import explain
+
         line, message = explain(exc, text)
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
     except ValueError as exc:  # a date that does not exist (2024-13-45): YAML reads it as a date
+        line, digits = _longest_number(text)
+        if digits > sys.get_int_max_str_digits():  # Python reads no longer number: said as a number, not a date
+            raise fail(f"invalid YAML: a number of {digits:,} digits, more than the {sys.get_int_max_str_digits():,} "
+                       "Python reads: put quotes round it to keep it as text", Source(name, line)) from None
         line, written = _impossible_date(text)
         raise fail(f"invalid YAML: {written} is not a date ({exc}): put quotes round it to keep it as text",
                    Source(name, line)) from None
@@ -164,6 +173,67 @@ def _round_trip(text: str, name: str) -> Any:
                    "character?)", Source(name, line)) from None
     except YAMLError as exc:
         raise fail(f"invalid YAML: {' '.join(str(exc).split())}", Source(name)) from None
+    _check_tags(data, name)
+    return data
+
+
+_DIGITS = re.compile(r"\d{100,}")
+
+
+def _longest_number(text: str) -> tuple[int | None, int]:
+    """The line and length of the longest run of digits in ``text`` (0 below 100 digits)."""
+    line, most = None, 0
+    for found in _DIGITS.finditer(text):
+        if len(found.group()) > most:
+            line, most = text.count("\n", 0, found.start()) + 1, len(found.group())
+    return line, most
+
+
+_CORE_TAG = "tag:yaml.org,2002:"
+_READ_TAGS = frozenset(_CORE_TAG + kind for kind in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
+
+
+def _check_tags(data: Any, name: str) -> None:
+    """A value with a tag cardgen does not read (``!custom 2``, ``!!python/object:...``,
+    ``!!binary``) is refused at its line: kept, it would reach a card as something that is not
+    its value, and be said wrongly later (``count must be a whole number, got "2"``) or printed
+    as Python writes it (``b'...'``). ``!!str 5``, which ruamel keeps tagged, becomes the text "5"."""
+    from ruamel.yaml.comments import TaggedScalar
+
+    if _refused_tag(data) is not None:
+        raise fail(_tag_message(_refused_tag(data)), Source(name, line_of(data)))
+    pending = [data] if isinstance(data, (dict, list)) else []
+    seen: set[int] = set()  # an aliased container is walked once: aliases may expand it a billion times
+    while pending:
+        container = pending.pop()
+        if id(container) in seen:
+            continue
+        seen.add(id(container))
+        for key, value in list(container.items() if isinstance(container, dict) else enumerate(container)):
+            if value.__class__ is str:
+                continue
+            refused = _refused_tag(value)
+            if refused is not None:
+                raise fail(_tag_message(refused), Source(name, line_of(container, key)))
+            if isinstance(value, TaggedScalar):
+                container[key] = str(value.value)
+            elif isinstance(value, (dict, list)):
+                pending.append(value)
+
+
+def _refused_tag(value: Any) -> str | None:
+    """The tag of ``value`` as written (``!custom``, ``!!binary``) if cardgen does not read it."""
+    if isinstance(value, bytes):
+        return "!!binary"
+    tag = getattr(getattr(value, "tag", None), "value", None)
+    if tag is None or tag in _READ_TAGS:
+        return None
+    return "!!" + tag[len(_CORE_TAG):] if tag.startswith(_CORE_TAG) else tag
+
+
+def _tag_message(tag: str) -> str:
+    return (f'invalid YAML: a value tagged "{tag}": cardgen reads text, numbers, true and false, dates, lists and '
+            "mappings: remove the tag")
 
 
 class _Recursive(Exception):

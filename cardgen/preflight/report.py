@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Source
+from ..errors import Source, readable
 
 SHOWN_CARDS = 3  # card names printed before "and N more"
 
@@ -28,7 +28,7 @@ class Finding:
             more = len(self.cards) - SHOWN_CARDS
             count = len(self.cards)
             text += f" ({count} card{'s' * (count != 1)}: {shown}{f' and {more} more' if more > 0 else ''})"
-        return text
+        return readable(text)  # as every problem's line: a long quoted value by its start and end
 
     def as_json(self) -> dict:
         return {"check": self.check, "severity": self.severity, "message": self.message,

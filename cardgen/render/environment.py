@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import traceback
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -25,7 +24,36 @@ from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .fragments import FragmentCache
 
-_TAG = re.compile(r"<(?=[A-Za-z])([A-Za-z][\w-]*)")
+# What marking looks for: an element's start tag, to mark; or the start of a stretch whose ``<``
+# opens no element (a Jinja expression, statement or comment, whose strings and comparisons are
+# Jinja's; an XML comment, CDATA section or processing instruction, which hold text), to skip.
+_TAG_OR_SKIPPED = re.compile(r"<([A-Za-z][\w-]*)|\{[{%#]|<!--|<!\[CDATA\[|<\?")
+_STRING = r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^"'])*?"""  # a Jinja string is passed whole
+_SKIPPED_END = {"{{": re.compile(_STRING + r"\}\}", re.S), "{%": re.compile(_STRING + r"%\}", re.S),
+                "{#": re.compile(r".*?#\}", re.S), "<!--": re.compile(r".*?-->", re.S),
+                "<![CDATA[": re.compile(r".*?\]\]>", re.S), "<?": re.compile(r".*?\?>", re.S)}
+
+
+def marked_source(source: str, name: str) -> str:
+    """``source`` with each element's start tag marked ``_src="NAME:LINE"``: the tags of the
+    markup only, never a ``<`` in a Jinja expression (``{% if a<b %}``), a Jinja string, or the
+    text of a CDATA section or comment, where a marker would break the template or be printed."""
+    parts, done, line, counted = [], 0, 1, 0
+    found = _TAG_OR_SKIPPED.search(source)
+    while found is not None:
+        if found.group(1) is not None:
+            line += source.count("\n", counted, found.start())
+            counted = found.start()
+            parts.append(f'{source[done:found.end()]} _src="{name}:{line}"')
+            done = found.end()
+            found = _TAG_OR_SKIPPED.search(source, done)
+            continue
+        end = _SKIPPED_END[found.group(0)].match(source, found.end())
+        if end is None:  # never closed: Jinja or the XML parser says so at its line; nothing after is marked
+            break
+        found = _TAG_OR_SKIPPED.search(source, end.end())
+    parts.append(source[done:])
+    return "".join(parts)
 
 
 class OutsideTemplate(TemplateNotFound):
@@ -58,9 +86,7 @@ class MarkedLoader(FileSystemLoader):
             raise TemplateNotText(f"the template is not UTF-8 text: byte 0x{exc.object[exc.start:exc.start + 1].hex().upper()}"
                                   f" at byte offset {exc.start} (save it as UTF-8)",
                                   exc.object.count(b"\n", 0, exc.start) + 1, template) from None
-        marked = "\n".join(_TAG.sub(lambda m: f'<{m.group(1)} _src="{name}:{number}"', line)
-                           for number, line in enumerate(source.split("\n"), start=1))
-        return marked, filename, uptodate
+        return marked_source(source, name), filename, uptodate
 
 
 _NAMES: dict[tuple, tuple[frozenset[str], tuple[str | None, ...]]] = {}
@@ -220,6 +246,8 @@ class Templates:
     def _template_frames(self, exc: BaseException) -> list[Source]:
         """The template lines the exception passed through, outermost first; a line that
         includes another template is marked ``included`` (see ``_included_from``)."""
+        import traceback  # for a template that fails alone
+
         folder = str(self.folder)
         found: list[Source] = []
         for frame in traceback.extract_tb(exc.__traceback__):

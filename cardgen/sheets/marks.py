@@ -35,6 +35,8 @@ FOLD_LABEL_GAP = 0.6  # mm between the fold line and the label's baseline
 
 @dataclass(frozen=True)
 class LineMark:
+    """A line drawn on a sheet (mm): a crop mark, a cut or fold line, or a board's alignment mark."""
+
     x0: float
     y0: float
     x1: float
@@ -46,6 +48,8 @@ class LineMark:
 
 @dataclass(frozen=True)
 class CircleMark:
+    """A circle drawn on a sheet (mm): a round face's cut line."""
+
     cx: float
     cy: float
     r: float
@@ -54,6 +58,8 @@ class CircleMark:
 
 @dataclass(frozen=True)
 class TextMark:
+    """Words printed on a sheet (mm): a fold line's label or a note."""
+
     x: float  # start of the baseline
     y: float
     text: str
@@ -174,12 +180,19 @@ def fold_marks(fold: str, page_w: float, page_h: float, margin: float) -> list[L
 
 def draw_marks(canvas, page) -> None:
     """Draw ``page.marks`` on a reportlab canvas (points, origin at the page's bottom-left)."""
-    if not page.marks:
+    marks = page.marks
+    if not marks:
         return
-    lines = tuple(mark for mark in page.marks if mark.__class__ is LineMark)
-    if lines:
-        canvas._code.append(_line_marks(lines))
-    if len(lines) == len(page.marks):
+    # pages of one sheet share one tuple of marks (impose.py): its line marks are found by its
+    # id (the tuple is kept with them, so its id is not reused), not by hashing every mark
+    known = _LINES.get(id(marks))
+    if known is None or known[0] is not marks:
+        lines = tuple(mark for mark in marks if mark.__class__ is LineMark)
+        known = _LINES[id(marks)] = (marks, _line_marks(lines) if lines else None, len(lines) == len(marks))
+    _, line_code, only_lines = known
+    if line_code is not None:
+        canvas._code.append(line_code)
+    if only_lines:
         return
     # the other marks (a sheet's note, a fold label) go through reportlab, a millisecond a page;
     # once drawn, the same marks in the same text state are the same operators (the codes of
@@ -187,15 +200,18 @@ def draw_marks(canvas, page) -> None:
     drawn = getattr(canvas, "_cardgen_marks", None)
     if drawn is None:
         drawn = canvas._cardgen_marks = Latest(64)
-    key = (page.marks, canvas._initialFontName, canvas._charSpace, canvas._wordSpace, canvas._horizScale,
+    key = (id(marks), canvas._initialFontName, canvas._charSpace, canvas._wordSpace, canvas._horizScale,
            canvas._textRenderMode, canvas._rise)
     code = drawn.get(key)
-    if code is not None:
-        canvas._code.extend(code)
+    if code is not None and code[0] is marks:
+        canvas._code.extend(code[1])
         return
     start = len(canvas._code)
     _draw_other_marks(canvas, page)
-    drawn[key] = canvas._code[start:]
+    drawn[key] = (marks, canvas._code[start:])
+
+
+_LINES = Latest(64)  # id of a page's marks -> (the marks, their line marks' operators or None, only lines?)
 
 
 def _draw_other_marks(canvas, page) -> None:

@@ -59,6 +59,8 @@ class SheetOptions:
 
 @dataclass(frozen=True)
 class Imposition:
+    """Where the faces go: the pages in output order and the faces placed on them."""
+
     pages: tuple[Page, ...]  # numbered from 1 in output order
     placements: tuple[Placement, ...]  # page by page, in slot order
 

@@ -55,6 +55,8 @@ class LaidLine(NamedTuple):
 
 @dataclass(frozen=True)
 class LaidText:
+    """A text laid out in its box: the size chosen, the lines, and the height they take."""
+
     size: float
     lines: tuple[LaidLine, ...]
     height: float  # pt actually used
@@ -63,6 +65,8 @@ class LaidText:
 
 @dataclass(frozen=True)
 class TextStyle:
+    """How a text box sets its text: font, leading, alignment, letter spacing and hyphenation."""
+
     family: str | None
     bold: bool
     italic: bool

@@ -34,11 +34,13 @@ def staged(*targets: Path, batch: "Batch | None" = None, spare: bool = False) ->
     fails nothing.
     """
     temporaries = []
+    made: list[Path] = []  # folders made for the targets: removed again if nothing is put in them
     handed = False
     try:
         for target in targets:
             target = Path(target)
             try:
+                made += _missing_folders(target.parent)
                 target.parent.mkdir(parents=True, exist_ok=True)
             except (FileExistsError, NotADirectoryError) as error:
                 blocking = Path(file_on_the_way(target) or target.parent)
@@ -58,6 +60,7 @@ def staged(*targets: Path, batch: "Batch | None" = None, spare: bool = False) ->
         else:
             with stops.deferred():  # handed over whole: the batch removes them if it fails
                 batch._take(temporaries, [Path(target) for target in targets], spare)
+                batch._made += made
                 handed = True
     except OSError as error:
         _name_the_output(error, temporaries, list(targets))
@@ -65,6 +68,7 @@ def staged(*targets: Path, batch: "Batch | None" = None, spare: bool = False) ->
     finally:
         if not handed:
             _remove(temporaries)
+            _remove_empty(made)
 
 
 class Batch:
@@ -76,6 +80,7 @@ class Batch:
         self._temporaries: list[Path] = []
         self._targets: list[Path] = []
         self._spare: list[tuple[Path, Path]] = []
+        self._made: list[Path] = []  # folders made for its files, deepest first
 
     def _take(self, temporaries: list[Path], targets: list[Path], spare: bool) -> None:
         if spare:
@@ -113,6 +118,7 @@ def together() -> Iterator[Batch]:
                     continue  # left as it was: a spare file says whether it still holds (unchanged.py)
     finally:
         _remove(batch._temporaries + [temporary for temporary, _ in batch._spare])
+        _remove_empty(batch._made)  # a failed build leaves no output/ behind that it made
 
 
 def _name_the_output(error: OSError, temporaries: list[Path], targets: list[Path]) -> None:
@@ -132,6 +138,37 @@ def _remove(temporaries: list[Path]) -> None:
         for temporary in temporaries:
             if temporary.exists():
                 temporary.unlink()
+
+
+@contextmanager
+def made_folder(folder: Path) -> Iterator[Path]:
+    """``folder`` made, with the folders above it that are missing, for the block; the ones it
+    made are removed again if the block fails and leaves them empty."""
+    made = _missing_folders(Path(folder))
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        yield Path(folder)
+    except BaseException:
+        _remove_empty(made)
+        raise
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and the folders above it that do not exist yet, deepest first."""
+    missing = []
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders that are empty, deepest first (a folder holding an output stays)."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            continue
 
 
 def _commit(temporaries: list[Path], targets: list[Path]) -> None:

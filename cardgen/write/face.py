@@ -34,21 +34,20 @@ class FaceDrawing:
 def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
     """Draw a face with its trim's bottom-left corner at the origin; return its parts, with
     which it can be drawn again."""
-    geometry = FaceGeometry(card_type.size.w, card_type.size.h)
-
     def icon(*args):
         drawing.paint_icon(canvas, *args)
 
     if drawing.parts is not None:
-        def element(index: int) -> None:
+        def element(index: int) -> None:  # (most recorded faces draw no element again: no geometry made)
             element, prepared = drawing.element_at(index)
-            draw_element(canvas, element, geometry, prepared)
+            draw_element(canvas, element, FaceGeometry(card_type.size.w, card_type.size.h), prepared)
 
         if drawing.prepared is not None:
             write_prepared(canvas, drawing.parts, drawing.prepared, drawing.face_named, element, icon)
         else:
             replay(canvas, drawing.parts, drawing.face_named, element, icon)
         return drawing.parts
+    geometry = FaceGeometry(card_type.size.w, card_type.size.h)
     parts: list = []
     for index, (element, prepared) in enumerate(drawing.laid.items):
         if element.tag == "text":

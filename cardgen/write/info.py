@@ -15,6 +15,8 @@ from ..model import CardSet
 
 @dataclass(frozen=True)
 class DocumentInfo:
+    """The PDF's document information: title, author, subject and date."""
+
     title: str
     author: str
     subject: str

@@ -81,7 +81,9 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
         for page, placements in pages:
             if page.flip:
                 flips.add(page.flip)
-            canvas.setPageSize((page.w * PT_PER_MM, page.h * PT_PER_MM))
+            size = (page.w * PT_PER_MM, page.h * PT_PER_MM)
+            if size != canvas._pagesize:  # (the preamble it makes is the same for every page of a size)
+                canvas.setPageSize(size)
             if page.trim_box:
                 canvas.setTrimBox(_box(page.trim_box))
             if page.bleed_box:

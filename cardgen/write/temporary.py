@@ -17,10 +17,8 @@ _NAME = re.compile(r"\..+\.cardgen-(\d+)-[0-9a-f]{8}\.tmp")
 
 def temporary_path(target: Path) -> Path:
     """A fresh temporary name beside ``target`` (the file is not made)."""
-    import secrets  # not imported by a build that writes nothing (unchanged.py)
-
-    target = Path(target)
-    return target.with_name(f".{target.name}.cardgen-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    target = Path(target)  # (os.urandom is what secrets.token_hex reads, without importing secrets and hmac)
+    return target.with_name(f".{target.name}.cardgen-{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
 
 def is_temporary(path: Path) -> bool:

@@ -51,3 +51,35 @@ def test_forms_used_long_ago_are_let_go_and_defined_again_when_met_again(project
         xobjects = after["/Resources"].get("/XObject", {})
         placed = re.findall(r"/(FormXob\.\w+) Do", after.get_contents().get_data().decode("latin-1"))
         assert all(f"/{name}" in xobjects for name in placed)  # each form a page places, it names
+
+
+def test_pages_name_a_form_defined_again_by_its_new_object(project, monkeypatch):
+    """A form let go and defined again is a new object (with the same drawing): every page
+    after that names the new one, never the object its name stood for before (a page's XObject
+    dictionary formatted once and kept must be kept by the objects it names, not the names)."""
+    from cardgen.write import pdf
+
+    with open(project / "data/demo/more.csv", "a", encoding="utf-8") as cards:  # faces used again and again
+        cards.write("Twin A,3,Same again\nTwin B,3,And again\n")
+    monkeypatch.setattr(pdf._FaceDrawer, "FORMS", 1)  # forms let go and defined again, under new numbers
+    (result,) = cardgen.build(["demo"], project, project / "out", cardgen.BuildOptions(cache=False)).sets
+    reader = PdfReader(result.pdf)
+    forms: dict[bytes, list[int]] = {}  # a form's drawing -> the objects that define it, in file order
+    for number in range(1, reader.trailer["/Size"]):
+        try:
+            obj = reader.get_object(number)
+        except Exception:
+            continue
+        if getattr(obj, "get", None) and obj.get("/Subtype") == "/Form":
+            forms.setdefault(obj.get_data(), []).append(number)
+    redefined = 0
+    for page in reader.pages:
+        for reference in page["/Resources"].get("/XObject", {}).values():
+            form = reference.get_object()
+            if form.get("/Subtype") != "/Form":
+                continue
+            defined = forms[form.get_data()]
+            before_page = [number for number in defined if number < page.indirect_reference.idnum]
+            assert reference.idnum == max(before_page)  # the latest definition before the page
+            redefined += len(defined) > 1
+    assert redefined  # some page named a form defined twice
