@@ -1,11 +1,13 @@
 """Rasterising on every core: work split into chunks, done in forked worker processes, the
-results handed back in the order of the chunks, so the files written from them (by the one
-parent process) are the same, in the same order, whatever the number of processes.
+results handed back in the order of the chunks, so that what is made of them is the same
+whatever the number of processes.
 
 pdfium renders one page at a time per process (it is not thread-safe), so processes it is. They
-are forked: each starts with the parent's memory (the loaded set, the work function) and opens
-the PDF itself (``open_rasteriser``), so nothing but a chunk's number goes in and its encoded
-files come back.
+are forked: each starts with the parent's memory (the loaded set, the work function, the folder
+to write to) and opens the PDF itself (``open_rasteriser``), so nothing but a chunk's number
+goes in; a proof's or a shop export's workers write each face's files themselves (each file
+whole or not at all, write/temporary.py), and hand back only what the parent still needs (a
+contact sheet's thumbnails), not a face's megabytes.
 """
 from __future__ import annotations
 
