@@ -6,6 +6,8 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
@@ -42,6 +44,14 @@ def test_an_error_in_a_worker_reaches_the_caller():
 
     with pytest.raises(ValueError, match="face 3 is broken"):
         list(ordered_map(work, list(range(6)), 2))
+
+    def stopped(n):  # a Ctrl-C or an exit met in a worker: the pool would wait for ever for its chunk
+        if n == 2:
+            raise KeyboardInterrupt
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(stopped, list(range(6)), 2))
 
 
 def test_chunks_are_consecutive_and_cover_every_item():
@@ -182,3 +192,18 @@ def test_rows_crop_and_image_match_the_rendered_page(project, tmp_path):
         assert again.crop(10, 20, 300, 400, into=buffer).png(300) == crop.png(300)
         with pytest.raises(ValueError, match="cannot hold"):
             again.crop(10, 20, 300, 401, into=buffer)
+
+
+def test_a_folder_opened_again_loses_what_dead_workers_left_half_written(tmp_path):
+    from cardgen.proof.store import ProofFolder
+
+    folder = tmp_path / "proofs" / "demo"
+    (folder / ".thumbs").mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = [folder / f".a-1-front.png.cardgen-{dead.stdout.strip()}-0123abcd.tmp",
+             folder / f".thumbs/.k-plain-300.png.cardgen-{dead.stdout.strip()}-89abcdef.tmp"]
+    kept = [folder / f".b-1-front.png.cardgen-{os.getpid()}-0123abcd.tmp", folder / "notes.tmp"]
+    for path in stale + kept:
+        path.write_bytes(b"half")
+    ProofFolder(folder)
+    assert [path.exists() for path in stale + kept] == [False, False, True, True]
