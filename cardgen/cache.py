@@ -119,18 +119,29 @@ class FaceCache:
                 self._put(digest, stored)
         return stored
 
-    def stored_drawing(self, key: str) -> bytes | None:
-        """A face's drawing as it is stored, not unpacked (kept again for the next build, as
-        ``recall`` keeps it); None when it is not kept, or is plainly not a drawing."""
-        stored = self._kept(key)
-        if stored is None:
-            return None
-        if stored[0] == RAW and (len(stored) < 2 or stored[1] & 0x7F not in TUPLE_TYPES):
-            return None
-        return stored
+    def carry(self, digests) -> None:
+        """Keep the last build's entries of these key digests for the next build, as they are,
+        without reading them (those still there)."""
+        pop, put = self.last.pop, self._put
+        for digest in digests:
+            stored = pop(digest)
+            if stored is not None:
+                put(digest, stored)
+
+    def stored_drawings(self, keys: list[str]) -> list[bytes] | None:
+        """Faces' drawings as they are stored, not unpacked (kept again for the next build, as
+        ``recall`` keeps them); None as soon as one is not kept, or is plainly not a drawing
+        (those before it are kept again all the same)."""
+        drawings = []
+        for key in keys:
+            stored = self._kept(key)
+            if stored is None or (stored[0] == RAW and (len(stored) < 2 or stored[1] & 0x7F not in TUPLE_TYPES)):
+                return None
+            drawings.append(stored)
+        return drawings
 
     def drawing_of(self, stored: bytes) -> tuple | None:
-        """The parts of a drawing ``stored_drawing`` gave, or None if they cannot be read."""
+        """The parts of a drawing ``stored_drawings`` gave, or None if they cannot be read."""
         try:
             parts = marshal.loads(self._unpacked(stored))
         except (EOFError, ValueError, TypeError, IndexError, zlib.error):

@@ -134,9 +134,16 @@ class LastBuild:
     def pop(self, digest: bytes) -> bytes | None:
         """The stored payload kept under the key of ``digest``, taken out of the index (None:
         not kept)."""
-        offset = self.index.pop(digest)
-        if offset is None:
-            return None
+        index = self.index
+        if index.table is not None:  # _Index.pop's own, without its calls (a rebuild pops every entry)
+            offset = index.table.pop(hash(digest) or 1, None)
+            if offset is None:
+                return None
+            index.count -= 1
+        else:
+            offset = index.pop(digest)
+            if offset is None:
+                return None
         entry = self._entry(offset)
         if entry is None or entry[0] != digest:  # another key of the same index number: made again
             return None
@@ -208,7 +215,7 @@ def _index(fd: int, held: bytes | None = None) -> tuple[_Index, bytes | None]:
             if len(dictionary) != length:
                 return empty
         else:
-            keys.append(_Index.number(key))
+            keys.append(hash(key) or 1)  # _Index.number(key), without its call
             offsets.append(offset)
         offset += ENTRY_HEADER.size + key_length + length
     return (_Index(keys, offsets), dictionary) if offset == size else empty

@@ -5,6 +5,7 @@ load -> validate -> render markup -> lay out -> draw -> impose -> write
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
@@ -180,3 +181,44 @@ class Page:
     bleed_box: tuple[float, float, float, float] | None = None
     marks: tuple[Any, ...] = field(default_factory=tuple)  # drawing ops from sheets/marks
     flip: str | None = None  # a duplex back page: the edge ("long" or "short") the sheet turns over
+
+
+def _maker(cls, names: tuple[str, ...]):
+    """``cls(*values)`` for every field of ``cls`` (a frozen dataclass with slots and no
+    __post_init__), each value given: its __init__'s work without its call of
+    ``object.__setattr__`` a field (a rebuild makes two faces, slots and placements a card)."""
+    if tuple(f.name for f in dataclass_fields(cls)) != names or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__}'s fields are not {names}")
+    setters = tuple(cls.__dict__[name].__set__ for name in names)
+    return object.__new__, setters
+
+
+_NEW, _FACE = _maker(Face, ("card", "card_type", "copy", "side", "markup_key", "content_hash", "markup"))
+_, _SLOT = _maker(Slot, ("page", "x", "y", "w", "h", "shape", "rotation", "clip"))
+_, _PLACEMENT = _maker(Placement, ("face", "slot"))
+
+
+def new_face(card: Card, card_type: CardType, copy: int, side: str, markup_key: str, content_hash: str,
+             markup: Any = None) -> Face:
+    """``Face(card, card_type, copy, side, markup_key, content_hash, markup)``, made faster."""
+    face = _NEW(Face)
+    s = _FACE
+    s[0](face, card), s[1](face, card_type), s[2](face, copy), s[3](face, side)
+    s[4](face, markup_key), s[5](face, content_hash), s[6](face, markup)
+    return face
+
+
+def new_slot(page: int, x: float, y: float, w: float, h: float, shape: str, rotation: int, clip) -> Slot:
+    """``Slot(page, x, y, w, h, shape, rotation, clip)``, made faster."""
+    slot = _NEW(Slot)
+    s = _SLOT
+    s[0](slot, page), s[1](slot, x), s[2](slot, y), s[3](slot, w), s[4](slot, h), s[5](slot, shape)
+    s[6](slot, rotation), s[7](slot, clip)
+    return slot
+
+
+def new_placement(face: Face, slot: Slot) -> Placement:
+    """``Placement(face, slot)``, made faster."""
+    placement = _NEW(Placement)
+    _PLACEMENT[0](placement, face), _PLACEMENT[1](placement, slot)
+    return placement

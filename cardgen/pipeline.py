@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import sheets, stops, unchanged, validate, workers
+from . import kept_cards, sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
@@ -22,7 +22,7 @@ from .paths import CACHE_FOLDER, is_inside
 from .rendered import lay_out_all, render_set
 from .results import BuildResult, SetResult
 from .render.environment import Templates
-from .streams import batches
+from .streams import Latest, batches
 from .text.fonts import FontBook
 from .write.atomic import Batch, staged, together
 from .write.manifest import ManifestWriter
@@ -33,6 +33,7 @@ from .write.pdf import write_pdf
 
 BATCH = 256  # cards read, and faces rendered, at a time: a few hundred kilobytes
 GC_THRESHOLD = 20_000  # new objects between two runs of the cycle collector during a build
+CARD_LINES = 2 * BATCH + 512  # cards between the render stage and the manifest: two batches and a sheet, and more
 
 
 @dataclass
@@ -136,12 +137,14 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         groups = dict.fromkeys(sheets.group_of(card_set.types[name], layout) for name in by_type)  # sheets, in order
         copies = sum(by_type.values())
         extra_pages, notes = [], {}
+        card_lines = Latest(CARD_LINES)  # the manifest's lines of the cards of kept runs (kept_cards.py)
         if options.changed_since is not None:
             streams, copies, changelog = _reprinted(rendered, cards, layout, Path(options.changed_since))
             extra_pages.append(changelog.page)
             notes["changelog"] = changelog.as_json()
         else:
-            streams = (_batched(rendered.pairs(_batched(_of(cards, group, card_set, layout)))) for group in groups)
+            streams = (_batched(kept_cards.pairs(rendered, _batched(_of(cards, group, card_set, layout)), cache,
+                                                 card_lines)) for group in groups)
         stamp = None
         if options.stamp:
             date = options.stamp_date or time.strftime("%Y-%m-%d")
@@ -153,7 +156,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 rendered, options.jobs, copies, cache,
                 lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
         with staged(pdf_path, json_path, batch=batch) as (pdf_tmp, json_tmp), \
-                open(json_tmp, "w", encoding="utf-8") as out, ManifestWriter(out, card_set) as manifest:
+                open(json_tmp, "w", encoding="utf-8") as out, ManifestWriter(out, card_set, card_lines) as manifest:
 
             def on_page(page, placements) -> None:
                 stops.check()
@@ -228,7 +231,8 @@ def _batched(items: Iterable, size: int = BATCH) -> Iterator:
 def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.SheetOptions) -> Iterator[Card]:
     """The cards whose faces go on the sheets of ``group``."""
     types = card_set.types
-    return (card for card in cards if sheets.group_of(types[card.type], layout) == group)
+    groups = {name: sheets.group_of(card_type, layout) for name, card_type in types.items()}  # a type's, once
+    return (card for card in cards if groups[card.type] == group)
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),

@@ -22,6 +22,14 @@ class Latest(OrderedDict):
             self.popitem(last=False)
         _set(self, key, value)
 
+    def set_all(self, items: Iterable[tuple], _set=OrderedDict.__setitem__) -> None:
+        """``self[key] = value`` for each (key, value) of ``items``, in order, in one call."""
+        size = self.size
+        for key, value in items:
+            if len(self) >= size and key not in self:
+                self.popitem(last=False)
+            _set(self, key, value)
+
 
 def batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
     """``items`` in lists of ``size`` (the last may be shorter), taken from the source as needed."""

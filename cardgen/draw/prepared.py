@@ -90,21 +90,22 @@ class Preparer:
         append = code.append
         names: list[str] = []
         ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
-        current = font_name = chars = table = None
+        font_name = chars = table = None
+        current_name = current_size = None  # of the Tf in force
         for item in items:
             if item.__class__ is str:
                 append(item)
                 continue
-            if item[0] != font_name:
-                font_name = item[0]
+            name, size, text = item
+            if name != font_name:
+                font_name = name
                 ttf, chars, table = self._font(font_name)
                 if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
                     return None
-            _, size, text = item
             if not chars.issuperset(text):
                 return None
-            if current != (font_name, size):
-                current = (font_name, size)
+            if size != current_size or font_name != current_name:
+                current_name, current_size = font_name, size
                 append(f"{_HOLE} {size} Tf")
                 names.append(font_name)
             if text.isascii() and "(" not in text and ")" not in text and "\\" not in text and "\x7f" not in text:

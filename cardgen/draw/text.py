@@ -101,29 +101,40 @@ def record(element, geometry, prepared: PreparedText) -> list:
     size = pdfops.number(laid.size)
     box_color = a["color"]
     items: list = [f"{a['letter-spacing'] * laid.size:.3f} Tc"] if a["letter-spacing"] else []
+    append = items.append
     current_color = None
     icons = []
     word_space = 0.0
     line_x = line_y = 0  # the text line start in force, in hundredths of a point
+    moves = _MOVES
     for line in laid.lines:
         baseline = top - line.baseline
         if line.word_space != word_space:
             word_space = line.word_space
-            items.append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
+            append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
+        at_y = None
         for x, text_run, face, run_color, icon in line.segments:
             run_color = color(run_color) if run_color else box_color
             if icon is not None:
                 icons.append((icon, left + x, baseline, run_color))
                 continue
             if run_color is not current_color:
-                items.append(_fill(run_color))
+                append(_fill(run_color))
                 current_color = run_color
             # Td moves from the last line start: shorter than a matrix, and exact, because
             # positions are whole hundredths of a point
-            at_x, at_y = round((left + x) * 100), round(baseline * 100)
-            items.append(f"{(at_x - line_x) / 100:.2f} {(at_y - line_y) / 100:.2f} Td")
+            at_x = round((left + x) * 100)
+            if at_y is None:
+                at_y = round(baseline * 100)
+            move = (at_x - line_x, at_y - line_y)
+            operator = moves.get(move)
+            if operator is None:  # most moves are a line down, or back to the box's left
+                if len(moves) >= _MOVES_KEPT:
+                    moves.clear()
+                operator = moves[move] = f"{move[0] / 100:.2f} {move[1] / 100:.2f} Td"
+            append(operator)
             line_x, line_y = at_x, at_y
-            items.append((face.pdf_name, size, text_run))
+            append((face.pdf_name, size, text_run))
     width, height = geometry.pt(a["w"]), geometry.pt(a["h"])
     if laid.overflow:  # the live preview: clipped to the box
         parts.append(f"q {left:.2f} {top - height:.2f} {width:.2f} {height:.2f} re W n")
@@ -137,6 +148,8 @@ def record(element, geometry, prepared: PreparedText) -> list:
     return parts
 
 
+_MOVES: dict[tuple[int, int], str] = {}  # (dx, dy) in hundredths of a point -> its Td operator
+_MOVES_KEPT = 4096
 _FILLS: dict[int, tuple[Any, str]] = {}  # id of a colour -> (the colour, its fill operator)
 _FILLS_KEPT = 256
 

@@ -154,9 +154,12 @@ class FaceRenderer:
     def __init__(self, card_set: CardSet, templates: Templates, fingerprints=None, memo: RenderMemo | None = None):
         self.card_set, self.templates, self.fingerprints, self.memo = card_set, templates, fingerprints, memo
         self._problems: dict[tuple, tuple[Problem, set]] = {}  # one per template fault: (first problem, cards)
-        self._shared = Latest(self.SHARED)  # (template, type, values) -> (markup key, content hash)
+        # (template, type, values) -> (markup key, content hash, refs, render key or None)
+        self._shared = Latest(self.SHARED)
         self._set_view = set_view(card_set)
         self._reads: dict[str, tuple[str, ...] | None] = {}  # template -> the names it reads, sorted
+        # when a list, each face made is noted in it as its ``_shared`` entry (see kept_cards.py)
+        self.noting: list | None = None
 
     def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
         """(front, back or None) for every copy of ``cards``. A card whose template fails is
@@ -231,7 +234,9 @@ class FaceRenderer:
         shared = (template, id(card_type), plain, hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
         known = self._shared.get(shared)
         if known is not None:
-            return Face(card, card_type, copy, side, *known)
+            if self.noting is not None:
+                self.noting.append(known)
+            return Face(card, card_type, copy, side, known[0], known[1])
         remembered = None
         if plain:  # the context holds the card's fields and values of cardgen's own: all plain
             remembered = render_key(self.memo.prefix, template, card_type, values_text)
@@ -265,7 +270,9 @@ class FaceRenderer:
             if remembered is not None:
                 self.memo.remember(remembered, (key, refs))
         content_hash = self._content_hash(key, refs)
-        self._shared[shared] = (key, content_hash)
+        known = self._shared[shared] = (key, content_hash, refs, remembered)
+        if self.noting is not None:
+            self.noting.append(known)
         return Face(card, card_type, copy, side, key, content_hash, markup)
 
 

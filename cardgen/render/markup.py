@@ -45,6 +45,75 @@ def _last_marker_before(markup: str, line: int, fallback: Source) -> Source:
 
 
 def parse_markup(markup: str, card: str | None, fallback: Source) -> tuple[Element, ...]:
+    """The checked elements of a face's markup (raises CardgenError naming the template line)."""
+    elements = _in_known_frame(markup, fallback)
+    if elements is not None:
+        return elements
+    return _parsed(markup, card, fallback)
+
+
+# Every card of a layout renders the same frame around its own text: the markup with each
+# ``<text>``'s content taken out (its frame) is parsed once, and a card's elements are its
+# frame's with the contents put back. A content is put back only when the parser would read
+# it as exactly those characters (no markup, no character XML refuses or changes: a carriage
+# return becomes a line feed; no entity but the five escapes), and only into a frame with no
+# comment, CDATA, DOCTYPE or processing instruction, where ``<text`` can only start an element
+# (a start tag cut short by a ">" in an attribute leaves a frame that does not parse).
+_TEXT_BOX = re.compile(r"(<text(?=[\s>])[^<>]*>)([^<]*)</text\s*>")
+_HOLE = "\ufdd0"  # a box's content in its frame: a character no text is expected to hold (else: parsed whole)
+_BOX_END = _HOLE + "</text>"
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\r\x0e-\x1f\ud800-\udfff\ufffe\uffff\ufdd0]")
+_UNKNOWN_ENTITY = re.compile(r"&(?!(?:lt|gt|amp|quot|apos|#34|#39);)")
+_ESCAPE = re.compile(r"&(lt|gt|amp|quot|apos|#34|#39);")
+_ESCAPED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'", "#34": '"', "#39": "'"}
+_FRAMES_KEPT = 64
+_frames: dict = {}  # (frame, fallback source) -> (its elements, the indexes of its boxes) or None: parsed whole
+_FRAME_MOST = 1 << 20  # characters: longer markup is parsed whole (the parser's own limits then apply)
+
+
+def _in_known_frame(markup: str, fallback: Source) -> tuple[Element, ...] | None:
+    """The elements of ``markup`` from its frame's (see above), or None: parse it whole."""
+    if len(markup) > _FRAME_MOST:
+        return None
+    pieces = _TEXT_BOX.split(markup)
+    contents = pieces[2::3]
+    joined = "\n".join(contents)
+    if _REFUSED.search(joined) or "]]>" in joined or ("&" in joined and _UNKNOWN_ENTITY.search(joined)):
+        return None
+    pieces[2::3] = [_BOX_END] * len(contents)
+    key = ("".join(pieces), fallback)
+    known = _frames.get(key, False)
+    if known is False:
+        known = _frame(key[0], fallback, len(contents))
+        if len(_frames) >= _FRAMES_KEPT:  # layouts that differ card by card: memory stays flat
+            _frames.clear()
+        _frames[key] = known
+    if known is None:
+        return None
+    elements, boxes = known
+    elements = list(elements)
+    for index, content in zip(boxes, contents):
+        if "&" in content:
+            content = _ESCAPE.sub(lambda match: _ESCAPED[match.group(1)], content)
+        box = elements[index]
+        elements[index] = Element(box.tag, box.attrs, content, box.source)
+    return tuple(elements)
+
+
+def _frame(frame: str, fallback: Source, boxes: int) -> tuple[tuple[Element, ...], tuple[int, ...]] | None:
+    """A frame's elements and the indexes of its emptied boxes, or None when it is not one to
+    fill (the markup is then parsed whole, and its problems, if any, said as they are)."""
+    if "<!" in frame or "<?" in frame or frame.count(_HOLE) != boxes:
+        return None
+    try:
+        elements = _parsed(frame, None, fallback)
+    except CardgenError:
+        return None
+    indexes = tuple(i for i, element in enumerate(elements) if element.tag == "text" and element.content == _HOLE)
+    return (elements, indexes) if len(indexes) == boxes else None
+
+
+def _parsed(markup: str, card: str | None, fallback: Source) -> tuple[Element, ...]:
     try:
         root = etree.fromstring(markup.encode("utf-8"), _PARSER)
     except etree.XMLSyntaxError as exc:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 
 from ..errors import CardgenError, Problem
-from ..model import CardType, Face, Page, Placement, Slot
+from ..model import CardType, Face, Page, Placement, Slot, new_placement, new_slot
 from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
 from .grid import face_plan, gutter_plan
@@ -39,16 +39,17 @@ class _Book:
 
     def __init__(self) -> None:
         self.pages = 0
-        self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}
+        self._marks: dict[tuple, tuple[SheetTemplate, tuple]] = {}  # ids of a sheet and slots -> (sheet, marks)
         self._mirrored: dict[tuple, tuple[SheetTemplate, list[TemplateSlot]]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
               axis: str | None = None, note: str | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
         ``note``: a line of small type in the margin (how to turn a duplex sheet)."""
-        key = (id(sheet), tuple(used), bleed, axis, note)
+        # by identity: hashing the slots themselves cost more than the rest of a sheet's imposing
+        key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
         known = self._marks.get(key)
-        if known is None or known[0] is not sheet:  # kept with the sheet: its id is not reused
+        if known is None or known[0] is not sheet:  # kept with the sheet (and so its slots): no id is reused
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
             if note:
@@ -158,8 +159,12 @@ def _not_on_template(face: Face, name: str, template: SheetTemplate | None) -> C
 
 
 def _checked(pairs: Iterable[Pair]) -> Iterator[Pair]:
+    checked: dict[int, CardType] = {}  # a type's faces are checked by its size and bleed alone: once a type
     for pair in pairs:
-        _check_face(pair[0])
+        card_type = pair[0].card_type
+        if checked.get(id(card_type)) is not card_type:
+            _check_face(pair[0])
+            checked[id(card_type)] = card_type
         yield pair
 
 
@@ -305,23 +310,40 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     back_note = f"Back side: {flip}"
     if (dx, dy) != (0.0, 0.0):
         back_note += f" (back offset {fmt(dx)}, {fmt(dy)} mm)"
+    # each cell's front and back slot for a card type, but for the page number: every sheet of
+    # the group repeats them (cell index, type's id) -> (type, front slot, back slot)
+    placed: dict[tuple[int, int], tuple] = {}
     for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         has_backs = any(back is not None for _, back in chunk)
         note = f"Print double-sided, {flip}" if has_backs or options.blank_backs else None
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed, note=note))
-        fronts = tuple(Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells))
-        yield page, fronts
-        backed = [(back, placed.slot, cell) for (_, back), placed, cell in zip(chunk, fronts, cells)
-                  if back is not None]
+        number = page.number
+        fronts, backed = [], []
+        for index, ((front, back), cell) in enumerate(zip(chunk, cells)):
+            card_type = front.card_type
+            known = placed.get((index, id(card_type)))
+            if known is None or known[0] is not card_type:
+                slot = _place(front, cell, 0)
+                back_at = _moved(back_slot(slot, axis, sheet.w, sheet.h, 0), dx, dy)
+                known = placed[index, id(card_type)] = (card_type, _geometry(slot), _geometry(back_at))
+            fronts.append(new_placement(front, new_slot(number, *known[1])))
+            if back is not None:
+                backed.append((back, known[2], cell))
+        yield page, tuple(fronts)
         if backed:
             used = [cell for _, _, cell in backed]
             page = book.page(sheet.w, sheet.h, book.marks(sheet, used, options, bleed, axis, back_note),
                              flip=options.duplex)
-            yield page, tuple(Placement(back, _moved(back_slot(slot, axis, sheet.w, sheet.h, page.number), dx, dy))
-                              for back, slot, _ in backed)
+            number = page.number
+            yield page, tuple(new_placement(back, new_slot(number, *geometry)) for back, geometry, _ in backed)
         elif options.blank_backs:
             yield _blank(book, sheet, options), ()
+
+
+def _geometry(slot: Slot) -> tuple:
+    """A slot's fields but its page number."""
+    return slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation, slot.clip
 
 
 def _blank(book: _Book, sheet: SheetTemplate, options: SheetOptions) -> Page:

@@ -272,6 +272,9 @@ def _without_soft_hyphens(laid: LaidText, style: TextStyle) -> LaidText:
         for line in laid.lines))
 
 
+_new_tuple = tuple.__new__  # a named tuple made without its __new__'s own call: made per line
+
+
 def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,
            box_h: float) -> LaidText:
     face = fonts.face(style.family, style.bold, style.italic)
@@ -280,33 +283,37 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
     height = height_in_lines(broken, style.leading) * size
     top = {"top": 0.0, "middle": (box_h - height) / 2, "bottom": box_h - height}[style.valign]
     align = style.align
+    justify, center, right = align == "justify", align == "center", align == "right"
     joinable: dict = {}  # (face, colour) -> its space is the layout's: its words may share a string
     lines: list[LaidLine] = []
     y = top
+    half_leading, ascent = (band - glyphs) / 2, face.ascent * size
+    space_pt = space * size
     for index, paragraph in enumerate(broken):
         if index:
             y += PARAGRAPH_GAP * band
         for hard_line, start, end, used, last in paragraph:
-            baseline = y + (band - glyphs) / 2 + face.ascent * size
+            baseline = y + half_leading + ascent
             extra = box_w - used * size
-            gap = space * size
+            gap = space_pt
             word_space = 0.0
-            x = extra / 2 if align == "center" else extra if align == "right" else 0.0
-            if align == "justify" and not last and end - start > 1:
+            x = extra / 2 if center else extra if right else 0.0
+            if justify and not last and end - start > 1:
                 word_space = extra / (end - start - 1)
                 gap += word_space
-            key = hard_line.keys[start] if end > start else None
-            if key is not None and hard_line.keys[start:end].count(key) == end - start:
+            keys = hard_line.keys
+            key = keys[start] if end > start else None
+            if key is not None and keys[start:end].count(key) == end - start:
                 joins = joinable.get(key)
                 if joins is None:
                     joins = joinable[key] = abs(key[0].width(" ") + style.letter_spacing - space) < 1e-9
                 if joins:  # the usual line: one string
-                    segments = (Segment(x, " ".join(hard_line.texts[start:end]), key[0], key[1]),)
-                    lines.append(LaidLine(baseline, segments, word_space))
+                    segments = (_new_tuple(Segment, (x, " ".join(hard_line.texts[start:end]), key[0], key[1], None)),)
+                    lines.append(_new_tuple(LaidLine, (baseline, segments, word_space)))
                     y += band
                     continue
-            lines.append(LaidLine(baseline, _segments(hard_line, start, end, x, gap, size, space, joinable,
-                                                      style.letter_spacing), word_space))
+            lines.append(_new_tuple(LaidLine, (baseline, _segments(hard_line, start, end, x, gap, size, space, joinable,
+                                                                   style.letter_spacing), word_space)))
             y += band
     return LaidText(size, tuple(lines), height)
 
@@ -333,10 +340,10 @@ def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: floa
         for key, piece_text, width in pieces:
             if piece_text is None:  # an icon
                 if text:
-                    segments.append(Segment(segment_x, "".join(text), face, color))
+                    segments.append(_new_tuple(Segment, (segment_x, "".join(text), face, color, None)))
                     text = []
                 face = None
-                segments.append(Segment(x, "", None, key.style.color, key.icon))
+                segments.append(_new_tuple(Segment, (x, "", None, key.style.color, key.icon)))
             else:
                 piece_face, piece_color = key
                 joins = text and piece_face is face and piece_color == color
@@ -348,7 +355,7 @@ def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: floa
                         text.append(" ")
                 if not joins:
                     if text:
-                        segments.append(Segment(segment_x, "".join(text), face, color))
+                        segments.append(_new_tuple(Segment, (segment_x, "".join(text), face, color, None)))
                         text = []
                     segment_x, face, color = x, piece_face, piece_color
                 text.append(piece_text)
@@ -356,5 +363,5 @@ def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: floa
             x += width * size
         x += gap
     if text:
-        segments.append(Segment(segment_x, "".join(text), face, color))
+        segments.append(_new_tuple(Segment, (segment_x, "".join(text), face, color, None)))
     return tuple(segments)

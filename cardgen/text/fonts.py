@@ -11,6 +11,7 @@ import marshal
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import ttfonts
@@ -119,6 +120,13 @@ def _pdf_name(path: Path, digest: str) -> str:
 
 
 _DIGESTS: dict[tuple[Path, int, int], str] = {}
+_EMBEDDED: WeakKeyDictionary = WeakKeyDictionary()  # a loaded TTFont -> the digest of the file it embeds
+
+
+def embedded_digest(ttf) -> str | None:
+    """The SHA-256 of the TrueType data ``ttf`` cuts its subsets from (the font file, or its
+    TrueType conversion), when a FontBook loaded it; else None."""
+    return _EMBEDDED.get(ttf)
 
 
 _KEPT_DIGESTS = "font-digests.marshal"
@@ -223,10 +231,12 @@ class FontBook:
             if self.parse_cache is None and is_cff(path):  # converted in a folder of this build's own
                 with scratch_folder("cardgen-font-") as private:
                     outlines = self._truetype_outlines(path, digest, Path(private))
-                    ttf = load_ttf(pdf_name, outlines, file_digest(outlines), None)  # read whole, at once
+                    embedded = file_digest(outlines)
+                    ttf = load_ttf(pdf_name, outlines, embedded, None)  # read whole, at once
             else:
                 outlines = self._truetype_outlines(path, digest, self.parse_cache and self.parse_cache / "fonts")
-                ttf = load_ttf(pdf_name, outlines, file_digest(outlines), self.parse_cache)
+                embedded = file_digest(outlines)
+                ttf = load_ttf(pdf_name, outlines, embedded, self.parse_cache)
         except (TTFError, OSError) as exc:
             raise fail(f"cannot read font: {_reason(exc, path)}", self._shown(path)) from None
         except DamagedFont as exc:
@@ -236,6 +246,7 @@ class FontBook:
         except Exception:  # reportlab's reader fails in many ways on a damaged file (struct.error, ...)
             raise fail("cannot read font: the file is damaged or not a TrueType font", self._shown(path)) from None
         _register(ttf)
+        _EMBEDDED[ttf] = embedded
         coverage = frozenset(ttf.face.charToGlyph)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
         cls._registered[digest] = cls._named[pdf_name] = face

@@ -126,7 +126,10 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
     kinds = _marker_kinds(parts[1::2], icons)
     paragraphs: list[Paragraph] = []
     lines: list[Line] = []
-    items: list = []  # the current line's groups and words
+    items: list = []  # the current line's groups and words, but for the group being gathered
+    # the line's last item, while it is a group: its style (None: it is not) and its words
+    group_style: Style | None = None
+    group: list[str] = []
     runs: list[Run] = []  # the word being read
     bold = italic = False
     colors: list[str] = []
@@ -139,17 +142,28 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             runs.append(Run(text, style))
 
     def end_word() -> None:
+        nonlocal group_style, group
         if len(runs) == 1 and runs[0].icon is None:  # a plain word: it joins a group
-            add_words(runs[0].style, (runs[0].text,))
+            word_style = runs[0].style
+            if word_style is not group_style:
+                if group_style is not None:
+                    items.append(Group(group_style, tuple(group)))
+                group_style, group = word_style, []
+            group.append(runs[0].text)
         elif runs:
+            if group_style is not None:
+                items.append(Group(group_style, tuple(group)))
+                group_style = None
             items.append(tuple(runs))
         runs.clear()
 
-    def add_words(word_style: Style, texts) -> None:
-        if items and items[-1].__class__ is Group and items[-1].style is word_style:
-            items[-1] = Group(word_style, items[-1].texts + tuple(texts))
-        else:
-            items.append(Group(word_style, tuple(texts)))
+    def end_line() -> tuple:
+        nonlocal group_style
+        end_word()
+        if group_style is not None:
+            items.append(Group(group_style, tuple(group)))
+            group_style = None
+        return tuple(items)
 
     for index, part in enumerate(parts):
         if not index & 1:
@@ -161,10 +175,14 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
                 continue
             if pieces[0]:
                 add_text(pieces[0])
-            end_word()
-            whole = pieces[1:-1]  # between two spaces: whole words in this style
-            if whole:
-                add_words(style, whole)
+            if runs:
+                end_word()
+            if len(pieces) > 2:  # between two spaces: whole words in this style
+                if style is not group_style:
+                    if group_style is not None:
+                        items.append(Group(group_style, tuple(group)))
+                    group_style, group = style, []
+                group += pieces[1:-1]
             if pieces[-1]:
                 runs.append(Run(pieces[-1], style))
             continue
@@ -174,8 +192,7 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
         elif kind == "icon":
             runs.append(Run("", style, part[1:-1]))
         elif kind == "newline" or kind == "paragraph":
-            end_word()
-            lines.append(tuple(items))
+            lines.append(end_line())
             items = []
             if kind == "paragraph":
                 paragraphs.append(tuple(lines))
@@ -190,8 +207,7 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             else:
                 colors.pop()
             style = _style(bold, italic, colors[-1] if colors else None)
-    end_word()
-    lines.append(tuple(items))
+    lines.append(end_line())
     paragraphs.append(tuple(lines))
     return tuple(paragraphs)
 

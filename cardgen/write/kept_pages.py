@@ -11,20 +11,25 @@ document (the same changes in the same order: the same codes). A rebuild that me
 under the same digest gives its characters their codes in the same order, as drawing it would,
 and writes the content kept.
 
-Only the plain case is kept: every face on the page met for the first time and drawn with
-operators alone (text, image icons), no font or subset named on the page, and the document's
-images that the page uses already in it. Anything else is drawn as before.
+Only the plain cases are kept: every face on the page met for the first time and drawn with
+operators alone (text, image icons), or every face on it one already defined as a form (the
+backs of a deck, placed again and again); no font or subset named on the page, and the
+document's images and forms that the page uses already in it. Anything else is drawn as before.
 """
 from __future__ import annotations
 
 import hashlib
-from itertools import islice
+from itertools import islice, repeat
+
+from ..streams import Latest
 
 _PREFIX = "pagewhole:"
 
 
 class KeptPages:
     """One document's pages, told to the cache as they are drawn and asked of it before."""
+
+    CONTENTS = 16
 
     def __init__(self, canvas, kept):
         self.canvas, self.doc, self.kept = canvas, canvas._doc, kept
@@ -33,7 +38,11 @@ class KeptPages:
         self.before: tuple = ()
         self.forms: tuple = ()
         self.has_images = 0
-        self._marks: dict[tuple, str] = {}  # a page's marks -> their text
+        self._marks: dict[int, tuple] = {}  # id of a page's marks -> (the marks, their text)
+        self._places: dict[tuple, tuple] = {}  # (type's id, a slot but its page) -> (the type, their text)
+        # the latest page contents used: the same page (a deck's backs) comes again and again,
+        # and the cache's own memory of its latest entries is short
+        self._contents = Latest(self.CONTENTS)
 
     # --- before a page is drawn ------------------------------------------------------
 
@@ -41,58 +50,96 @@ class KeptPages:
         """The page's compressed content, when the last build kept this very page; its fonts'
         codes are then given as drawing it would give them. Else None, and the page is drawn
         (``drawn`` and ``shown`` then keep it, if it may be kept)."""
+        content = self._reuse(page, placements, drawer)
+        if content is None:
+            self.before = self._fonts()  # the page is drawn: what it changes is told to ``shown``
+        return content
+
+    def _reuse(self, page, placements, drawer) -> bytes | None:
         self.key = None
-        self.before = self._fonts()
         keys = [placement.face.markup_key for placement in placements]
-        if not keys or len(set(keys)) != len(keys) or drawer.problems:
+        if not keys or drawer.problems:
             return None
-        for key in keys:
-            if key in drawer.finished or key in drawer.once or "F" + key[:20] in drawer.defined:
-                return None  # a face met before: placed as a form, or inline again
-        self.key = key = _PREFIX + self._digest(page, placements)
+        defined, finished, once = drawer.defined, drawer.finished, drawer.once
+        names = ["F" + key[:20] for key in keys]
+        forms = None  # the forms the page places, when every face on it is one already defined
+        if names[0] in defined:
+            forms = names
+            for key, name in zip(keys, names):
+                if name not in defined or key in finished:
+                    return None  # some faces placed as forms, others drawn
+        elif len(set(keys)) != len(keys):
+            return None  # a face drawn inline, then defined as a form
+        else:
+            for key, name in zip(keys, names):
+                if key in finished or key in once or name in defined:
+                    return None  # a face met before: drawn inline again, or placed as a form
+        self.key = key = _PREFIX + ("forms:" if forms else "") + self._digest(page, placements)
         entry = self.kept.recall(key)
         if not _entry_shape(entry):
             return None
-        content_key, changes, forms, has_images = entry
+        content_key, changes, used, has_images = entry
         doc = self.doc
-        if any(doc.idToObject.get(doc.getXObjectName(name)) is None for name in forms):
-            return None  # an image that this document has not met yet: drawing it adds it
+        objects = doc.idToObject
+        if any(objects.get(doc.getXObjectName(name)) is None for name in dict.fromkeys(used)):  # each once
+            return None  # an image or form that this document has not met yet: drawing it adds it
         fonts = {ttf.fontName: ttf for ttf in doc.delayedFonts}
         if any(name not in fonts for name, _ in changes):
             return None
-        stored = [self.kept.stored_drawing(placement.face.content_hash) for placement in placements]
-        if any(payload is None for payload in stored):
-            return None  # a face's drawing is not in the cache: draw the page, laying it out
-        compressed = self.kept.recall(content_key)
-        if compressed.__class__ is not bytes:
-            return None
+        stored = None
+        if not forms:
+            stored = self.kept.stored_drawings([placement.face.content_hash for placement in placements])
+            if stored is None:
+                return None  # a face's drawing is not in the cache: draw the page, laying it out
+        compressed = self._contents.get(content_key)
+        if compressed is None:
+            compressed = self.kept.recall(content_key)
+            if compressed.__class__ is not bytes:
+                return None
+            self._contents[content_key] = compressed
+        else:
+            self._contents.move_to_end(content_key)
         for name, text in changes:  # the codes, given in the order drawing the page gave them
             fonts[name].splitString(text, doc)
-        self.canvas._formsinuse.extend(forms)
+        self.canvas._formsinuse.extend(used)
         if has_images:
             self.canvas._currentPageHasImages = 1
-        for placement, payload in zip(placements, stored):
-            face_key = placement.face.markup_key
-            drawer.once[face_key] = None
-            drawer.recent[face_key] = payload  # unpacked if the face is met again
-        self.kept.reused += len(placements)
+        if forms:
+            for name in forms:  # each form's use, in the order drawing the page would tell it
+                defined.move_to_end(name)
+                drawer.on_page.add(name)
+        else:
+            drawer.once.set_all(zip(keys, repeat(None)))
+            drawer.recent.set_all(zip(keys, stored))  # the stored drawings: unpacked if a face is met again
+            self.kept.reused += len(placements)
         self._advance(changes)
         self.key = None
         return compressed
 
     def _digest(self, page, placements) -> str:
-        marks = self._marks.get(page.marks)  # sheets alike have equal marks: their text is made once
-        if marks is None:
+        # sheets alike share one tuple of marks (sheets/impose.py): its text is made once, found
+        # by its id (hashing the marks costs more than the page's digest)
+        known = self._marks.get(id(page.marks))
+        if known is None or known[0] is not page.marks:  # kept with the tuple: its id is not reused
             if len(self._marks) > 64:
                 self._marks.clear()
-            marks = self._marks[page.marks] = repr(page.marks)
+            known = self._marks[id(page.marks)] = (page.marks, repr(page.marks))
+        marks = known[1]
         parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks]
+        places = self._places
         for placement in placements:
             face, slot = placement.face, placement.slot
-            size = face.card_type.size
-            parts.append(f"{face.content_hash} {face.markup_key} {size.w!r} {size.h!r} {size.shape} "
-                         f"{face.card_type.bleed!r} {slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
-                         f"{slot.rotation!r} {slot.clip!r}")
+            card_type = face.card_type
+            key = (id(card_type), slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation, slot.clip)
+            known = places.get(key)  # a sheet's slots come again on every sheet: their text is made once
+            if known is None or known[0] is not card_type:
+                if len(places) > 256:
+                    places.clear()
+                size = card_type.size
+                known = places[key] = (card_type, f"{size.w!r} {size.h!r} {size.shape} {card_type.bleed!r} "
+                                                  f"{slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
+                                                  f"{slot.rotation!r} {slot.clip!r}")
+            parts += (face.content_hash, face.markup_key, known[1])
         return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=20).hexdigest()
 
     def _fonts(self) -> tuple:
@@ -138,7 +185,8 @@ class KeptPages:
 
 def _entry_shape(entry) -> bool:
     return (entry.__class__ is tuple and len(entry) == 4 and entry[0].__class__ is str
-            and entry[1].__class__ is tuple and entry[2].__class__ is tuple)
+            and entry[1].__class__ is tuple and entry[2].__class__ is tuple
+            and all(name.__class__ is str for name in entry[2]))
 
 
 def _plain_page(page) -> bool:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Iterable, TextIO
 
 from ..model import Card, CardSet, Placement
 from ..streams import Latest
@@ -45,19 +46,28 @@ class _Table:
         self.lines = tempfile.SpooledTemporaryFile(_SPOOLED, "w+", encoding="utf-8", dir=folder)
         self.latest = Latest(self.LATEST)  # key -> index
         self.count = 0
+        self.pending: list[str] = []
 
-    def index(self, key, line: Callable[[], str]) -> int:
-        """The index of the entry known by ``key``; ``line()`` gives it when it is new."""
-        known = self.latest.get(key)
-        if known is not None:
-            self.latest.move_to_end(key)  # a shared back's hash stays known however long the set
-            return known
-        self.lines.write((",\n" if self.count else "\n") + line())
-        self.latest[key] = self.count
+    def new(self, key, line: str) -> int:
+        """The index of a new entry, known by ``key``: the caller has found it is not among the
+        latest (an entry among them is found there: ``latest.get(key)``, then moved to the end)."""
+        self.pending.append((",\n" if self.count else "\n") + line)  # written with the page's (write_pending)
+        latest = self.latest
+        if len(latest) >= latest.size:  # Latest's own setting, without its call (key is new)
+            latest.popitem(last=False)
+        _set(latest, key, self.count)
         self.count += 1
         return self.count - 1
 
+    def write_pending(self) -> None:
+        """Write the new lines: a write to the spooled file costs a call of Python, a page's
+        lines together cost one."""
+        if self.pending:
+            self.lines.write("".join(self.pending))
+            self.pending.clear()
+
     def copy_to(self, out: TextIO) -> None:
+        self.write_pending()
         self.lines.seek(0)
         while chunk := self.lines.read(1 << 20):
             out.write(chunk)
@@ -71,8 +81,10 @@ class ManifestWriter:
     beside the faces as it grows and copied after them at the end, when the page count (and
     ``extra``, a reprint's changelog) is known."""
 
-    def __init__(self, out: TextIO, card_set: CardSet):
+    def __init__(self, out: TextIO, card_set: CardSet, card_lines: Latest | None = None):
+        """``card_lines``: id of a card -> (the card, its line), lines made already (kept_cards.py)."""
         self.out = out
+        self.card_lines = card_lines
         head = {"set": card_set.name, "version": card_set.version, "title": card_set.title, "format": FORMAT,
                 "face_fields": list(FACE_FIELDS)}
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
@@ -93,33 +105,50 @@ class ManifestWriter:
             table.lines.close()
 
     def add(self, placements: Iterable[Placement]) -> None:
-        out, hashes, slots, card_numbers = self.out, self.hashes, self.slots, self.card_numbers
-        latest_slots, latest_hashes = slots.latest, hashes.latest  # met lately: found here, as index finds them
+        out, cards, hashes, slots, card_numbers = self.out, self.cards, self.hashes, self.slots, self.card_numbers
+        card_lines = self.card_lines
+        # met lately: found here, as _Table.index finds them
+        latest_cards, latest_slots, latest_hashes = cards.latest, slots.latest, hashes.latest
         lines = []
+        separator = self.separator
         for placement in placements:
             face, slot = placement.face, placement.slot
             card = face.card
             known = card_numbers.get(id(card))
             if known is None or known[0] is not card:
-                line = _card_line(card)  # cards alike are one entry: the key is what is written
-                known = card_numbers[id(card)] = (card, self.cards.index(line, lambda: line))
+                made = card_lines.get(id(card)) if card_lines is not None else None
+                # cards alike are one entry: the key is what is written
+                line = made[1] if made is not None and made[0] is card else card_line(card)
+                number = latest_cards.get(line)
+                if number is None:
+                    number = cards.new(line, line)
+                else:
+                    latest_cards.move_to_end(line)
+                known = (card, number)
+                if len(card_numbers) >= card_numbers.size and id(card) not in card_numbers:
+                    card_numbers.popitem(last=False)  # Latest's own setting, without its call
+                _set(card_numbers, id(card), known)
             number = known[1]
             key = (slot.x, slot.y, slot.w, slot.h, slot.shape, slot.rotation)
             where = latest_slots.get(key)
             if where is None:
-                where = slots.index(key, lambda: _slot_line(slot))
+                where = slots.new(key, _slot_line(slot))
             else:
                 latest_slots.move_to_end(key)
             content = face.content_hash
             digest = latest_hashes.get(content)
             if digest is None:
-                digest = hashes.index(content, lambda: f'"{content}"')  # hex digits: no escaping
+                digest = hashes.new(content, f'"{content}"')  # hex digits: no escaping
             else:
                 latest_hashes.move_to_end(content)
             # side is a word of cardgen's own (front, back): no escaping
-            lines.append(f'{self.separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
-            self.separator = ",\n"
+            lines.append(f'{separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
+            separator = ",\n"
+        self.separator = separator
         out.write("".join(lines))
+        self.cards.write_pending()
+        self.hashes.write_pending()
+        self.slots.write_pending()
 
     def close(self, pages: int, extra: dict | None = None) -> None:
         out = self.out
@@ -130,7 +159,8 @@ class ManifestWriter:
         out.write("\n], " + tail[1:] + "\n")
 
 
-def _card_line(card: Card) -> str:
+def card_line(card: Card) -> str:
+    """A card's line in the manifest's table of cards."""
     name, kind = card.name, card.type
     data = _flat_json(card.fields)
     if data is None:
@@ -140,6 +170,7 @@ def _card_line(card: Card) -> str:
             f'"data": {data}}}')
 
 
+_set = OrderedDict.__setitem__  # Latest's setting less its size check, done by the caller
 _string = json.encoder.encode_basestring  # a string as json.dumps(..., ensure_ascii=False) writes it
 
 

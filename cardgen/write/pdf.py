@@ -71,7 +71,7 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
     canvas.setCreator("cardgen")
     canvas.setProducer("cardgen")
     with open(path, "wb", buffering=1 << 20) as out:
-        stream = PageStream(canvas, out)
+        stream = PageStream(canvas, out, kept)
         faces = _FaceDrawer(canvas, stream, drawing, stamp and (stamp, font), content_filter,
                             kept.drawing_of if kept is not None else None)
         # pages kept whole from the last build: only plain builds (no stamp, boxes or colour filter)
@@ -154,8 +154,11 @@ def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> str |
 
 def _set_content(page, compressed: bytes) -> None:
     stream = pdfdoc.PDFStream(content=compressed)
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+    stream.dictionary["Filter"] = _FLATE  # formatted, never changed: one for every page
     page.Contents, page.stream = stream, None
+
+
+_FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
 
 
 class _FaceDrawer:

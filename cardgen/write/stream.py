@@ -17,8 +17,11 @@ from array import array
 from functools import lru_cache
 from typing import BinaryIO, Iterator
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
+
+from .kept_subsets import add_objects
 
 # reportlab's own file head; the version is filled in at the end, when it is known
 _HEAD = b"%%PDF-%d.%d\n%%\223\214\213\236 ReportLab Generated PDF document (opensource)\n"
@@ -40,11 +43,13 @@ class PageStream:
     """Writes ``canvas``'s document to ``out``: call ``page_done`` after each ``showPage``,
     ``form_done(name)`` after each ``endForm``, and ``finish`` instead of ``canvas.save``."""
 
-    def __init__(self, canvas: Canvas, out: BinaryIO):
-        self.canvas, self.doc, self.out = canvas, canvas._doc, out
+    def __init__(self, canvas: Canvas, out: BinaryIO, kept=None):
+        """``kept``: the face cache, which keeps the font subsets (see kept_subsets.py)."""
+        self.canvas, self.doc, self.out, self.kept = canvas, canvas._doc, out, kept
         self.offset = out.write(_HEAD % self.doc._pdfVersion)
         self.offsets = array("Q", [0])  # by object number: where it starts in the file (0: not yet written)
         self.page_numbers = array("Q")  # the object number of every written page, in order
+        self._xobjects: dict[tuple, bytes] = {}  # a page's XObjects, formatted (see _xobjects_text)
 
     def page_done(self) -> None:
         doc = self.doc
@@ -53,7 +58,7 @@ class PageStream:
         name = page.__InternalName__
         if _plain(page):
             contents_name = doc.Reference(page.Contents).name
-            self._put(name, _page_dictionary(page, doc, contents_name))
+            self._put(name, _page_dictionary(page, doc, contents_name, self._xobjects))
             self._put(contents_name, _stream(page.Contents.content))
         else:  # a page drawn otherwise (the changelog): reportlab formats it
             self._write(name, page)  # formatting the page makes and names its content stream
@@ -111,7 +116,7 @@ class PageStream:
     def finish(self) -> None:
         """What reportlab's ``save`` does, for the objects not yet written."""
         doc, canvas = self.doc, self.canvas
-        add_font_objects(doc)
+        add_font_objects(doc, self.kept)
         doc.info.invariant = doc.invariant
         doc.info.digest(doc.signature)
         doc.Reference(doc.Catalog)
@@ -164,13 +169,13 @@ def _plain(page) -> bool:
             and not (page.Trans and page.Trans.dict))
 
 
-def _page_dictionary(page, doc, contents_name: str) -> bytes:
+def _page_dictionary(page, doc, contents_name: str, xobjects: dict | None = None) -> bytes:
     def number(name: str) -> int:
         return doc.idToObjectNumberAndVersion[name][0]
 
     resources = [b"/Font %d 0 R /ProcSet %s" % (number(pdfdoc.BasicFonts), _PROCS[bool(page.hasImages)])]
     if page.XObjects:
-        resources.append(b"/XObject " + pdfdoc.format(page.XObjects, doc))
+        resources.append(b"/XObject " + _xobjects_text(page.XObjects, doc, xobjects))
     if page.ExtGState:
         resources.append(b"/ExtGState " + pdfdoc.format(page.ExtGState, doc))
     boxes = b"".join(b" /%s %s" % (box.encode("ascii"), pdfdoc.format(getattr(page, box), doc))
@@ -179,6 +184,27 @@ def _page_dictionary(page, doc, contents_name: str) -> bytes:
     parent = number(doc.Reference(doc.Pages).name)
     return (b"<< /Contents %d 0 R /MediaBox [ %s ] /Parent %d 0 R /Resources << %s >> /Rotate 0%s /Type /Page >>"
             % (number(contents_name), media, parent, b" ".join(resources), boxes))
+
+
+def _xobjects_text(xobjects, doc, known: dict | None) -> bytes:
+    """A page's XObject dictionary as reportlab formats it; pages that name the same objects
+    (a deck's back pages, the icon on every front) share their text, found in ``known`` by the
+    names and the object numbers they have now (a form let go and defined again has another)."""
+    if known is None or xobjects.__class__ is not pdfdoc.PDFDictionary:
+        return pdfdoc.format(xobjects, doc)
+    numbers = doc.idToObjectNumberAndVersion
+    key = [xobjects.multiline, rl_config.pdfMultiLine]
+    for name, value in xobjects.dict.items():
+        if value.__class__ is not pdfdoc.PDFObjectReference or value.name not in numbers:
+            return pdfdoc.format(xobjects, doc)
+        key += (name, value.name, numbers[value.name])
+    key = tuple(key)
+    text = known.get(key)
+    if text is None:
+        if len(known) >= 64:
+            known.clear()
+        text = known[key] = pdfdoc.format(xobjects, doc)
+    return text
 
 
 @lru_cache(maxsize=16)  # every page of a set has one size or a few: reportlab's fp_str, in Python here, once
@@ -190,8 +216,9 @@ def _stream(content: bytes) -> bytes:
     return b"<< /Filter [ /FlateDecode ] /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
 
 
-def add_font_objects(doc) -> None:
-    """Write the subsets of every font the document used. reportlab names a subset after its
+def add_font_objects(doc, kept=None) -> None:
+    """Write the subsets of every font the document used (those ``kept`` holds, the face cache,
+    as kept: see kept_subsets.py). reportlab names a subset after its
     font's PostScript name, and two fonts of one name (a font file edited between two builds of
     `cardgen watch`, two versions of a font in a project) would give two subsets one name (a
     failed build): a second font of a name is named with "-2" after it, a third "-3"."""
@@ -200,7 +227,7 @@ def add_font_objects(doc) -> None:
         name = bytes(font.face.name) + bytes(font.face.subfontNameX)
         seen[name] = seen.get(name, 0) + 1
         if seen[name] == 1:
-            font.addObjects(doc)
+            add_objects(font, doc, kept)
             continue
         twin = copy.copy(font)  # the same subsets (its ``state``), under another name
         twin.face = copy.copy(font.face)

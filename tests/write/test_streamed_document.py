@@ -24,7 +24,7 @@ pytestmark = pytest.mark.shipped_fonts  # the project fixture uses cardgen's own
 class _SavedByReportlab:
     """A PageStream that leaves every object to reportlab's ``save``."""
 
-    def __init__(self, canvas, out):
+    def __init__(self, canvas, out, kept=None):
         self.canvas = canvas
 
     def page_done(self):
