@@ -71,13 +71,12 @@ def stages(folder: Path, jobs: int | None) -> None:
     shutil.rmtree(folder / ".cardgen-cache", ignore_errors=True)
     clock = time.process_time
     started = clock()
-    import json
-
     from cardgen import pipeline
     from cardgen.proof import (CONTACT, _contact_keys, _contact_sheet, _entries, _thumb, _write_faces,
                                png_bytes)
     from cardgen.proof.store import ProofFolder
     from cardgen.proof.workers import default_jobs
+    from cardgen.write.manifest import load_manifest
 
     marks = [("import cardgen", clock() - started)]
     jobs = jobs or default_jobs()
@@ -88,7 +87,7 @@ def stages(folder: Path, jobs: int | None) -> None:
         marks.append(("build the per-card PDF", clock() - start))
         start = clock()
         out = ProofFolder(Path(temporary) / "proofs" / "bench")
-        entries = _entries(json.loads(built.manifest.read_text())["faces"], False, 300)
+        entries = _entries(load_manifest(built.manifest)["faces"], False, 300)
         contact = _contact_keys(entries)
         sheet = _contact_sheet(built.pdf, entries, contact, 300)
         marks.append(("lay out the contact sheet", clock() - start))

@@ -63,9 +63,9 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
                 return key, None, shop.pixels(card_type)
             return key, entry["page"] - 1, centred_box(page_mm(card_type), shop.pixels(card_type), DPI)
 
-        def make(keys: list[str]):
-            work = functools.partial(_shop_chunk, str(pdf))
-            for made in ordered_map(work, chunks([job(key) for key in keys], jobs), jobs):
+        def make(files: dict[str, list[str]]):
+            work = functools.partial(_shop_chunk, folder, str(pdf))
+            for made in ordered_map(work, chunks([job(key) + (names,) for key, names in files.items()], jobs), jobs):
                 yield from made
 
         try:
@@ -82,14 +82,19 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
     return folder.folder, len(entries), rasterised, warnings, sorted(uploads)
 
 
-def _shop_chunk(pdf: str, chunk: list[tuple]) -> list[tuple[str, bytes]]:
-    """(key, PNG) of each face of ``chunk`` (see ``job`` in export_pngs)."""
+def _shop_chunk(folder: ProofFolder, pdf: str, chunk: list[tuple]) -> list[str]:
+    """Write the PNG of each face of ``chunk`` (see ``job`` in export_pngs, and the files to
+    write); return their keys."""
     made = []
-    for key, page, box in chunk:
+    for key, page, box, files in chunk:
         if page is None:
-            made.append((key, png_bytes(Image.new("RGB", box, "white"), DPI)))
+            folder.write_all(files, png_bytes(Image.new("RGB", box, "white"), DPI))
         else:
-            made.append((key, open_rasteriser(pdf, DPI).rows(page).crop(*box).png(DPI)))
+            raster = open_rasteriser(pdf, DPI)
+            width, height = box[2:]
+            crop = raster.rows(page, scratch=True).crop(*box, into=raster.scratch(height * (3 * width + 1)))
+            folder.write_all(files, crop.png(DPI))
+        made.append(key)
     return made
 
 

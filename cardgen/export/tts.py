@@ -107,8 +107,10 @@ def _guid(text: str) -> str:
 def _face(pdf: str, face: dict, card_type: CardType) -> Image.Image:
     """A face rasterised and cropped to its trim at the type's sheet resolution."""
     dpi = tts_dpi(card_type)
-    rows = open_rasteriser(pdf, dpi).rows(face["page"] - 1)
-    return rows.crop(*centred_box(page_mm(card_type), face_px(card_type), dpi)).image()
+    raster = open_rasteriser(pdf, dpi)
+    left, top, width, height = centred_box(page_mm(card_type), face_px(card_type), dpi)
+    rows = raster.rows(face["page"] - 1, scratch=True)
+    return rows.crop(left, top, width, height, into=raster.scratch(height * (3 * width + 1))).image()
 
 
 def _sheet(pdf: str, shared: dict[str, Image.Image], sheet: tuple) -> tuple[bytes, int]:

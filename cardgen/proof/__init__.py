@@ -76,37 +76,40 @@ def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
     return thumb
 
 
-def _proof_chunk(pdf: str, dpi: float, pasted: frozenset[str], chunk: list[tuple[str, int]]) -> list[tuple]:
-    """Rasterise the (key, page) of ``chunk``: (key, the face's PNG, its thumbnail's PNG, and
-    its thumbnail's pixels when the contact sheet shows it (a key in ``pasted``), else None)."""
+def _proof_chunk(folder: ProofFolder, pdf: str, dpi: float, contact: ContactSheet | None,
+                 index_of: dict[str, int], chunk: list[tuple[str, int, list[str]]]) -> list[tuple]:
+    """Rasterise the (key, page, files) of ``chunk`` and write each face's files and its
+    thumbnail; return (key, the thumbnail's pixels as ``contact`` pastes them, or None when
+    the contact sheet does not show the key) for each."""
     raster = open_rasteriser(pdf, dpi)
     made = []
-    for key, page in chunk:
-        rows = raster.rows(page)
+    for key, page, files in chunk:
+        rows = raster.rows(page, scratch=True)
         thumb = thumbnail(rows.image())
-        made.append((key, rows.png(dpi), png_bytes(thumb, dpi / 4), thumb.tobytes() if key in pasted else None))
+        folder.write_all(files, rows.png(dpi))
+        folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), png_bytes(thumb, dpi / 4))
+        made.append((key, contact.fit(index_of[key], thumb).tobytes() if key in index_of else None))
     return made
 
 
 def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, jobs: int,
                  sheet: tuple[ContactSheet, dict[str, int]] | None) -> tuple[int, set[str]]:
-    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes),
-    and paste the thumbnails of the new faces that ``sheet`` (a contact sheet and the index of
-    each key on it) shows; return the pages rasterised and the keys pasted."""
+    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes,
+    which write the files), and paste the thumbnails of the new faces that ``sheet`` (a contact
+    sheet and the index of each key on it) shows; return the pages rasterised and the keys
+    pasted."""
     pages = {e["key"]: e["page"] - 1 for e in todo}
     contact, index_of = sheet if sheet else (None, {})
     pasted: set[str] = set()
 
-    def make(keys: list[str]):
-        work = functools.partial(_proof_chunk, str(pdf), dpi, frozenset(index_of))
-        for made in ordered_map(work, chunks([(key, pages[key]) for key in keys], jobs), jobs):
-            for key, face, thumb, pixels in made:
-                folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), thumb)
+    def make(files: dict[str, list[str]]):
+        work = functools.partial(_proof_chunk, folder, str(pdf), dpi, contact, index_of)
+        for made in ordered_map(work, chunks([(key, pages[key], names) for key, names in files.items()], jobs), jobs):
+            for key, pixels in made:
                 if pixels is not None:
-                    index = index_of[key]
-                    contact.paste(index, Image.frombytes("RGB", contact.thumb_sizes[index], pixels))
+                    contact.paste_fitted(index_of[key], pixels)
                     pasted.add(key)
-                yield key, face
+                yield key
 
     try:
         return len(folder.fill(todo, make)), pasted

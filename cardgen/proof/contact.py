@@ -43,7 +43,7 @@ class ContactSheet:
     thumbnails at once."""
 
     def __init__(self, sizes: Sequence[tuple[int, int]]):
-        self.thumb_sizes = self.sizes = list(sizes)  # as made; as pasted
+        self.sizes = list(sizes)  # as pasted: smaller than made on a sheet of more than MAX_PIXELS
         positions, size = layout(self.sizes)
         self.scale = min(1.0, math.sqrt(MAX_PIXELS / (size[0] * size[1])))
         if self.scale < 1.0:
@@ -53,11 +53,19 @@ class ContactSheet:
         self.image = Image.new("RGB", size, "white")
 
     def paste(self, index: int, thumb: Image.Image) -> None:
+        self.image.paste(self.fit(index, thumb), self.positions[index])
+
+    def fit(self, index: int, thumb: Image.Image) -> Image.Image:
+        """Thumbnail ``index`` as pasted: made smaller on a sheet of more than MAX_PIXELS."""
         if self.scale < 1.0:
             thumb = thumb.resize(self.sizes[index], Image.Resampling.BOX)
         if thumb.size != self.sizes[index]:
             raise ValueError(f"thumbnail {index} is {thumb.size}, not the {self.sizes[index]} laid out")
-        self.image.paste(thumb, self.positions[index])
+        return thumb
+
+    def paste_fitted(self, index: int, pixels: bytes) -> None:
+        """Paste the RGB ``pixels`` of ``fit(index, ...)`` (made in another process)."""
+        self.image.paste(Image.frombytes("RGB", self.sizes[index], pixels), self.positions[index])
 
 
 def contact_sheet(thumbs: Sequence[Image.Image]) -> Image.Image:

@@ -52,14 +52,22 @@ class Rows:
         pixels = memoryview(self.data)[1:1 + self.height * self.stride]
         return Image.frombuffer("RGB", (self.width, self.height), pixels, "raw", "RGB", self.stride, 1)
 
-    def crop(self, left: int, top: int, width: int, height: int) -> "Rows":
+    def crop(self, left: int, top: int, width: int, height: int, into: bytearray | None = None) -> "Rows":
+        """The rows of a ``width`` x ``height`` px part, in a new buffer or in ``into`` (large
+        enough; reused by a caller that crops page after page)."""
         if left < 0 or top < 0 or left + width > self.width or top + height > self.height:
             raise ValueError(f"a {width} x {height} px crop does not fit a {self.width} x {self.height} px page")
-        cropped = Rows(width, height, bytearray(height * (3 * width + 1)))
-        source, target, size = memoryview(self.data), memoryview(cropped.data), 3 * width
+        stride, size = 3 * width + 1, 3 * width
+        if into is None:
+            into = bytearray(height * stride)
+        elif len(into) < height * stride:
+            raise ValueError(f"a buffer of {len(into)} bytes cannot hold {height} rows of {width} px")
+        cropped = Rows(width, height, into)
+        source, target = memoryview(self.data), memoryview(into)
+        target[0:height * stride:stride] = bytes(height)  # each row's filter byte: 0
         for y in range(height):
             start = (top + y) * self.stride + 1 + 3 * left
-            target[y * cropped.stride + 1:y * cropped.stride + 1 + size] = source[start:start + size]
+            target[y * stride + 1:y * stride + 1 + size] = source[start:start + size]
         return cropped
 
 
@@ -70,6 +78,8 @@ class Rasteriser:
         self.document = pypdfium2.PdfDocument(str(pdf))
         self.dpi = dpi
         self.count = 0
+        self._scratch = bytearray()  # the pages of ``rows(..., scratch=True)``
+        self._crop = bytearray()  # ``scratch``
 
     def __len__(self) -> int:
         return len(self.document)
@@ -93,15 +103,28 @@ class Rasteriser:
         scale = self.dpi / PT_PER_INCH
         return math.ceil(width * scale), math.ceil(height * scale)
 
-    def rows(self, index: int) -> Rows:
+    def rows(self, index: int, scratch: bool = False) -> Rows:
         """The whole page, as ``page`` draws it (the same pixels), in PNG row layout: pdfium
-        draws straight into the rows, on white set by filling the bytes rather than by pdfium."""
+        draws straight into the rows, on white set by filling the bytes rather than by pdfium.
+
+        ``scratch``: in this rasteriser's own buffer, which the next ``scratch`` call draws
+        over. A fresh buffer of a few MB a page costs more than the drawing's fill: the memory
+        allocator hands it back to the system when it is freed and takes it again, page fault by
+        page fault, for the next (a quarter of an export's time)."""
         page = self.document[index]
         try:
             scale = self.dpi / PT_PER_INCH
             width, height = math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
             stride = 3 * width + 1
-            rows = Rows(width, height, bytearray(b"\xff") * (height * stride + 1))
+            size = height * stride + 1
+            if not scratch:
+                data = bytearray(b"\xff") * size
+            else:
+                if len(self._scratch) < size:
+                    self._scratch = bytearray(size)
+                data = self._scratch
+                ctypes.memset((ctypes.c_ubyte * size).from_buffer(data), 0xFF, size)
+            rows = Rows(width, height, data)
             first_row = (ctypes.c_ubyte * (height * stride)).from_buffer(rows.data, 1)
             bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR, first_row, stride)
             try:
@@ -114,6 +137,13 @@ class Rasteriser:
         self.count += 1
         rows.data[0:height * stride:stride] = bytes(height)  # each row's filter byte: 0
         return rows
+
+    def scratch(self, size: int) -> bytearray:
+        """A buffer of at least ``size`` bytes kept for this rasteriser's next calls (see
+        ``rows``): a crop of each page goes into the same one."""
+        if len(self._crop) < size:
+            self._crop = bytearray(size)
+        return self._crop
 
     def close(self) -> None:
         self.document.close()

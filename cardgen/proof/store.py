@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..write.temporary import temporary_path
+from ..write.temporary import remove_stale, temporary_path
 
 INDEX = "proof.json"
 THUMBS = ".thumbs"
@@ -25,6 +25,8 @@ class ProofFolder:
         self.folder = Path(folder)
         self.index = index
         self.folder.mkdir(parents=True, exist_ok=True)
+        remove_stale(self.folder, below=True)  # what a run stopped half-way left (its workers write too)
+        self._folders = {self.folder}  # folders known to be there
         self.contact = ""  # the signature of the contact sheet's faces
         self.previous = self._read_index()  # file -> key, for files that are still there
 
@@ -52,12 +54,22 @@ class ProofFolder:
         return (self.folder / file).read_bytes()
 
     def write(self, file: str, data: bytes) -> None:
-        _write_atomic(self.folder / file, data)
+        path = self.folder / file
+        if path.parent not in self._folders:  # one mkdir a folder, not a file
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(path.parent)
+        _write_atomic(path, data, made=True)
 
-    def fill(self, todo: list[dict], make: Callable[[list[str]], Iterable[tuple[str, bytes]]]) -> list[str]:
+    def write_all(self, files: Iterable[str], data: bytes) -> None:
+        for file in files:
+            self.write(file, data)
+
+    def fill(self, todo: list[dict], make: Callable[[dict[str, list[str]]], Iterable[str]]) -> list[str]:
         """Write the files of ``todo`` (entries with "file" and "key"): copied from a file that
-        holds the same content, else made once per key: ``make(keys)`` yields (key, file bytes)
-        for each. Return the keys made."""
+        holds the same content, else made once per key: ``make(files)``, given the files to
+        write for each key, writes them (``write``; in worker processes, so that a face's bytes
+        need not travel back to this one) and yields each key when its files are written.
+        Return the keys made."""
         files: dict[str, list[str]] = {}  # key -> the files to write with it
         for entry in todo:
             files.setdefault(entry["key"], []).append(entry["file"])
@@ -71,11 +83,10 @@ class ProofFolder:
         for key, data in held.items():
             for file in files.pop(key):
                 self.write(file, data)
-        keys = list(files)
-        for key, data in make(keys):
-            for file in files[key]:
-                self.write(file, data)
-        return keys
+        made = list(make(files))
+        if sorted(made) != sorted(files):
+            raise RuntimeError(f"{len(files)} faces to make, {len(made)} made")  # a bug, not bad input
+        return list(files)
 
     def thumb_path(self, key: str) -> Path:
         return self.folder / THUMBS / (key.replace(":", "-") + ".png")
@@ -101,8 +112,10 @@ class ProofFolder:
         _write_atomic(self.folder / self.index, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_atomic(path: Path, data: bytes, made: bool = False) -> None:
+    """``path`` holds ``data`` whole or is as it was (``made``: its folder is there)."""
+    if not made:
+        path.parent.mkdir(parents=True, exist_ok=True)
     temporary = temporary_path(path)
     temporary.write_bytes(data)
     os.replace(temporary, path)

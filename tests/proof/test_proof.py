@@ -208,6 +208,7 @@ def test_a_run_stopped_half_way_leaves_nothing_stale(project, tmp_path, monkeypa
     original = cards.read_text()
     cards.write_text(original.replace("gain 1 coin", "gain 2 coins").replace("discard *one*", "discard *two*"))
     from cardgen.proof.store import ProofFolder
+    from cardgen.write.temporary import is_temporary
 
     write = ProofFolder.write
     written = []
@@ -229,6 +230,7 @@ def test_a_run_stopped_half_way_leaves_nothing_stale(project, tmp_path, monkeypa
     monkeypatch.setattr(ProofFolder, "write", write)
     cards.write_text(original)  # undone: the faces look as they did before the stopped run
     again = run(project)
+    assert not [path for path in again.folder.rglob("*") if is_temporary(path)]
     fresh = run(project, tmp_path / "fresh")
     for path in sorted(fresh.folder.glob("*.png")):
         assert (again.folder / path.name).read_bytes() == path.read_bytes(), path.name

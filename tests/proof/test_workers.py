@@ -6,6 +6,8 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
@@ -42,6 +44,14 @@ def test_an_error_in_a_worker_reaches_the_caller():
 
     with pytest.raises(ValueError, match="face 3 is broken"):
         list(ordered_map(work, list(range(6)), 2))
+
+    def stopped(n):  # a Ctrl-C or an exit met in a worker: the pool would wait for ever for its chunk
+        if n == 2:
+            raise KeyboardInterrupt
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(stopped, list(range(6)), 2))
 
 
 def test_chunks_are_consecutive_and_cover_every_item():
@@ -99,9 +109,9 @@ def test_a_shared_back_and_copies_are_rasterised_once(project, tmp_path, monkeyp
     asked = []
     rows = Rasteriser.rows
 
-    def counted(self, index):
+    def counted(self, index, **options):
         asked.append((self.dpi, index))
-        return rows(self, index)
+        return rows(self, index, **options)
 
     monkeypatch.setattr(Rasteriser, "rows", counted)
     ((result,), _) = proof(["demo"], project, tmp_path / "proofs", jobs=1)
@@ -169,3 +179,31 @@ def test_rows_crop_and_image_match_the_rendered_page(project, tmp_path):
         assert crop.image().tobytes() == page.crop((10, 20, 310, 420)).tobytes()
         with pytest.raises(ValueError, match="does not fit"):
             rows.crop(10, 20, page.width, 400)
+        # a scratch buffer drawn over page after page, and a crop into a reused buffer, give
+        # what fresh buffers give
+        other = raster.rows(1).data
+        buffer = raster.scratch(400 * (3 * 300 + 1))
+        assert raster.rows(1, scratch=True).data[:len(other)] == other
+        again = raster.rows(0, scratch=True)
+        assert again.data is raster.rows(1, scratch=True).data  # the same buffer, drawn over
+        again = raster.rows(0, scratch=True)
+        assert again.image().tobytes() == page.tobytes()
+        assert again.crop(10, 20, 300, 400, into=buffer).data is buffer
+        assert again.crop(10, 20, 300, 400, into=buffer).png(300) == crop.png(300)
+        with pytest.raises(ValueError, match="cannot hold"):
+            again.crop(10, 20, 300, 401, into=buffer)
+
+
+def test_a_folder_opened_again_loses_what_dead_workers_left_half_written(tmp_path):
+    from cardgen.proof.store import ProofFolder
+
+    folder = tmp_path / "proofs" / "demo"
+    (folder / ".thumbs").mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = [folder / f".a-1-front.png.cardgen-{dead.stdout.strip()}-0123abcd.tmp",
+             folder / f".thumbs/.k-plain-300.png.cardgen-{dead.stdout.strip()}-89abcdef.tmp"]
+    kept = [folder / f".b-1-front.png.cardgen-{os.getpid()}-0123abcd.tmp", folder / "notes.tmp"]
+    for path in stale + kept:
+        path.write_bytes(b"half")
+    ProofFolder(folder)
+    assert [path.exists() for path in stale + kept] == [False, False, True, True]
