@@ -157,8 +157,11 @@ def benchmark(runs: int, decks, measures, baseline: str | None = None) -> list[d
             project = projects[which, deck, _cards_of(measure)]
             project.prepare(measure)
             project.run()
-        for _ in range(runs):
-            for key in order:
+        for run in range(runs):
+            # which code goes first alternates run by run: a run pays for what the run before it
+            # left (a baseline's changed build writes a megabyte just before this code's
+            # unchanged one), so neither code always follows the other
+            for key in (order if run % 2 == 0 else _swapped(order)):
                 which, deck, measure = key
                 project = projects[which, deck, _cards_of(measure)]
                 project.prepare(measure)
@@ -177,6 +180,11 @@ def benchmark(runs: int, decks, measures, baseline: str | None = None) -> list[d
                 row["wall_ratio"] = _median([a[0] / b[0] for a, b in zip(mine, times[which, deck, measure])])
             rows.append(row)
     return rows
+
+
+def _swapped(order):
+    """``order`` with each measure's runs of this code and the baseline's the other way round."""
+    return [(len({which for which, _, _ in order}) - 1 - which, deck, measure) for which, deck, measure in order]
 
 
 def _print_rows(rows) -> None:
