@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
 
@@ -30,6 +31,8 @@ KEEP_FREED = 1 << 28  # bytes freed at the top of the heap that glibc keeps
 CHUNK_MAX = 16  # faces a chunk: few enough that both processes finish at about the same time
 
 _task: Callable[[int], object] | None = None  # the chunk runner the forked workers inherit
+_stopping = None  # an Event the forked workers inherit: once set, they skip the chunks left
+ENDING_WAIT = 10.0  # seconds a stopped pool's workers have to end on their own before they are killed
 _starting = threading.Lock()
 _rasterisers: dict[tuple[int, str, float], Rasteriser] = {}
 
@@ -65,6 +68,8 @@ class _Stopped(Exception):
 
 
 def _run(index: int):
+    if _stopping is not None and _stopping.is_set():  # the run was stopped: the chunks left are not wanted
+        return None
     try:
         return _task(index)
     except Exception:
@@ -97,29 +102,54 @@ def keep_freed_memory() -> None:
 def ordered_map(work: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> Iterator[Result]:
     """``work(item)`` for every item, in up to ``jobs`` worker processes (here when one is
     enough or processes cannot be forked); the results in the order of ``items``."""
-    global _task
+    global _task, _stopping
     jobs = min(jobs, len(items))
     if jobs <= 1 or not can_fork():
         for item in items:
             yield work(item)
         return
+    context = multiprocessing.get_context("fork")
+    stopping = context.Event()
     with _starting:  # the pool forks its workers as it starts: they get this task
-        _task = lambda index: work(items[index])  # noqa: E731
+        _task, _stopping = (lambda index: work(items[index])), stopping
         try:
-            pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker)
+            pool = context.Pool(jobs, initializer=_start_worker)
         finally:
-            _task = None
+            _task = _stopping = None
+    results = pool.imap(_run, range(len(items)))
     try:
-        yield from pool.imap(_run, range(len(items)))
-        pool.close()  # every result is in: the workers finish
+        yield from results
     except _Stopped as stopped:
-        pool.terminate()
+        _stop(pool, results, stopping)
         raise stopped.stop() from None
     except BaseException:  # an error, Ctrl-C, or the caller stopped asking
-        pool.terminate()
+        _stop(pool, results, stopping)
         raise
-    finally:
-        pool.join()
+    pool.close()  # every result is in: the workers finish
+    pool.join()
+
+
+def _stop(pool, results, stopping) -> None:
+    """End a pool whose results are no longer wanted: its workers finish the chunk in hand and
+    skip the rest, and once every result is in, the pool is closed as after a run that ended
+    well. Not ``Pool.terminate`` while chunks are out: it kills a worker wherever it is, and one
+    killed while sending a result holds the result queue's lock for ever, so that the pool's own
+    task thread, which sends on that queue as it ends, waits for ever too (seen: a stopped proof
+    that never returned). ``terminate`` is left for workers still busy after ENDING_WAIT seconds."""
+    stopping.set()
+    deadline = time.monotonic() + ENDING_WAIT
+    while True:
+        try:
+            results.next(max(0.0, deadline - time.monotonic()))
+        except StopIteration:
+            pool.close()
+            break
+        except multiprocessing.TimeoutError:
+            pool.terminate()
+            break
+        except Exception:  # a chunk in hand that failed: the run is over, its error unwanted
+            continue
+    pool.join()
 
 
 def open_rasteriser(pdf: Path | str, dpi: float) -> Rasteriser:

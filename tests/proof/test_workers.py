@@ -54,6 +54,26 @@ def test_an_error_in_a_worker_reaches_the_caller():
         list(ordered_map(stopped, list(range(6)), 2))
 
 
+@needs_fork
+def test_a_stopped_pool_ends_its_workers_without_killing_them(monkeypatch):
+    """A worker killed while it sends a result holds the result queue's lock for ever, and the
+    pool's task thread then hangs as it ends: a stopped run must let its workers end."""
+    import multiprocessing.pool
+
+    def killing(pool):
+        raise AssertionError("a stopped pool's workers were killed")
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", killing)
+
+    def stopped(n):
+        if n == 0:
+            raise KeyboardInterrupt
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(stopped, list(range(40)), 2))
+
+
 def test_chunks_are_consecutive_and_cover_every_item():
     items = list(range(1001))
     parts = chunks(items, 2)
