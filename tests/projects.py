@@ -26,6 +26,22 @@ def make_project(tmp_path: Path, fixture: str = "project", fonts: bool = True) -
     return root
 
 
+def copy_of_project(project: Path, tmp_path: Path) -> Path:
+    """A copy of ``project`` (its cache and outputs too) in ``tmp_path``: a test that edits a
+    project built once per module edits its own copy."""
+    root = tmp_path / "proj"
+    shutil.copytree(project, root, symlinks=True)
+    return root
+
+
+def build_demo(root: Path, out: str, **options):
+    """The ``demo`` set of ``root`` built in one process into ``root / out``: its SetResult."""
+    import cardgen
+    from cardgen import BuildOptions
+
+    return cardgen.build(["demo"], root, root / out, BuildOptions(jobs=1, **options)).sets[0]
+
+
 def run_cli(root: Path, *args: str) -> subprocess.CompletedProcess:
     """``cardgen --root ROOT ARGS`` run in this process by click's runner, as ``subprocess.run``
     reports a process: exit code, stdout, stderr. For tests of what a command says and returns;

@@ -3,17 +3,14 @@ cards changed, and prints exactly what a build without the cache prints, whateve
 from __future__ import annotations
 
 import csv
-import shutil
 
 import pytest
 
-import cardgen
-from cardgen import BuildOptions
 from cardgen.kept_cards import RUN
 from cardgen.render.faces import FaceRenderer
 from cardgen.write import pdf as pdf_writer
 from pdftext import page_texts
-from projects import make_project
+from projects import build_demo, copy_of_project, make_project
 
 WORDS = "token challenge planet alien power flare colony ship warp cone attack negotiate ally reward".split()
 ROWS = 60  # some seven sheets of fronts, and their backs
@@ -33,24 +30,18 @@ def _write_rows(root, texts: dict[int, str] | None = None, counts: dict[int, int
             writer.writerow([f"Card {number + 1}", counts.get(number, 1), texts.get(number, " ".join(words)), ""])
 
 
-def _build(root, out, **options):
-    return cardgen.build(["demo"], root, root / out, BuildOptions(jobs=1, **options)).sets[0]
-
-
 @pytest.fixture(scope="module")
 def _built_once(tmp_path_factory):
     root = make_project(tmp_path_factory.mktemp("runs"))
     _write_rows(root)
-    _build(root, "first")
+    build_demo(root, "first")
     return root
 
 
 @pytest.fixture
 def built(_built_once, tmp_path):
     """A copy of the project after its first build (the cache on)."""
-    root = tmp_path / "proj"
-    shutil.copytree(_built_once, root, symlinks=True)
-    return root
+    return copy_of_project(_built_once, tmp_path)
 
 
 def _rendered_face_by_face(monkeypatch) -> list[str]:
@@ -70,10 +61,10 @@ def _as_fresh(root, monkeypatch=None):
     """Rebuild (cache on) and build without the cache: the same bytes, PDF and manifest. With
     ``monkeypatch``: also the names of the cards the rebuild rendered face by face."""
     names = _rendered_face_by_face(monkeypatch) if monkeypatch is not None else None
-    again = _build(root, "again")
+    again = build_demo(root, "again")
     if monkeypatch is not None:
         monkeypatch.undo()
-    fresh = _build(root, "fresh", cache=False)
+    fresh = build_demo(root, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     assert again.manifest.read_bytes() == fresh.manifest.read_bytes()
     return again, fresh, names
@@ -85,9 +76,9 @@ def test_a_rebuild_renders_face_by_face_only_the_run_of_the_changed_card(built, 
     assert "Card 31" in names and 0 < len(set(names)) <= RUN, names
     assert again.laid_out == 1 and again.laid_out + again.reused == fresh.laid_out
     assert any("a changed text" in text for text in page_texts(again.pdf))
-    again = _build(built, "again")  # nothing changed since: no card rendered face by face
+    again = build_demo(built, "again")  # nothing changed since: no card rendered face by face
     names = _rendered_face_by_face(monkeypatch)
-    _build(built, "again")
+    build_demo(built, "again")
     assert names == []
 
 
@@ -134,7 +125,7 @@ def test_a_rebuild_after_an_edit_to_the_set_prints_what_a_fresh_build_prints(bui
     plain = "  plain: {template: demo/back.xml.j2}"
     text = settings.read_text(encoding="utf-8").replace(plain, plain[:-1] + ", motto: first}")
     settings.write_text(text, encoding="utf-8")
-    first = _build(built, "first")
+    first = build_demo(built, "first")
     assert edit[0] in text
     settings.write_text(text.replace(*edit), encoding="utf-8")
     again, fresh, _ = _as_fresh(built)
@@ -160,9 +151,9 @@ def test_the_back_pages_of_a_rebuild_are_kept_whole(built, monkeypatch):
         return original(self, placement)
 
     monkeypatch.setattr(pdf_writer._FaceDrawer, "draw", draw)
-    again = _build(built, "again")
+    again = build_demo(built, "again")
     monkeypatch.undo()
-    fresh = _build(built, "fresh", cache=False)
+    fresh = build_demo(built, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     # the first back page (its back drawn inline once, then defined as a form) and, at most, the
     # changed card's (what it drew before may have moved the fonts' codes)

@@ -2,34 +2,24 @@
 characters cuts no subset, and every rebuild prints what a build without the cache prints."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from reportlab.pdfbase import ttfonts
 
-import cardgen
-from cardgen import BuildOptions
 from cardgen.cache import FaceCache
 from pdftext import page_texts
-from projects import make_project
-
-
-def _build(root, out, **options):
-    return cardgen.build(["demo"], root, root / out, BuildOptions(jobs=1, **options)).sets[0]
+from projects import build_demo, copy_of_project, make_project
 
 
 @pytest.fixture(scope="module")
 def _built_once(tmp_path_factory):
     root = make_project(tmp_path_factory.mktemp("subsets"))
-    _build(root, "first")
+    build_demo(root, "first")
     return root
 
 
 @pytest.fixture
 def built(_built_once, tmp_path):
-    root = tmp_path / "proj"
-    shutil.copytree(_built_once, root, symlinks=True)
-    return root
+    return copy_of_project(_built_once, tmp_path)
 
 
 @pytest.fixture
@@ -50,9 +40,9 @@ def _edit_card(root, old: str, new: str) -> None:
 
 
 def _same_as_fresh(root, monkeypatch):
-    again = _build(root, "again")
+    again = build_demo(root, "again")
     monkeypatch.undo()
-    fresh = _build(root, "fresh", cache=False)
+    fresh = build_demo(root, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
     return fresh
 
