@@ -5,7 +5,7 @@ README's copy against the imposition itself.
 """
 from __future__ import annotations
 
-from .impose import best_sheet
+from .choice import best_sheet
 from .options import SheetOptions
 from .sizes import CARD_SIZES, fmt
 from ..model import CardType

@@ -14,21 +14,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain
 
-from ..errors import CardgenError, Problem
+from ..errors import CardgenError
 from ..model import CardType, Face, Page, Placement, Slot, new_placement, new_slot
 from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
-from .grid import face_plan, gutter_plan
 from .marks import crop_marks, cut_lines, fold_marks, outlines
 from .marks import TextMark
 from .notes import NOTE_PT, duplex_note, shifted, text_size
+from .choice import FIT_TOLERANCE, best_sheet, face_problem, fitting, gutter_sheet, paper_pages, sheet_or_problem
 from .options import Imposition, SheetOptions, check_options
-from .sizes import fmt, paper_name, paper_size
+from .sizes import fmt
 from .template import CIRCLE_CUT, SheetTemplate, TemplateSlot, mirror_slot
 from .shapes import HEXES, hex_growth
 
 Pair = tuple[Face, Face | None]
-FIT_TOLERANCE = 1e-6  # mm
 
 
 PagePlacements = tuple[Page, tuple[Placement, ...]]
@@ -128,19 +127,19 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
         if options.layout == "per-card":
             yield from _per_card(book, pairs)
         elif template is not None and shape in template.shapes:
-            sheet = _fitting(template.of_shape(shape), front)
+            sheet = fitting(template.of_shape(shape), front)
             if sheet.duplex:
                 yield from _fill_duplex(book, sheet, pairs, options, bleed)
             else:
                 yield from _fill_single(book, sheet, pairs, options, bleed)
         elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
-            yield from _fill_gutter(book, _gutter(front, options), pairs, options, bleed)
+            yield from _fill_gutter(book, gutter_sheet(front, options), pairs, options, bleed)
         else:  # sheets, or gutter fold's faces without a back: plain sheets
             sheet = best_sheet(front.card_type, options)
             if shape == "rect" and options.layout == "sheets" and not sheet.slots:
                 yield from _tiled(book, pairs, options)  # a board larger than the paper
             else:
-                yield from _fill_duplex(book, _best(sheet, front, options, ""), pairs, options, bleed)
+                yield from _fill_duplex(book, sheet_or_problem(sheet, front, options, ""), pairs, options, bleed)
     if asked and not applied and left_out is not None:
         # a sheet asked for on the command line that takes none of the faces: not silently ignored
         raise _not_on_template(left_out, options.template, template)
@@ -153,7 +152,7 @@ def _not_on_template(face: Face, name: str, template: SheetTemplate | None) -> C
     kinds = ("round",) if template is None else sorted("round" if s == "circle" else "rectangular"
                                                        for s in template.shapes)
     what = "round" if size.shape == "circle" else "rectangular"
-    return _problem(face, f'sheet "{name}" does not apply to this card: the sheet has {" and ".join(kinds)} '
+    return face_problem(face, f'sheet "{name}" does not apply to this card: the sheet has {" and ".join(kinds)} '
                           f'slots only, and "{face.card.name}" (type {face.card_type.name}) is a '
                           f"{fmt(size.w)} x {fmt(size.h)} mm {what} card")
 
@@ -168,80 +167,15 @@ def _checked(pairs: Iterable[Pair]) -> Iterator[Pair]:
         yield pair
 
 
-def _problem(face: Face, message: str) -> CardgenError:
-    return CardgenError(Problem(message, face.card_type.source or face.card.source, face.card.name))
-
-
 def _check_face(face: Face) -> None:
     size = face.card_type.size
     if size.shape not in ("rect", "circle", *HEXES) and not size.shape.startswith("path:"):
-        raise _problem(face, f'shape must be rect, circle, hex-pointy, hex-flat or a path, got "{size.shape}"')
+        raise face_problem(face, f'shape must be rect, circle, hex-pointy, hex-flat or a path, got "{size.shape}"')
     if size.w <= 0 or size.h <= 0 or face.card_type.bleed < 0:
-        raise _problem(face, f"card size {fmt(size.w)} x {fmt(size.h)} mm with {fmt(face.card_type.bleed)} "
+        raise face_problem(face, f"card size {fmt(size.w)} x {fmt(size.h)} mm with {fmt(face.card_type.bleed)} "
                              "mm bleed: sizes must be greater than 0 and the bleed 0 or more")
     if size.shape == "circle" and abs(size.w - size.h) > FIT_TOLERANCE:
-        raise _problem(face, f"a round card needs w equal to h, got {fmt(size.w)} x {fmt(size.h)} mm")
-
-
-# -- choosing the sheet --------------------------------------------------------------------
-
-def _pages(options: SheetOptions) -> list[tuple[float, float]]:
-    w, h = paper_size(options.paper, options.source)
-    if options.orientation == "portrait" or w == h:
-        return [(w, h)]
-    if options.orientation == "landscape":
-        return [(h, w)]
-    return [(w, h), (h, w)]  # auto: the first of equals wins, so ties go to portrait
-
-
-def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False) -> SheetTemplate:
-    """The built-in sheet a card type's faces go on: the page orientation (and, for gutter fold,
-    the fold) fitting the most faces; ties: portrait, then the fold parallel to the page's long
-    edge. It may have no slot: the faces do not fit."""
-    t = card_type
-    plans = []
-    for w, h in _pages(options):
-        if not gutter:
-            plans.append(face_plan(w, h, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
-                                   options.margin, options.crop_marks))
-            continue
-        folds = ("vertical", "horizontal") if w <= h else ("horizontal", "vertical")
-        plans += [gutter_plan(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
-                              options.margin, options.crop_marks) for fold in folds]
-    return max(plans, key=lambda plan: plan.count).sheet()  # max keeps the first of equals
-
-
-def _best(best: SheetTemplate, face: Face, options: SheetOptions, what: str) -> SheetTemplate:
-    if best.slots:
-        return best
-    size, bleed = face.card_type.size, face.card_type.bleed
-    shape = "round " if size.shape == "circle" else ""
-    room = " and room for crop marks" if options.crop_marks and size.shape == "rect" else ""
-    w, h = paper_size(options.paper, options.source)
-    raise _problem(face, f"a {fmt(size.w)} x {fmt(size.h)} mm {shape}card with {fmt(bleed)} mm bleed does "
-                         f"not fit{what} on {paper_name(options.paper)} paper ({fmt(w)} x {fmt(h)} mm) "
-                         f"with a {fmt(options.margin)} mm margin{room}")
-
-
-def _gutter(face: Face, options: SheetOptions) -> SheetTemplate:
-    return _best(best_sheet(face.card_type, options, gutter=True), face, options,
-                 " twice (front and back, gutter fold)")
-
-
-def _fitting(sheet: SheetTemplate, face: Face) -> SheetTemplate:
-    """The template's slots that can take the face: it fits, or, for a die-cut label a little
-    smaller than the face, the face's safe zone still fits (the die then is the trim)."""
-    size, safe = face.card_type.size, face.card_type.safe
-    slots = tuple(s for s in sheet.slots
-                  if (size.w <= s.w + FIT_TOLERANCE and size.h <= s.h + FIT_TOLERANCE)
-                  or (sheet.marks != "crop" and size.w - 2 * safe <= s.w + FIT_TOLERANCE
-                      and size.h - 2 * safe <= s.h + FIT_TOLERANCE))
-    if not slots:
-        label = sheet.slots[0]
-        kind = "round " if size.shape == "circle" else ""
-        raise _problem(face, f"a {fmt(size.w)} x {fmt(size.h)} mm {kind}card does not fit the "
-                             f"{fmt(label.w)} x {fmt(label.h)} mm labels of sheet template {sheet.name}")
-    return SheetTemplate(sheet.name, sheet.w, sheet.h, slots, sheet.marks, sheet.duplex, sheet.fold, sheet.source)
+        raise face_problem(face, f"a round card needs w equal to h, got {fmt(size.w)} x {fmt(size.h)} mm")
 
 
 # -- placing faces -------------------------------------------------------------------------
@@ -251,7 +185,7 @@ def _place(face: Face, cell: TemplateSlot, page: int) -> Slot:
     the cell's room."""
     size, bleed = face.card_type.size, face.card_type.bleed
     if size.w > cell.w + FIT_TOLERANCE or size.h > cell.h + FIT_TOLERANCE:
-        # a label smaller than the face (its safe zone fits, see _fitting): the label's die is
+        # a label smaller than the face (its safe zone fits, see choice.fitting): the label's die is
         # the trim, and the face is drawn centred on it (the writer centres faces in slots).
         size = type(size)(cell.w, cell.h, size.name, size.shape)
     x = cell.x + (cell.w - size.w) / 2
@@ -397,9 +331,9 @@ def _tiled(book: _Book, pairs: Iterable[Pair], options: SheetOptions) -> Iterato
 
     for front, back in pairs:
         try:
-            grid = best_grid(front, _pages(options), options.margin)
+            grid = best_grid(front, paper_pages(options), options.margin)
         except ValueError as exc:
-            raise _problem(front, str(exc)) from None
+            raise face_problem(front, str(exc)) from None
         yield from tile_pages(book, front, grid)
         if back is not None:
             yield from tile_pages(book, back, grid, "back")
