@@ -51,3 +51,19 @@ def refused(cli, built, *lines: str, args=("build", "demo", "--no-cache")) -> No
     assert result.exit_code == 1
     assert result.stderr.splitlines() == list(lines)
     intact(project, before)
+
+
+def problems(project: Path) -> list[str]:
+    """The problems ``cardgen check`` finds in the demo set's cards, as their lines read."""
+    from cardgen import CardgenError, load_set
+
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project).cards.check()
+    return [str(p) for p in excinfo.value.problems]
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the first ``old`` in the file with ``new`` (``old`` must be there)."""
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
