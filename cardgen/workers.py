@@ -31,11 +31,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from .errors import CardgenError
 from .model import Card, Face
-from .render.faces import FaceRenderer, Markup
+from .render.faces import FaceRenderer
 from .rendered import Rendered
 from .write.face import FaceDrawing, record_face
+from .worker_faces import ReplayingRenderer
 from .worker_process import _LENGTH, _serve, _where
 
 MIN_CARDS = 200  # below this a set builds in one process: forking and joining cost about what they save
@@ -140,7 +140,7 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
         return None
     feed = _Feed(workers, chunk, rendered.cache, thawed)
     last_build.update(workers=jobs, faces_from_workers=0)
-    renderer = _ReplayingRenderer(rendered.renderer, feed)
+    renderer = ReplayingRenderer(rendered.renderer, feed)
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
 
 
@@ -241,60 +241,6 @@ class ParallelRendered(Rendered):
         self.feed.close()
 
 
-class _ReplayingRenderer(FaceRenderer):
-    """The build's renderer, given the faces the workers rendered: a face they could not render
-    (a failing template, a limit reached) is rendered here, so its problem is met in its place."""
-
-    def __init__(self, renderer: FaceRenderer, feed: "_Feed"):
-        super().__init__(renderer.card_set, renderer.templates, renderer.fingerprints, renderer.memo)
-        self.feed = feed
-
-    def pairs(self, cards: Iterable[Card]):
-        """As ``FaceRenderer.pairs``; a card whose every face a worker rendered is given its
-        faces here, without the fields and checks that only rendering a face needs."""
-        card_set, feed, problems = self.card_set, self.feed, self._problems
-        for card in cards:
-            card_type = card_set.types[card.type]
-            records, back = feed.records_now, card_type.back
-            if records is None or len(records) != card.count * (2 if back else 1) or None in records:
-                yield from super().pairs((card,))  # a face to render here: as a one-process build
-                continue
-            feed.faces = iter(())  # the card's records, taken here
-            back_source = card_set.backs[back].source if back else None
-            at = 0
-            noting = self.noting
-            for copy in range(1, card.count + 1):
-                front = _replayed(feed, card, card_type, copy, "front", records[at], card_type.source, noting)
-                back_face = None
-                if back:
-                    back_face = _replayed(feed, card, card_type, copy, "back", records[at + 1], back_source, noting)
-                at += 2 if back else 1
-                if len(problems) >= self.MAX_PROBLEMS:
-                    raise CardgenError(self.problems())
-                yield front, back_face
-
-    def _face(self, card, card_type, copy, side, drawn_by, plain):
-        record = self.feed.face()
-        if record is None:
-            return super()._face(card, card_type, copy, side, drawn_by, plain)
-        return _replayed(self.feed, card, card_type, copy, side, record, drawn_by[2], self.noting)
-
-
-def _replayed(feed: "_Feed", card: Card, card_type, copy: int, side: str, record: tuple, where,
-              noting: list | None = None) -> Face:
-    """The face a worker rendered, by its record (markup key, content hash, refs, digest of its
-    render key or None); its markup goes along when the worker sent it (``where``: the template
-    line its problems name). The record is added to ``noting`` as the renderer notes a face it
-    renders (kept_cards.py)."""
-    key, content_hash = record[0], record[1]
-    if noting is not None:
-        noting.append(record)
-    entry = feed.entries.get(content_hash)
-    text = entry[1] if entry is not None else None
-    return Face(card, card_type, copy, side, key, content_hash,
-                Markup(text, card_type, card.name, where) if text is not None else None)
-
-
 class _Feed:
     """The workers' chunks, read in order as the build's cards come by."""
 
@@ -327,7 +273,7 @@ class _Feed:
             yield card
 
     def face(self) -> tuple | None:
-        """The next face of the current card: its record (see ``_replayed``), or None to render it here."""
+        """The next face of the current card: its record (see worker_faces.replayed), or None to render it here."""
         return next(self.faces, None)
 
     def entry(self, content_hash: str) -> tuple | None:
