@@ -53,10 +53,15 @@ class Fingerprints:
 
     def of(self, markup_key: str, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
         """The content hash of a face from its markup key and what its markup names."""
+        return self._combine((markup_key, *self.added(refs)))
+
+    def added(self, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
+        """What a face's content hash adds to its markup key: the fonts, the set's language and
+        the files ``refs`` (its markup's) name."""
         named = self._named.get(refs)
         if named is None:
             named = self._named[refs] = self._named_parts(refs)
-        return self._combine((markup_key, self._fonts, *self._language, *named))
+        return (self._fonts, *self._language, *named)
 
     def _named_parts(self, refs: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
         images, icon_names = refs

@@ -140,12 +140,7 @@ class _Runs:
             return ""
         if len(self.environments) >= 256:  # memory stays flat
             self.environments.clear()
-        parts = [fingerprints._fonts, *fingerprints._language]
-        for refs in refs_list:
-            named = fingerprints._named.get(refs)
-            if named is None:
-                named = fingerprints._named[refs] = fingerprints._named_parts(refs)
-            parts.append(repr(named))
+        parts = [repr(fingerprints.added(refs)) for refs in refs_list]  # (each holds the fonts and language)
         known = self.environments[refs_list] = hashlib.blake2b(
             "\n".join(parts).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
         return known
