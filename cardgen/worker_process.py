@@ -10,13 +10,14 @@ import os
 import struct
 import sys
 from dataclasses import replace
-from itertools import islice
-from typing import Callable, Iterable, Iterator
+from itertools import count
+from typing import Callable, Iterator
 
 from .cache import PACK_FROM, stored
 from .cache_file import key_digest
 from .draw.content import ELEMENT
 from .draw.prepared import Preparer
+from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
 from .rendered import Rendered
@@ -81,8 +82,7 @@ class _RecordingRenderer(FaceRenderer):
         return face
 
 
-def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]], rendered: Rendered,
-           chunk: int) -> None:
+def _serve(index: int, jobs: int, fd: int, cursor: Callable[[], Cursor], rendered: Rendered, chunk: int) -> None:
     gc.freeze()  # what the build's process made is not this process's garbage: scanning it would copy it
     memo = _Remembered(rendered.renderer.memo.prefix) if rendered.renderer.memo is not None else None
     renderer = _RecordingRenderer(rendered.renderer, memo)
@@ -96,38 +96,30 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
     dictionary = rendered.cache.dictionary if storing else None
     with os.fdopen(fd, "wb", buffering=0) as out:
         try:
-            cards = iter(sequence())
-            number = 0
-            while True:
-                if number % jobs == index:
-                    batch = list(islice(cards, chunk))
-                    if not batch:
-                        return
-                    if memo is not None:
-                        memo.made = []
-                    records, entries = _chunk(renderer, rendered, scratch, batch)
-                    entries = {content_hash: (parts, text,
-                                              _stored(content_hash, parts, dictionary)
-                                              if storing and parts is not None else None,
-                                              _prepared(preparer, parts))
-                               for content_hash, (parts, text) in entries.items()}
-                    digests = renderer._digests  # of the render keys its faces noted: made once
-                    made = [(key, value, _stored(key, value, dictionary, digests.get(key)) if storing else None)
-                            for key, value in memo.made] if memo else ()
-                    # plain data (the cache keeps parts the same way): marshal reads it back fastest
-                    message = marshal.dumps((number, records, entries, made))
-                    out.write(_LENGTH.pack(len(message)))
-                    out.write(message)
-                elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
+            cards = cursor()
+            for number in count(index, jobs):
+                batch = cards.take(number * chunk, chunk)  # (the other workers' chunks before it passed over)
+                if not batch:
                     return
-                number += 1
+                if memo is not None:
+                    memo.made = []
+                records, entries = _chunk(renderer, rendered, scratch, batch)
+                entries = {content_hash: (parts, text,
+                                          _stored(content_hash, parts, dictionary)
+                                          if storing and parts is not None else None,
+                                          _prepared(preparer, parts))
+                           for content_hash, (parts, text) in entries.items()}
+                digests = renderer._digests  # of the render keys its faces noted: made once
+                made = [(key, value, _stored(key, value, dictionary, digests.get(key)) if storing else None)
+                        for key, value in memo.made] if memo else ()
+                # plain data (the cache keeps parts the same way): marshal reads it back fastest
+                message = marshal.dumps((number, records, entries, made))
+                out.write(_LENGTH.pack(len(message)))
+                out.write(message)
         except BrokenPipeError:  # the build's process is gone
             raise
         except Exception:  # the cards cannot be read (a card file changed): the build's process meets it
             out.write(_LENGTH.pack(0))
-
-
-_END = object()
 
 
 def _stored(key: str, value, dictionary: bytes | None, digest: bytes | None = None) -> tuple[bytes, bytes] | None:
