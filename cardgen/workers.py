@@ -231,7 +231,8 @@ class ParallelRendered(Rendered):
             if parts is None:
                 entry = self.feed.entry(face.content_hash)
                 if entry is not None and entry[0] is not None:  # laid out by this build, in a worker
-                    parts, _, kept, prepared = entry
+                    data, _, kept, prepared = entry
+                    parts = marshal.loads(data)
                     self.laid_out += 1
                     last_build["faces_from_workers"] += 1
                     if cache is not None and not self.resources.preview:
@@ -255,9 +256,9 @@ class _Feed:
         self.records: tuple = ()
         self.faces: Iterator = iter(())
         self.records_now: tuple | None = None  # the current card's faces as a worker rendered them, or None
-        # content hash -> (parts, text, (key digest, parts as the cache stores them) or None, parts
-        # made ready to write or None), as the worker sent them
-        self.entries: dict[str, tuple[tuple | None, str | None, tuple | None, tuple | None]] = {}
+        # content hash -> (parts as marshal data, text, (key digest, parts as the cache stores them)
+        # or None, parts made ready to write or None), as the worker sent them (see worker_process._entry)
+        self.entries: dict[str, tuple[bytes | None, str | None, tuple | None, tuple | None]] = {}
         self.chunks: list[dict] = []  # the entries of the chunks kept, as each chunk brought them
         self.keep = max(2, -(-KEPT_CARDS // chunk))
 
@@ -281,8 +282,8 @@ class _Feed:
         return next(self.faces, None)
 
     def entry(self, content_hash: str) -> tuple | None:
-        """(parts or None, markup text or None, stored parts or None, prepared parts or None) of a
-        face a worker rendered, while its chunk is kept; else None."""
+        """(parts as marshal data or None, markup text or None, stored parts or None, prepared
+        parts or None) of a face a worker rendered, while its chunk is kept; else None."""
         return self.entries.get(content_hash)
 
     def _receive(self, number: int) -> None:
