@@ -332,7 +332,8 @@ def _odd_card_files(root, rows: int = 40) -> list[str]:
                                                                  for number in range(rows // 2)]).encode("utf-8"))
     set_yaml = demo / "set.yaml"
     set_yaml.write_text(set_yaml.read_text(encoding="utf-8").replace(  # (a date: not the files' times)
-        "defaults:", "date: 2026-01-01\nvariables:\n  colors: [{name: Red}, {name: Green}, {name: Blue}]\ndefaults:").replace(
+        "defaults:",
+        "date: 2026-01-01\nvariables:\n  colors: [{name: Red}, {name: Green}, {name: Blue}]\ndefaults:").replace(
         "  - cards.yaml\n  - {file: more.csv, type: action}\n",
         "  - {file: odd.csv, type: action}\n  - middle.yaml\n  - {file: tabs.tsv, type: action}\n"), encoding="utf-8")
     return ["odd.csv", "middle.yaml", "tabs.tsv"]

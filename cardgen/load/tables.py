@@ -102,8 +102,7 @@ def _header(cells: list[Any], source: Source) -> list[str]:
 def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
     """The rows of a CSV file. Sent a line (``rows.send(line)``), the generator passes over the
     lines up to it without reading them into cells, and gives the row that starts on it: a
-    build's worker process goes from its chunk of cards to its next one so (see cards.py,
-    CardFiles.cursor)."""
+    build's worker process goes from its chunk of cards to its next one so (see cursor.py)."""
     name = relative_name(path, root)
     header: list[str] | None = None
     line = last_line = 0
@@ -118,7 +117,8 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         with open(path, encoding="utf-8-sig", newline="") as handle:
             reader = csv.reader(handle, delimiter=delimiter)
             for cells in reader:
-                line, last_line = last_line + 1, passed + reader.line_num  # a quoted cell may span lines: name the first
+                # a quoted cell may span lines: name the first
+                line, last_line = last_line + 1, passed + reader.line_num
                 last_cell = cells[-1] if cells else ""
                 if header is None:
                     if not any(c.strip() for c in cells):
