@@ -1,0 +1,246 @@
+"""Forked worker processes that run chunks of work and send back the results, each through a
+pipe of its own, so that whatever happens to a worker the build's process only meets the end
+of a pipe.
+
+``multiprocessing.Pool`` was used before: its workers share one queue of tasks and one of
+results, each behind a lock, and the pool's own threads feed and read them. A stop that reaches
+the whole process group (Ctrl-C in a terminal, SIGTERM from a service manager) killed workers
+wherever they were, one of them holding a queue's lock, and ending such a pool could then wait
+for ever. Here nothing is shared: the parent sends a worker the numbers of its chunks down one
+pipe and reads their results from another; a worker that is gone is the end of its pipe.
+
+A stop (SIGINT or SIGTERM), to a worker alone or to the whole group, unwinds the worker: the file
+it was writing is removed (see store.py) and the worker ends by that signal. The parent, stopped
+itself, signals its workers the same way and waits for them, SIGKILL being left for one still
+there after STOP_WAIT seconds; it never returns with a worker left running.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import struct
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+from .. import stops
+
+_NUMBER = struct.Struct("<I")  # a chunk's number, parent to worker
+_LENGTH = struct.Struct("<Q")  # the length of a result, worker to parent
+AHEAD = 2  # chunks a worker is given at a time: it starts its next one while the parent reads the last
+WINDOW = 4  # chunks a worker, at most, past the one the parent waits for: results wait in memory
+STOP_WAIT = 5.0  # seconds a stopped worker has to unwind before it is killed
+DONE, FAILED, LEFT = 0, 1, 2  # a chunk's result, its exception, or the type of the stop met in its work
+
+
+class WorkerStopped(BaseException):
+    """SIGINT or SIGTERM, in a worker: it unwinds, and ends by the signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_worker(signum, frame) -> None:
+    for other in stops.STOPS:  # one stop unwinds the worker; another would cut the unwinding short
+        signal.signal(other, signal.SIG_IGN)
+    raise WorkerStopped(signum)
+
+
+@dataclass
+class _Worker:
+    pid: int
+    tasks: int  # the pipe its chunks' numbers go down
+    results: int  # the pipe its results come up
+    given: deque = field(default_factory=deque)  # the numbers of the chunks it has, in its order
+
+
+class Pool:
+    """``jobs`` forked workers that run ``work(items[n])`` for the chunks ``n`` the parent gives."""
+
+    def __init__(self, work: Callable, items: Sequence, jobs: int, start: Callable[[], None] = lambda: None):
+        self.work, self.items, self.start = work, items, start
+        self.workers: list[_Worker] = []
+        sys.stdout.flush()  # (a worker ends with os._exit: what is buffered now is the parent's to write)
+        sys.stderr.flush()
+        with stops.deferred():  # a stop between a fork and the worker's listing would leave it running
+            for _ in range(jobs):
+                try:
+                    self.workers.append(self._fork())
+                except OSError:  # the system refuses a process: fewer workers, or none (all done here)
+                    break
+
+    def _fork(self) -> _Worker:
+        task_read, task_write = os.pipe()
+        result_read, result_write = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (task_read, task_write, result_read, result_write):
+                os.close(fd)
+            raise
+        if pid == 0:  # the worker: it never returns into the caller's code
+            code = 1
+            try:
+                for signum in stops.STOPS:
+                    signal.signal(signum, _stop_worker)
+                for fd in [task_write, result_read] + [fd for w in self.workers for fd in (w.tasks, w.results)]:
+                    os.close(fd)  # the pipes of the parent's ends: they must close when the parent ends
+                self.start()
+                _serve(self.work, self.items, task_read, result_write)
+                code = 0
+            except WorkerStopped as stopped:
+                signal.signal(stopped.signum, signal.SIG_DFL)
+                os.kill(os.getpid(), stopped.signum)  # ended by the signal, as the parent sees it
+            except BaseException:  # the parent is gone (a broken pipe), or worse: it is told by the pipe's end
+                pass
+            finally:
+                os._exit(code)
+        os.close(task_read)
+        os.close(result_write)
+        return _Worker(pid, task_write, result_read)
+
+    def results(self) -> Iterator:
+        """The results of the chunks, in order. A chunk whose work raised raises here; a chunk
+        whose worker ended without its result (killed) is run in this process, unless Ctrl-C
+        ended the worker: that stops the run."""
+        count = len(self.items)
+        ready: dict[int, tuple] = {}
+        given = 0
+        for wanted in range(count):
+            while wanted not in ready:
+                given = self._give(given, min(count, wanted + 1 + WINDOW * len(self.workers)))
+                if not self.workers:  # none left: the rest is done here
+                    ready[wanted] = _run(self.work, self.items, wanted)
+                else:
+                    self._receive(ready)
+            status, value = ready.pop(wanted)
+            if status == FAILED:
+                raise value
+            if status == LEFT:
+                raise value()
+            yield value
+
+    def _give(self, given: int, until: int) -> int:
+        for worker in self.workers:
+            while len(worker.given) < AHEAD and given < until:
+                os.write(worker.tasks, _NUMBER.pack(given))  # (a few bytes: a pipe holds them all)
+                worker.given.append(given)
+                given += 1
+        return given
+
+    def _receive(self, ready: dict[int, tuple]) -> None:
+        """Wait for results, and take every one that has come."""
+        busy = {worker.results: worker for worker in self.workers if worker.given}
+        if not busy:
+            return
+        for fd in select.select(list(busy), [], [])[0]:
+            worker = busy[fd]
+            message = _read_message(fd)
+            if message is not None:
+                ready[worker.given.popleft()] = message
+                continue
+            self.workers.remove(worker)
+            if _ended(worker) == -signal.SIGINT:  # Ctrl-C reached it: the run is stopped
+                raise KeyboardInterrupt
+            for number in worker.given:  # killed otherwise: its chunks are run here
+                ready[number] = _run(self.work, self.items, number)
+
+    def close(self, finished: bool) -> None:
+        """End the workers: they have nothing more to do (``finished``), or the run is over
+        before its end, and they are stopped. Returns once none is left."""
+        with stops.deferred():
+            workers, self.workers = self.workers, []
+            for worker in workers:
+                os.close(worker.tasks)  # an idle worker ends there
+                os.close(worker.results)  # one writing a result ends there (a broken pipe)
+                worker.tasks = worker.results = -1
+                if not finished:
+                    _signal(worker.pid, signal.SIGTERM)
+            deadline = time.monotonic() + STOP_WAIT
+            for worker in workers:
+                while not _reaped(worker) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                if worker.pid:
+                    _signal(worker.pid, signal.SIGKILL)
+                    _ended(worker)
+
+
+def _serve(work: Callable, items: Sequence, tasks: int, results: int) -> None:
+    while True:
+        head = _read_exactly(tasks, _NUMBER.size)
+        if head is None:  # the parent wants no more
+            return
+        number = _NUMBER.unpack(head)[0]
+        message = _run(work, items, number)
+        try:
+            data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        except Exception as error:  # an exception, a result, that cannot be sent
+            data = pickle.dumps((FAILED, RuntimeError(f"a worker's result could not be sent: {error!r}")))
+        _write_all(results, _LENGTH.pack(len(data)) + data)
+
+
+def _run(work: Callable, items: Sequence, number: int) -> tuple:
+    try:
+        return DONE, work(items[number])
+    except WorkerStopped:
+        raise
+    except Exception as error:
+        return FAILED, error
+    except BaseException as stop:  # KeyboardInterrupt or SystemExit met in the work: carried to the parent
+        return LEFT, type(stop)
+
+
+def _read_message(fd: int) -> tuple | None:
+    """A worker's next result, or None if the pipe ended before it whole."""
+    head = _read_exactly(fd, _LENGTH.size)
+    body = _read_exactly(fd, _LENGTH.unpack(head)[0]) if head is not None else None
+    if body is None:
+        return None
+    try:
+        return pickle.loads(body)
+    except Exception as error:  # an exception that cannot be made again here
+        return FAILED, RuntimeError(f"a worker's result could not be read: {error!r}")
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    """``size`` bytes of ``fd`` (never more: the next message is left in the pipe, where select
+    sees it), or None if it ends before."""
+    data = bytearray()
+    while len(data) < size:
+        part = os.read(fd, min(size - len(data), 1 << 20))
+        if not part:
+            return None
+        data += part
+    return bytes(data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+def _reaped(worker: _Worker) -> bool:
+    """Whether the worker has ended (and is waited for)."""
+    if worker.pid and os.waitpid(worker.pid, os.WNOHANG)[0]:
+        worker.pid = 0
+    return not worker.pid
+
+
+def _ended(worker: _Worker) -> int:
+    """Wait for a worker to end: its exit code (minus the signal that ended it)."""
+    _, status = os.waitpid(worker.pid, 0)
+    worker.pid = 0
+    return os.waitstatus_to_exitcode(status)
