@@ -45,10 +45,15 @@ class WorkerStopped(BaseException):
         self.signum = signum
 
 
+_stopped: list[int] = []  # in a worker: the stop it is unwinding for
+
+
 def _stop_worker(signum, frame) -> None:
-    for other in stops.STOPS:  # one stop unwinds the worker; another would cut the unwinding short
-        signal.signal(other, signal.SIG_IGN)
-    raise WorkerStopped(signum)
+    # one stop unwinds the worker; another (the parent's, after the group's) would cut the
+    # unwinding short. (Not SIG_IGN: Python complains of a signal it had noted and then finds ignored.)
+    if not _stopped:
+        _stopped.append(signum)
+        raise WorkerStopped(signum)
 
 
 @dataclass
