@@ -158,7 +158,6 @@ def stopped(root: Path, temp: Path, moment: str, signum: int, group: bool, *comm
             left = alive_in_group(process.process.pid)
             pytest.fail(f"stopped at {moment}: still running {STOP_BOUND:g} s later (processes {left} of {members})")
         took = time.monotonic() - sent
-        print(f"TOOK {moment} {signum!r} {group} {took:.2f}")
         code, err = process.process.returncode, code[1]
         for _ in range(100):  # an orphan the system has not reaped yet: a moment
             left = alive_in_group(process.process.pid)

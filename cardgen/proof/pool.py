@@ -133,7 +133,10 @@ class Pool:
     def _give(self, given: int, until: int) -> int:
         for worker in self.workers:
             while len(worker.given) < AHEAD and given < until:
-                os.write(worker.tasks, _NUMBER.pack(given))  # (a few bytes: a pipe holds them all)
+                try:
+                    os.write(worker.tasks, _NUMBER.pack(given))  # (a few bytes: a pipe holds them all)
+                except BrokenPipeError:  # the worker is gone: the end of its results says so, and its chunks are done here
+                    pass
                 worker.given.append(given)
                 given += 1
         return given
