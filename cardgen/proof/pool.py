@@ -31,7 +31,6 @@ from .. import stops
 
 _NUMBER = struct.Struct("<I")  # a chunk's number, parent to worker
 _LENGTH = struct.Struct("<Q")  # the length of a result, worker to parent
-AHEAD = 2  # chunks a worker is given at a time: it starts its next one while the parent reads the last
 WINDOW = 4  # chunks a worker, at most, past the one the parent waits for: results wait in memory
 STOP_WAIT = 5.0  # seconds a stopped worker has to unwind before it is killed
 DONE, FAILED, LEFT = 0, 1, 2  # a chunk's result, its exception, or the type of the stop met in its work
@@ -61,7 +60,9 @@ class _Worker:
     pid: int
     tasks: int  # the pipe its chunks' numbers go down
     results: int  # the pipe its results come up
-    given: deque = field(default_factory=deque)  # the numbers of the chunks it has, in its order
+    # the number of the chunk it has, if any (one at a time: a chunk given to a busy worker would
+    # wait there while another worker is free)
+    given: deque = field(default_factory=deque)
 
 
 class Pool:
@@ -117,12 +118,15 @@ class Pool:
         ready: dict[int, tuple] = {}
         given = 0
         for wanted in range(count):
+            until = min(count, wanted + 1 + WINDOW * len(self.workers))
             while wanted not in ready:
-                given = self._give(given, min(count, wanted + 1 + WINDOW * len(self.workers)))
                 if not self.workers:  # none left: the rest is done here
                     ready[wanted] = _run(self.work, self.items, wanted)
-                else:
-                    self._receive(ready)
+                    break
+                given = self._give(given, until)
+                self._receive(ready)
+            # a worker that has answered starts its next chunk now, not once this result is used
+            given = self._give(given, until)
             status, value = ready.pop(wanted)
             if status == FAILED:
                 raise value
@@ -132,7 +136,7 @@ class Pool:
 
     def _give(self, given: int, until: int) -> int:
         for worker in self.workers:
-            while len(worker.given) < AHEAD and given < until:
+            if not worker.given and given < until:
                 try:
                     os.write(worker.tasks, _NUMBER.pack(given))  # (a few bytes: a pipe holds them all)
                 except BrokenPipeError:  # the worker is gone: the end of its results says so, and its chunks are done here
