@@ -153,12 +153,14 @@ def stopped(root: Path, temp: Path, moment: str, signum: int, group: bool, *comm
             process.process.send_signal(signum)
         sent = time.monotonic()
         try:
-            code = process.process.communicate(timeout=STOP_BOUND)
+            _, err = process.process.communicate(timeout=STOP_BOUND)
         except subprocess.TimeoutExpired:
-            left = alive_in_group(process.process.pid)
-            pytest.fail(f"stopped at {moment}: still running {STOP_BOUND:g} s later (processes {left} of {members})")
+            err = None
+        if err is None:
+            pytest.fail(f"stopped at {moment}: still running {STOP_BOUND:g} s later "
+                        f"(processes {alive_in_group(process.process.pid)} of {members})", pytrace=False)
         took = time.monotonic() - sent
-        code, err = process.process.returncode, code[1]
+        code = process.process.returncode
         for _ in range(100):  # an orphan the system has not reaped yet: a moment
             left = alive_in_group(process.process.pid)
             if not left:
