@@ -31,6 +31,7 @@ FORKS = Forkserver(preload=BUILD_IMPORTS + ("cardgen.proof", "cardgen.export", "
 # under load; multiprocessing.Pool, used before, waited 10 s for its workers, or for ever
 STOP_BOUND = 8.0
 STOPPED = {signal.SIGTERM: 143, signal.SIGINT: 1}  # as a shell reports SIGTERM; click's status for Ctrl-C
+KILLED = -signal.SIGKILL  # the status of a process SIGKILL ended
 MESSAGE = "\nAborted!\n"  # click's, for a stopped command
 
 # The `cardgen` command of stopping.HELD, held at one of these moments (HOLD) until a stop comes:
@@ -167,7 +168,8 @@ def stopped(root: Path, temp: Path, moment: str, signum: int, group: bool, *comm
                 break
             time.sleep(0.05)
         assert left == [], f"stopped at {moment}: processes {left} of {members} still running"
-    assert ours(temp) == []  # the proof's build folder removed
+    if signum != signal.SIGKILL:  # (a killed command removes nothing itself)
+        assert ours(temp) == []  # the proof's build folder removed
     assert took < STOP_BOUND
     return code, err
 
@@ -226,6 +228,22 @@ def test_a_stopped_proof_ends_at_once_and_keeps_the_earlier_files(proofed, tmp_p
     assert neither(now, old, new, "proof.json") == []
     if moment == "contact":
         assert now["contact.png"] == old["contact.png"]
+    assert misnamed(now, old, new, "proof.json") == []
+
+
+def test_a_proof_killed_leaves_no_worker_running(proofed, tmp_path):
+    """SIGKILL to the command alone (the out-of-memory killer, a service manager's last word):
+    its workers, rasterising, are stopped by the system and unwind as from any stop."""
+    built, old, new = proofed
+    root = tmp_path / "proj"
+    shutil.copytree(built, root, symlinks=True)
+    code, err = stopped(root, tmp_path / "tmp", "raster", signal.SIGKILL, False, "proof", "demo", "--overlay",
+                        "--jobs", "2")
+    assert (code, err) == (KILLED, "")
+    now = files_of(root / "output" / "proofs" / "demo")
+    assert temporaries(root / "output") == []
+    assert set(old) <= set(now) <= set(old) | set(new)
+    assert neither(now, old, new, "proof.json") == []
     assert misnamed(now, old, new, "proof.json") == []
 
 

@@ -16,6 +16,7 @@ there after STOP_WAIT seconds; it never returns with a worker left running.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
 import select
@@ -33,6 +34,7 @@ _NUMBER = struct.Struct("<I")  # a chunk's number, parent to worker
 _LENGTH = struct.Struct("<Q")  # the length of a result, worker to parent
 WINDOW = 4  # chunks a worker, at most, past the one the parent waits for: results wait in memory
 STOP_WAIT = 5.0  # seconds a stopped worker has to unwind before it is killed
+PR_SET_PDEATHSIG = 1  # prctl's option (linux/prctl.h)
 DONE, FAILED, LEFT = 0, 1, 2  # a chunk's result, its exception, or the type of the stop met in its work
 
 
@@ -83,6 +85,7 @@ class Pool:
     def _fork(self) -> _Worker:
         task_read, task_write = os.pipe()
         result_read, result_write = os.pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:
@@ -94,6 +97,7 @@ class Pool:
             try:
                 for signum in stops.STOPS:
                     signal.signal(signum, _stop_worker)
+                _end_with(parent)
                 for fd in [task_write, result_read] + [fd for w in self.workers for fd in (w.tasks, w.results)]:
                     os.close(fd)  # the pipes of the parent's ends: they must close when the parent ends
                 self.start()
@@ -180,6 +184,19 @@ class Pool:
                 if worker.pid:
                     _signal(worker.pid, signal.SIGKILL)
                     _ended(worker)
+
+
+def _end_with(parent: int) -> None:
+    """Have the system stop this worker (SIGTERM) when the thread that forked it ends, however
+    it ends: a parent killed by SIGKILL or the out-of-memory killer leaves no worker running
+    (Linux's PR_SET_PDEATHSIG; elsewhere a worker ends when it next reads its pipe)."""
+    try:
+        prctl = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # it ended before that was asked
+        raise WorkerStopped(signal.SIGTERM)
 
 
 def _serve(work: Callable, items: Sequence, tasks: int, results: int) -> None:
