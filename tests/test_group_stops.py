@@ -256,8 +256,10 @@ def exported(tmp_path_factory) -> tuple[Path, dict[str, bytes], dict[str, bytes]
     tmp_path = tmp_path_factory.mktemp("exported")
     root = make_project(tmp_path, fonts=False)
     export_report("demo", root, root / "output" / "tgc", shop="tgc", jobs=1)
-    for name, before, after in (("cards.yaml", "Draw **two**", "Draw **three**"), ("cards.yaml", "up to three", "up to four"),
-                                ("more.csv", ",Attack <12>", ",Attack <13>"), ("more.csv", "goes on and on.", "goes on.")):
+    for name, before, after in (("cards.yaml", "Draw **two**", "Draw **three**"),
+                                ("cards.yaml", "up to three", "up to four"),
+                                ("more.csv", ",Attack <12>", ",Attack <13>"),
+                                ("more.csv", "goes on and on.", "goes on.")):
         cards = root / "data" / "demo" / name
         cards.write_text(cards.read_text(encoding="utf-8").replace(before, after), encoding="utf-8")
     export_report("demo", root, tmp_path / "changed", shop="tgc", jobs=1)

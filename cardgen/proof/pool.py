@@ -1,18 +1,20 @@
-"""Forked worker processes that run chunks of work and send back the results, each through a
-pipe of its own, so that whatever happens to a worker the build's process only meets the end
-of a pipe.
+"""Forked worker processes that run chunks of work and send back the results, each worker
+through a pipe of its own each way, so that whatever happens to a worker its parent only meets
+the end of a pipe.
 
 ``multiprocessing.Pool`` was used before: its workers share one queue of tasks and one of
-results, each behind a lock, and the pool's own threads feed and read them. A stop that reaches
-the whole process group (Ctrl-C in a terminal, SIGTERM from a service manager) killed workers
-wherever they were, one of them holding a queue's lock, and ending such a pool could then wait
-for ever. Here nothing is shared: the parent sends a worker the numbers of its chunks down one
-pipe and reads their results from another; a worker that is gone is the end of its pipe.
+results, each behind a lock, fed and read by the pool's own threads. A stop that reached the
+whole process group (Ctrl-C in a terminal, SIGTERM from a service manager) killed its workers
+wherever they were: the pool forked new ones, the stopped run waited 10 s for results that would
+never come, then ended the pool with ``terminate``, which can hang for good on a queue's lock
+that a killed worker held. A parent killed outright (SIGKILL) left its workers running for ever.
 
-A stop (SIGINT or SIGTERM), to a worker alone or to the whole group, unwinds the worker: the file
-it was writing is removed (see store.py) and the worker ends by that signal. The parent, stopped
-itself, signals its workers the same way and waits for them, SIGKILL being left for one still
-there after STOP_WAIT seconds; it never returns with a worker left running.
+Here nothing is shared: the parent sends a worker the number of its next chunk down one pipe
+and reads the result from another. A stop (SIGINT or SIGTERM), to a worker alone or to the whole
+group, unwinds the worker: the file it was writing is removed (see store.py) and it ends by that
+signal. The parent, stopped, signals its workers the same way and waits for them (SIGKILL for
+one still there after STOP_WAIT seconds): it never returns with a worker running. A parent that
+ends however it ends takes its workers with it (``_end_with``).
 """
 from __future__ import annotations
 
@@ -24,8 +26,7 @@ import signal
 import struct
 import sys
 import time
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from .. import stops
@@ -64,7 +65,7 @@ class _Worker:
     results: int  # the pipe its results come up
     # the number of the chunk it has, if any (one at a time: a chunk given to a busy worker would
     # wait there while another worker is free)
-    given: deque = field(default_factory=deque)
+    chunk: int | None = None
 
 
 class Pool:
@@ -140,31 +141,31 @@ class Pool:
 
     def _give(self, given: int, until: int) -> int:
         for worker in self.workers:
-            if not worker.given and given < until:
+            if worker.chunk is None and given < until:
                 try:
-                    os.write(worker.tasks, _NUMBER.pack(given))  # (a few bytes: a pipe holds them all)
-                except BrokenPipeError:  # the worker is gone: the end of its results says so, and its chunks are done here
-                    pass
-                worker.given.append(given)
+                    os.write(worker.tasks, _NUMBER.pack(given))
+                except BrokenPipeError:  # the worker is gone: the end of its results pipe says so,
+                    pass  # and the chunk is done here
+                worker.chunk = given
                 given += 1
         return given
 
     def _receive(self, ready: dict[int, tuple]) -> None:
         """Wait for results, and take every one that has come."""
-        busy = {worker.results: worker for worker in self.workers if worker.given}
+        busy = {worker.results: worker for worker in self.workers if worker.chunk is not None}
         if not busy:
             return
         for fd in select.select(list(busy), [], [])[0]:
             worker = busy[fd]
+            number, worker.chunk = worker.chunk, None
             message = _read_message(fd)
             if message is not None:
-                ready[worker.given.popleft()] = message
+                ready[number] = message
                 continue
             self.workers.remove(worker)
             if _ended(worker) == -signal.SIGINT:  # Ctrl-C reached it: the run is stopped
                 raise KeyboardInterrupt
-            for number in worker.given:  # killed otherwise: its chunks are run here
-                ready[number] = _run(self.work, self.items, number)
+            ready[number] = _run(self.work, self.items, number)  # killed otherwise: its chunk is run here
 
     def close(self, finished: bool) -> None:
         """End the workers: they have nothing more to do (``finished``), or the run is over
