@@ -82,6 +82,23 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
     jobs = resolve_jobs(jobs)
     if not pays(jobs, copies):
         return rendered
+    return _warmed_and_started(rendered, jobs, chunk_size(copies, jobs), cache, sequence, cursor)
+
+
+def early(rendered: Rendered, jobs: int | None, cards: int, cache, sequence: Callable[[], Iterable[Card]],
+          cursor: Callable[[], Cursor]) -> Rendered:
+    """``on_workers`` for a set whose cards are not checked yet (pipeline.py forks its workers
+    first): ``cards`` is what the set is expected to hold (the check has not counted them), and
+    chooses the chunks' size; a set that holds fewer builds the same output."""
+    last_build.update(workers=0, faces_from_workers=0)
+    jobs = resolve_jobs(jobs)
+    if not pays(jobs, MIN_CARDS):
+        return rendered
+    return _warmed_and_started(rendered, jobs, chunk_size(cards, jobs), cache, sequence, cursor)
+
+
+def _warmed_and_started(rendered: Rendered, jobs: int, chunk: int, cache, sequence: Callable[[], Iterable[Card]],
+                        cursor: Callable[[], Cursor] | None) -> Rendered:
     drawn: list[tuple] = []
     first = _warm_up(rendered, sequence, (lambda content_hash: _kept(cache, content_hash)) if cache is not None else None,
                      drawn)
@@ -89,7 +106,7 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
         return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
     if cache is not None and drawn:  # the workers store entries against the cache file's dictionary: it is chosen now
         cache.choose_dictionary(marshal.dumps(drawn[0]))
-    return start(rendered, sequence, jobs, chunk_size(copies, jobs), cursor) or rendered
+    return start(rendered, sequence, jobs, chunk, cursor) or rendered
 
 
 def chunk_size(copies: int, jobs: int) -> int:
