@@ -279,11 +279,13 @@ def _started_early(card_set: CardSet, session: Session, options: BuildOptions) -
         late = LateMarks()
         rendered = workers.early(rendered, options.jobs, expected, cache, lambda: iter(cards),
                                  lambda: LateCursor(cards, late))
-    except BaseException:
+    except BaseException as failure:
         if late is not None:
             late.close()
         if cache is not None:
             cache.discard()
+        if isinstance(failure, Exception):  # met again by the build, after the check, in its place
+            return None
         raise
     if not isinstance(rendered, workers.ParallelRendered):
         late.close()
