@@ -1,0 +1,19 @@
+"""Bad input from the sweep over sizes, set.yaml values and template values: each is said as
+``file:line: card "X": message`` at the place to edit, never as a hang, an internal error or a
+silent misprint, and a failing build keeps the earlier output."""
+from __future__ import annotations
+
+from demobuild import built, demo_build, edit, refused  # noqa: F401 (built, demo_build: fixtures)
+
+ONE = "cardgen: 1 error, 0 warnings"
+
+
+def test_a_card_too_small_to_count_on_a_sheet_is_refused_before_its_slots_are_made(built, cli):
+    """A 0.001 mm card (a slip for 1 mm, or 0.001 m) put 54 billion cells on a letter sheet: the
+    build made them one by one and never ended."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "    template: demo/action.xml.j2\n",
+         "    template: demo/action.xml.j2\n    size: {w: 0.001, h: 0.001}\n    safe: 0\n    bleed: 0\n")
+    refused(cli, built, 'data/demo/set.yaml:8: card "Quick Draw": a 0.001 x 0.001 mm card puts 54,522,860,000 faces on '
+                        'one letter sheet; limit: slots on one sheet template (nx x ny), CARDGEN_MAX_SHEET_SLOTS=10000 '
+                        '(set that environment variable higher to raise it)', ONE)
