@@ -17,3 +17,22 @@ def test_a_card_too_small_to_count_on_a_sheet_is_refused_before_its_slots_are_ma
     refused(cli, built, 'data/demo/set.yaml:8: card "Quick Draw": a 0.001 x 0.001 mm card puts 54,522,860,000 faces on '
                         'one letter sheet; limit: slots on one sheet template (nx x ny), CARDGEN_MAX_SHEET_SLOTS=10000 '
                         '(set that environment variable higher to raise it)', ONE)
+
+
+def test_a_value_that_is_none_is_not_printed_as_a_colour_that_paints_nothing(built, cli):
+    """``accent: ~`` in set.yaml printed as "None" in the attribute, read as the colour "none": the
+    line was not drawn, and nothing said so."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  accent: ~\ndefaults:")
+    edit(project / "templates/demo/action.xml.j2", 'stroke="#27408b"', 'stroke="{{ set.accent }}"')
+    refused(cli, built, 'templates/demo/action.xml.j2:4: card "Quick Draw": the value printed here is none (left empty '
+                        'in YAML, or nothing found), which would print as "None": give it a value, or test it with '
+                        '`is none` (and 3 more cards)', ONE)
+
+
+def test_a_value_that_is_none_is_not_printed_as_the_word(built, cli):
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", '{{ {"Quick Draw": "Fast."}.get(name) }}')
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Escape Artist": the value printed here is none (left '
+                        'empty in YAML, or nothing found), which would print as "None": give it a value, or test it '
+                        'with `is none` (and 2 more cards)', ONE)

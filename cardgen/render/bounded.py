@@ -104,7 +104,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 self.variable_end_string, self.comment_start_string, self.comment_end_string,
                 self.line_statement_prefix, self.line_comment_prefix, self.trim_blocks, self.lstrip_blocks,
                 self.newline_sequence, self.keep_trailing_newline, self.optimized, self.autoescape,
-                tuple(sorted(self.filters)), tuple(sorted(self.tests)), tuple(sorted(self.extensions)))
+                getattr(self.finalize, "__qualname__", None), tuple(sorted(self.filters)), tuple(sorted(self.tests)), tuple(sorted(self.extensions)))
 
     def _parse(self, source, name, filename):
         """Every for-loop's iterable goes through the ``COUNTED`` filter (each turn is a step),

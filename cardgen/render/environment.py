@@ -122,6 +122,18 @@ def _names_shape(kept) -> bool:
             and all(name is None or name.__class__ is str for name in kept[1]))
 
 
+NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
+                '"None": give it a value, or test it with `is none`')
+
+
+def _printable(value: Any) -> Any:
+    """What ``{{ ... }}`` prints: anything but none. Jinja wrote None as the word "None": on a card
+    as text, and in an attribute as the colour "none", which paints nothing."""
+    if value is None:
+        raise ValueError(NONE_PRINTED)
+    return value
+
+
 class Templates:
     """The project's templates, compiled once per build."""
 
@@ -130,7 +142,8 @@ class Templates:
         self.folder = self.root / "templates"
         self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache])
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
+            finalize=_printable)
         self.env.filters["contrast"] = contrast
         self.env.filters["mix"] = mix
         self.env.globals["mix"] = mix
