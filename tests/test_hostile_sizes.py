@@ -36,3 +36,15 @@ def test_a_value_that_is_none_is_not_printed_as_the_word(built, cli):
     refused(cli, built, 'templates/demo/action.xml.j2:6: card "Escape Artist": the value printed here is none (left '
                         'empty in YAML, or nothing found), which would print as "None": give it a value, or test it '
                         'with `is none` (and 2 more cards)', ONE)
+
+
+def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(built, cli):
+    """``flavor: [Fast, Quiet]`` in a YAML card file printed "['Fast', 'Quiet']" on the card."""
+    project, _ = built
+    edit(project / "data/demo/cards.yaml", "  flavor: Nobody saw him leave.", "  flavor: [Fast, Quiet]")
+    edit(project / "data/demo/cards.yaml", "  label: M", "  label: {letter: M}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Escape Artist": the value printed here is a list, which '
+                        'would print as Python writes it, "[\'Fast\', \'Quiet\']": print its items in a loop, or join '
+                        'them with | join(", ")',
+            'templates/demo/token.xml.j2:3: card "Marker": the value printed here is a mapping, which would print as '
+            'Python writes it, "{\'letter\': \'M\'}": print one of its values', "cardgen: 2 errors, 0 warnings")

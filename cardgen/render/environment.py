@@ -16,6 +16,7 @@ import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.sandbox import MAX_RANGE
+from markupsafe import Markup
 
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
@@ -124,13 +125,23 @@ def _names_shape(kept) -> bool:
 
 NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
                 '"None": give it a value, or test it with `is none`')
+_PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
+_CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
+               (Mapping, "mapping", "print one of its values"))
 
 
 def _printable(value: Any) -> Any:
-    """What ``{{ ... }}`` prints: anything but none. Jinja wrote None as the word "None": on a card
-    as text, and in an attribute as the colour "none", which paints nothing."""
+    """What ``{{ ... }}`` prints: anything but none and the containers Python would write out.
+    Jinja wrote None as the word "None": on a card as text, and in an attribute as the colour
+    "none", which paints nothing; a list from a YAML card file as "['a', 'b']"."""
+    if value.__class__ in _PRINTS_AS_ITSELF:
+        return value
     if value is None:
         raise ValueError(NONE_PRINTED)
+    for *kinds, name, instead in _CONTAINERS:
+        if isinstance(value, tuple(kinds)):
+            raise ValueError(f'the value printed here is a {name}, which would print as Python writes it, '
+                             f'"{value!r}": {instead}')
     return value
 
 
