@@ -48,3 +48,24 @@ def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(b
                         'them with | join(", ")',
             'templates/demo/token.xml.j2:3: card "Marker": the value printed here is a mapping, which would print as '
             'Python writes it, "{\'letter\': \'M\'}": print one of its values', "cardgen: 2 errors, 0 warnings")
+
+
+def test_a_pipe_in_the_project_folder_is_not_read(built, cli):
+    """A FIFO anywhere in the project (a named pipe left by another tool) hung every build: the
+    look for an unchanged project read it, waiting for a writer that never came. Named as an
+    image, it is not a file the set has."""
+    import os
+
+    project, _ = built
+    os.mkfifo(project / "data/demo/icons/pipe.svg")
+    edit(project / "data/demo/set.yaml", "icons/star.svg", "icons/pipe.svg")
+    refused(cli, built, 'data/demo/set.yaml:22: icon "star": image "icons/pipe.svg" not found', ONE, args=("build", "demo"))
+
+
+def test_a_file_name_longer_than_a_file_system_takes_is_said_at_its_line(built, cli):
+    """It was "cardgen: cannot open data/demo/icons/sss…: file name too long", naming no line."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "icons/star.svg", "icons/" + "s" * 300 + ".svg")
+    refused(cli, built, 'data/demo/set.yaml:22: icon "star": image "icons/' + "s" * 114 + "…" + "s" * 26 + '.svg" '
+                        '(310 characters) is not a file name (a part of it is 304 bytes long; a file system takes '
+                        'at most 255)', ONE)
