@@ -69,3 +69,17 @@ def test_a_file_name_longer_than_a_file_system_takes_is_said_at_its_line(built, 
     refused(cli, built, 'data/demo/set.yaml:22: icon "star": image "icons/' + "s" * 114 + "…" + "s" * 26 + '.svg" '
                         '(310 characters) is not a file name (a part of it is 304 bytes long; a file system takes '
                         'at most 255)', ONE)
+
+
+def test_an_svg_holding_nan_or_inf_is_refused_at_the_line_that_names_it(built, cli):
+    """svglib reads "nan" and "inf" as numbers; the card then failed where it was drawn, as
+    "cannot draw <image>: ValueError: cannot convert float NaN to integer", naming neither the
+    card nor the SVG."""
+    project, _ = built
+    star = project / "data/demo/icons/star.svg"
+    edit(star, 'viewBox="0 0 20 20"', 'viewBox="0 0 nan 20"')
+    line = ('data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read SVG "data/demo/icons/star.svg": '
+            "it holds nan or inf where a number belongs (svglib read it as a group's transform)")
+    refused(cli, built, line, ONE)
+    edit(star, 'viewBox="0 0 nan 20"><polygon', 'viewBox="0 0 20 20"><polygon stroke-width="inf" stroke="red"')
+    refused(cli, built, line.replace("a group's transform", "a polygon's strokeWidth"), ONE)
