@@ -44,7 +44,16 @@ class Paper(click.ParamType):
             self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
         w, w_unit, h, h_unit = match.groups()
         unit = w_unit or h_unit or "mm"
-        return (f"{w}{w_unit or unit}", f"{h}{h_unit or unit}")
+        sides = (f"{w}{w_unit or unit}", f"{h}{h_unit or unit}")
+        from .units import parse_length
+
+        try:  # said here, as the option's problem: later it would be blamed on set.yaml's first line
+            lengths = [parse_length(side) for side in sides]
+        except ValueError:
+            self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
+        if min(lengths) <= 0:
+            self.fail(f'"{value}": paper sides must be greater than 0', param, ctx)
+        return sides
 
 
 PAPERS = Paper()

@@ -83,3 +83,20 @@ def test_an_svg_holding_nan_or_inf_is_refused_at_the_line_that_names_it(built, c
     refused(cli, built, line, ONE)
     edit(star, 'viewBox="0 0 nan 20"><polygon', 'viewBox="0 0 20 20"><polygon stroke-width="inf" stroke="red"')
     refused(cli, built, line.replace("a group's transform", "a polygon's strokeWidth"), ONE)
+
+
+def test_a_custom_paper_from_the_command_line_is_named_in_the_does_not_fit_message(built, cli):
+    """`--paper 60x80 --gutter-fold` was an internal error: the message formatted "60mm" as a number."""
+    refused(cli, built, 'data/demo/set.yaml:8: card "Quick Draw": a 63.5 x 88.9 mm card with 3 mm bleed does not fit '
+                        'twice (front and back, gutter fold) on 60 x 80 mm paper (60 x 80 mm) with a 4 mm margin and '
+                        'room for crop marks', ONE, args=("build", "demo", "--paper", "60x80", "--gutter-fold"))
+
+
+def test_a_paper_side_of_zero_on_the_command_line_is_the_options_problem(built, cli):
+    """It was blamed on set.yaml's first line ("data/demo/set.yaml:1: paper sides must be greater
+    than 0"), which does not name a paper, and exited 1."""
+    project, before = built
+    for paper, said in (("0x5", '"0x5": paper sides must be greater than 0'),
+                        ("1.2.3x4", '"1.2.3x4" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in')):
+        result = cli(project, "build", "demo", "--paper", paper)
+        assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, f"Error: Invalid value for '--paper': {said}")
