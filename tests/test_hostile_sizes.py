@@ -15,7 +15,7 @@ def test_a_card_too_small_to_count_on_a_sheet_is_refused_before_its_slots_are_ma
     edit(project / "data/demo/set.yaml", "    template: demo/action.xml.j2\n",
          "    template: demo/action.xml.j2\n    size: {w: 0.001, h: 0.001}\n    safe: 0\n    bleed: 0\n")
     refused(cli, built, 'data/demo/set.yaml:8: card "Quick Draw": a 0.001 x 0.001 mm card puts 54,522,860,000 faces on '
-                        'one letter sheet; limit: slots on one sheet template (nx x ny), CARDGEN_MAX_SHEET_SLOTS=10000 '
+                        'one letter sheet; limit: faces on one page of a built-in sheet, CARDGEN_MAX_GRID_SLOTS=250000 '
                         '(set that environment variable higher to raise it)', ONE)
 
 

@@ -5,7 +5,7 @@ and the problem a face that fits none of them is.
 from __future__ import annotations
 
 from ..errors import CardgenError, Problem
-from ..limits import SHEET_SLOTS, LimitReached, limit, limit_message
+from ..limits import GRID_SLOTS, LimitReached, limit, limit_message
 from ..model import CardType, Face
 from .grid import face_plan, gutter_plan
 from .options import SheetOptions
@@ -34,7 +34,7 @@ def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False,
     """The built-in sheet a card type's faces go on: the page orientation (and, for gutter fold,
     the fold) fitting the most faces; ties: portrait, then the fold parallel to the page's long
     edge. It may have no slot: the faces do not fit. A size so small that the sheet would hold
-    more slots than a sheet template may is refused before its slots are made (a 0.001 mm card
+    more slots than the limit is refused before its slots are made (a 0.001 mm card
     put billions on a page, and the build never ended); ``face`` names the card it is said at."""
     t = card_type
     plans = []
@@ -47,10 +47,10 @@ def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False,
         plans += [gutter_plan(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
                               options.margin, options.crop_marks) for fold in folds]
     best = max(plans, key=lambda plan: plan.count)  # max keeps the first of equals
-    if best.count > limit(SHEET_SLOTS):
+    if best.count > limit(GRID_SLOTS):
         detail = (f"a {t.size.w:g} x {t.size.h:g} mm card puts {best.count:,} faces on one "
                   f"{paper_name(options.paper)} sheet")
-        raise LimitReached(Problem(limit_message(SHEET_SLOTS, detail), t.source or (face and face.card.source),
+        raise LimitReached(Problem(limit_message(GRID_SLOTS, detail), t.source or (face and face.card.source),
                                    face and face.card.name))
     return best.sheet()
 
