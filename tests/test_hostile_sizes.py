@@ -100,3 +100,12 @@ def test_a_paper_side_of_zero_on_the_command_line_is_the_options_problem(built, 
                         ("1.2.3x4", '"1.2.3x4" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in')):
         result = cli(project, "build", "demo", "--paper", paper)
         assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, f"Error: Invalid value for '--paper': {said}")
+
+
+def test_text_that_is_no_number_is_not_made_zero_by_the_int_filter(built, cli):
+    """``{{ cost | int + 1 }}`` with a cost of "X" printed 1: Jinja's int made "X" 0 without a word."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ (flavor | int) + (flavor | float(0)) }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Escape Artist": | int of text that is not a whole '
+                        "number, which Jinja makes 0: give a number, or say what it makes instead: | int(0)",
+            ONE)  # the other cards' flavor is empty: 0, as a blank cell is

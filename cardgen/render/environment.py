@@ -15,6 +15,7 @@ from typing import Any, Mapping
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+from jinja2.filters import do_float, do_int
 from jinja2.sandbox import MAX_RANGE
 from markupsafe import Markup
 
@@ -145,6 +146,39 @@ def _printable(value: Any) -> Any:
     return value
 
 
+_NO_DEFAULT = object()
+
+
+def _whole_number(value: Any, default: Any = _NO_DEFAULT, base: int = 10) -> Any:
+    """Jinja's ``int``, but text that is no number is an error unless a default is given: Jinja
+    made "three" (or "3 coins") 0, printed, or added to, without a word. Empty is 0, as a blank
+    cell is."""
+    if default is not _NO_DEFAULT:
+        return do_int(value, default, base)
+    number = do_int(value, _NO_DEFAULT, base)
+    if number is _NO_DEFAULT:
+        return _not_a_number(value, "int", "a whole number")
+    return number
+
+
+def _number(value: Any, default: Any = _NO_DEFAULT) -> Any:
+    """Jinja's ``float``, refusing text that is no number as ``_whole_number`` does."""
+    if default is not _NO_DEFAULT:
+        return do_float(value, default)
+    number = do_float(value, _NO_DEFAULT)
+    if number is _NO_DEFAULT:
+        return _not_a_number(value, "float", "a number")
+    return number
+
+
+def _not_a_number(value: Any, name: str, what: str) -> int:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return 0
+    # the value is not quoted: one message for every card a template's slip hits ("and 9 more cards")
+    raise ValueError(f"| {name} of text that is not {what}, which Jinja makes 0: give a number, or say what "
+                     f"it makes instead: | {name}(0)")
+
+
 class Templates:
     """The project's templates, compiled once per build."""
 
@@ -155,6 +189,8 @@ class Templates:
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
             finalize=_printable)
+        self.env.filters["int"] = _whole_number
+        self.env.filters["float"] = _number
         self.env.filters["contrast"] = contrast
         self.env.filters["mix"] = mix
         self.env.globals["mix"] = mix
