@@ -3,6 +3,8 @@
 silent misprint, and a failing build keeps the earlier output."""
 from __future__ import annotations
 
+import pytest
+
 from demobuild import built, demo_build, edit, refused  # noqa: F401 (built, demo_build: fixtures)
 
 ONE = "cardgen: 1 error, 0 warnings"
@@ -109,3 +111,16 @@ def test_text_that_is_no_number_is_not_made_zero_by_the_int_filter(built, cli):
     refused(cli, built, 'templates/demo/action.xml.j2:6: card "Escape Artist": | int of text that is not a whole '
                         "number, which Jinja makes 0: give a number, or say what it makes instead: | int(0)",
             ONE)  # the other cards' flavor is empty: 0, as a blank cell is
+
+
+@pytest.mark.parametrize("expression", ['"{0:>{1}}".format(name, 10 ** 9)', '"{0:>{1[0][0]}}".format(name, [[10 ** 9]])',
+                                        '"%*s" % (10 ** 9, name)', '"%.*f" | format(10 ** 9, 1.5)'])
+def test_a_width_a_format_takes_from_its_values_is_charged_before_it_is_built(built, cli, expression):
+    """A width written in the format string was charged; one taken from the values ("*", or a field
+    inside a field) was not, and a billion-space title hung the build."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", ">{{ name }}<", ">{{ " + expression + " }}<")
+    refused(cli, built, 'templates/demo/action.xml.j2:3: card "Quick Draw": the template takes too many steps '
+                        "(loops inside loops, or a very long value); limit: loop turns and calls in one template "
+                        "rendering, CARDGEN_MAX_TEMPLATE_STEPS=1000000 (set that environment variable higher to "
+                        "raise it)", ONE)
