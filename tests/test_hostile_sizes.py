@@ -124,3 +124,18 @@ def test_a_width_a_format_takes_from_its_values_is_charged_before_it_is_built(bu
                         "(loops inside loops, or a very long value); limit: loop turns and calls in one template "
                         "rendering, CARDGEN_MAX_TEMPLATE_STEPS=1000000 (set that environment variable higher to "
                         "raise it)", ONE)
+
+
+def test_a_template_prints_the_same_at_every_build(built, cli):
+    """Jinja's random filter and lipsum drew anew at every build: the same input printed
+    differently, and a reprint never matched. lipsum now gives the same words; random is refused."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ lipsum(1, false, 3, 5) }}")
+    first = cli(project, "build", "demo", "--no-cache", "--out", "a")
+    second = cli(project, "build", "demo", "--no-cache", "--out", "b")
+    assert (first.exit_code, second.exit_code) == (0, 0)
+    assert (project / "a/demo.pdf").read_bytes() == (project / "b/demo.pdf").read_bytes()
+    edit(project / "templates/demo/action.xml.j2", "{{ lipsum(1, false, 3, 5) }}", "{{ ['a', 'b'] | random }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": the random filter picks anew at every '
+                        "build, and the same input must print the same: pick by something of the card, such as "
+                        "items[copy % items | length] (and 3 more cards)", ONE)

@@ -146,6 +146,26 @@ def _printable(value: Any) -> Any:
     return value
 
 
+def _no_random(*_: Any) -> None:
+    """Jinja's ``random`` picked anew at every build: cardgen's output is the same for the same input."""
+    raise ValueError("the random filter picks anew at every build, and the same input must print the same: "
+                     "pick by something of the card, such as items[copy % items | length]")
+
+
+def _steady_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Jinja's ``lipsum``, the same text at every build: it drew its words at random."""
+    import random
+
+    from jinja2.utils import generate_lorem_ipsum
+
+    kept = random.getstate()
+    random.seed(0)
+    try:
+        return generate_lorem_ipsum(n, html, min, max)
+    finally:
+        random.setstate(kept)
+
+
 _NO_DEFAULT = object()
 
 
@@ -189,6 +209,8 @@ class Templates:
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
             finalize=_printable)
+        self.env.filters["random"] = _no_random
+        self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
         self.env.filters["float"] = _number
         self.env.filters["contrast"] = contrast
