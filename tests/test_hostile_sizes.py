@@ -139,3 +139,14 @@ def test_a_template_prints_the_same_at_every_build(built, cli):
     refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": the random filter picks anew at every '
                         "build, and the same input must print the same: pick by something of the card, such as "
                         "items[copy % items | length] (and 3 more cards)", ONE)
+
+
+def test_a_rule_message_takes_its_names_alone(built, cli):
+    """``{card:>1000000000}`` in a rule's message built a billion spaces for each failure: the check hung."""
+    project, _ = built
+    (project / "data/demo/rules.yaml").write_text('rules:\n  - rule: copies\n    max: 0\n'
+                                                  '    message: "{card:>1000000000} and {actual!r}"\n')
+    edit(project / "data/demo/set.yaml", "cards:", "rules: [rules.yaml]\ncards:")
+    refused(cli, built, 'data/demo/rules.yaml:4: "message" uses {card:>1000000000}; write the name alone: {card}',
+            'data/demo/rules.yaml:4: "message" uses {actual!r}; write the name alone: {actual}',
+            "cardgen: 2 errors, 0 warnings")
