@@ -12,6 +12,7 @@ import signal
 import sys
 
 from . import collector_paused, stops
+from .commands.inputfile import InputFile
 
 with collector_paused():
     from dataclasses import replace
@@ -249,9 +250,9 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 @click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
-@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--deck", type=InputFile(), default=None,
               help="Print exactly the cards of this deck list.")
-@click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--changed-since", type=InputFile(), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
 @click.option("--cache/--no-cache", default=True,
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
@@ -297,7 +298,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--deck", type=InputFile(), default=None,
               help="Check this deck list against the set's rules.")
 @click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
               help="Turn on a named reading that the set's rules file offers (repeatable).")

@@ -150,3 +150,19 @@ def test_a_rule_message_takes_its_names_alone(built, cli):
     refused(cli, built, 'data/demo/rules.yaml:4: "message" uses {card:>1000000000}; write the name alone: {card}',
             'data/demo/rules.yaml:4: "message" uses {actual!r}; write the name alone: {actual}',
             "cardgen: 2 errors, 0 warnings")
+
+
+def test_a_device_named_on_the_command_line_is_not_read(built, cli):
+    """``--deck /dev/zero`` (and --changed-since, --sheet, an import's FILE) was read until memory
+    ran out. A device is refused; os.devnull stands for one here, as it reads nothing."""
+    import os
+
+    project, before = built
+    for args, option in ((("check", "demo", "--deck", os.devnull), "'--deck'"),
+                         (("build", "demo", "--changed-since", os.devnull), "'--changed-since'"),
+                         (("import", "ce-conv", os.devnull, "--set", "demo"), "'FILE'")):
+        result = cli(project, *args)
+        assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+            2, f'Error: Invalid value for {option}: "{os.devnull}" is a device, not a file')
+    refused(cli, built, f"{os.devnull}: it is a device, not a file", ONE,
+            args=("build", "demo", "--sheet", os.devnull))
