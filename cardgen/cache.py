@@ -83,6 +83,11 @@ class FaceCache:
         """Whether the last build's file (still) holds an entry under ``key``, not reading it."""
         return self.last.index.holds(key_digest(key))
 
+    def may_hold(self, key: str) -> bool:
+        """Whether ``get(key)`` might find a value: False only when it surely finds none (and so
+        need not be asked, which would keep nothing and count nothing)."""
+        return key in self._recent or bool(self.last.index.count and self.last.index.holds(key_digest(key)))
+
     def get(self, key: str) -> tuple | None:
         """The recorded parts of a face, or None."""
         parts = self.recall(key)

@@ -33,8 +33,8 @@ from typing import Callable, Iterable, Iterator
 
 from .model import Card, Face
 from .render.faces import FaceRenderer
-from .rendered import Rendered
-from .write.face import FaceDrawing, record_face
+from .rendered import Rendered, pure_parts
+from .write.face import FaceDrawing, ReadyFaces, record_face
 from .worker_faces import ReplayingRenderer
 from .worker_process import _LENGTH, _serve, _where
 
@@ -236,6 +236,31 @@ class ParallelRendered(Rendered):
                         else:
                             cache.put(face.content_hash, parts)
         return super().drawing(face, parts, prepared)
+
+    def ready_faces(self) -> ReadyFaces:
+        resources = self.resources
+        return ReadyFaces(self.ready, resources.fonts.face_named, resources.paint_icon)
+
+    def ready(self, face: Face) -> tuple | None:
+        """(parts, parts made ready to write) of a face a worker laid out, when it draws with
+        operators alone: what ``drawing`` gives it (and keeps, and counts), less the FaceDrawing
+        that only a face drawn otherwise needs. None, and nothing done, for any other face."""
+        cache = self.cache
+        content_hash = face.content_hash
+        if cache is not None and cache.may_hold(content_hash):  # ``drawing`` takes the cache's parts first
+            return None
+        entry = self.feed.entries.get(content_hash)
+        if entry is None or entry[3] is None or not pure_parts(entry[0]):
+            return None
+        parts, _, kept, prepared = entry
+        self.laid_out += 1
+        last_build["faces_from_workers"] += 1
+        if cache is not None and not self.resources.preview:
+            if kept is not None:
+                cache.put_stored(content_hash, *kept)
+            else:
+                cache.put(content_hash, parts)
+        return parts, prepared
 
     def close(self) -> None:
         self.feed.close()
