@@ -26,6 +26,7 @@ from __future__ import annotations
 import marshal
 import os
 import zlib
+from collections import OrderedDict
 from contextlib import suppress
 from pathlib import Path
 
@@ -61,6 +62,9 @@ def unpacked(stored: bytes, dictionary: bytes | None) -> bytes:
     if not unpacker.eof:
         raise ValueError("truncated")
     return data
+
+
+_set = OrderedDict.__setitem__
 
 
 class FaceCache:
@@ -170,6 +174,21 @@ class FaceCache:
         if key not in self._recent:
             self._recent[key] = stored
             self._put(digest, stored)
+
+    def remember_all(self, made) -> None:
+        """``remember_stored(key, *stored)``, or ``remember(key, value)`` when ``stored`` is None,
+        for each (key, value, stored) of ``made`` in turn (a chunk's renderings from a build's
+        worker: a few thousand calls less a chunk)."""
+        recent, put = self._recent, self._put
+        size = recent.size
+        for key, value, stored in made:
+            if stored is None:
+                self.remember(key, value)
+            elif key not in recent:
+                if len(recent) >= size:  # Latest's own setting, without its call (key is new)
+                    recent.popitem(last=False)
+                _set(recent, key, stored[1])
+                put(*stored)
 
     def choose_dictionary(self, data: bytes) -> bytes | None:
         """The file's dictionary, made ``data`` if it has none yet (and ``data`` is long enough),

@@ -316,12 +316,8 @@ class _Feed:
             return
         _, self.records, entries, remembered = message
         cache = self.cache
-        if cache is not None:
-            for key, value, stored in remembered:  # renderings, kept for the next build as a one-process build keeps them
-                if stored is not None:
-                    cache.remember_stored(key, *stored)
-                else:
-                    cache.remember(key, value)
+        if cache is not None:  # renderings, kept for the next build as a one-process build keeps them
+            cache.remember_all(remembered)
         kept = self.entries
         kept.update(entries)  # a face met again in a later chunk: that chunk's entry, kept as long
         self.chunks.append(entries)

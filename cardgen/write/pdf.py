@@ -100,6 +100,9 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
                     if proof_boxes and not faces.problems:
                         _proof_boxes(canvas, placement)
                 draw_marks(canvas, page)
+                forms = canvas._formsinuse
+                if len(forms) > 1:  # each named once (an icon on every face): the XObject dictionary keeps one of each
+                    forms[:] = dict.fromkeys(forms)
                 if whole is not None:
                     whole.drawn(faces)
             canvas.showPage()
