@@ -149,7 +149,8 @@ def _compress_last_page(canvas: Canvas, kept=None, content_filter=None) -> str |
         content = content_filter(content)
     compressed = None
     if kept is not None:
-        key = "page:" + hashlib.blake2b(content, digest_size=20).hexdigest()
+        # SHA-256 by the processor's own instructions: twice blake2b's speed on pages (kilobytes each)
+        key = "page:" + hashlib.sha256(content).hexdigest()[:40]
         compressed = kept.recall(key)
         if compressed.__class__ is not bytes:
             compressed = zlib.compress(content, PAGE_COMPRESSION)
