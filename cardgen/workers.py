@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Iterator
 from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
-from .rendered import Rendered, pure_parts
+from .rendered import Rendered
 from .write.face import FaceDrawing, ReadyFaces, record_face
 from .worker_faces import ReplayingRenderer
 from .worker_process import _LENGTH, _serve, _where
@@ -255,9 +255,13 @@ class ParallelRendered(Rendered):
         if cache is not None and cache.may_hold(content_hash):  # ``drawing`` takes the cache's parts first
             return None
         entry = self.feed.entries.get(content_hash)
-        if entry is None or entry[3] is None or not pure_parts(entry[0]):
+        if entry is None or entry[0] is None or entry[3] is None:
             return None
-        parts, _, kept, prepared = entry
+        data, _, kept, prepared = entry
+        for item in prepared:  # every part made ready (no element among them): operators alone
+            if item.__class__ is not str and item[0] == "P":
+                return None
+        parts = marshal.loads(data)
         self.laid_out += 1
         last_build["faces_from_workers"] += 1
         if cache is not None and not self.resources.preview:

@@ -3,6 +3,7 @@ for the first time is written from them, the bytes its drawing would write; anyt
 face placed again, a stamp, a face ``ready`` does not give) goes through its drawing."""
 from __future__ import annotations
 
+import marshal
 from types import SimpleNamespace
 
 from cardgen.cache import FaceCache
@@ -80,10 +81,11 @@ def _rendered(tmp_path, entries: dict) -> ParallelRendered:
     return ParallelRendered(None, SimpleNamespace(preview=False), cache, feed=SimpleNamespace(entries=entries))
 
 
-def test_ready_gives_a_workers_face_drawn_with_operators_alone_and_keeps_it_as_drawing_does(tmp_path):
+def test_ready_gives_a_workers_face_made_ready_whole_and_keeps_it_as_drawing_does(tmp_path):
     parts = ("0 0 1 1 re f", ("T", ("0 0 0 rg", ("F1", "9", "word"))), ("I", "star", 1.0, 2.0, 9.0))
-    prepared = ("0 0 1 1 re f", ("P", 1), ("P", 2))
-    rendered = _rendered(tmp_path, {"h1": (parts, None, None, prepared)})
+    prepared = ("0 0 1 1 re f", ("T", 1, ("F1",), ("BT 0 0 0 rg ", " 9 Tf (word) Tj ET")),
+                ("I", 2, "img", "FormXob.img", "q\n9 0 0 9 1 2 cm\n/FormXob.img Do\nQ"))
+    rendered = _rendered(tmp_path, {"h1": (marshal.dumps(parts), None, None, prepared)})
     a = face("h1", KIND)
     assert rendered.ready(a) == (parts, prepared)
     assert (rendered.laid_out, rendered.cache.laid_out) == (1, 1)
@@ -95,13 +97,16 @@ def test_ready_gives_a_workers_face_drawn_with_operators_alone_and_keeps_it_as_d
 
 def test_ready_gives_nothing_for_a_face_drawn_otherwise_and_counts_nothing(tmp_path):
     element = ("0 0 1 1 re f", ("E", 0))
-    rendered = _rendered(tmp_path, {"el": (element, "<card/>", None, ("0 0 1 1 re f", ("P", 1))),
-                                    "raw": (("0 0 1 1 re f",), None, None, None),  # not made ready
-                                    "bad": (None, "<card/>", None, None)})  # left to the build's process
-    for key in ("el", "raw", "bad", "unknown"):
+    text = ("0 0 1 1 re f", ("T", ("0 0 0 rg", ("F1", "9", "w\u00f6rd"))))
+    rendered = _rendered(tmp_path, {
+        "el": (marshal.dumps(element), "<card/>", None, ("0 0 1 1 re f", ("P", 1))),
+        "text": (marshal.dumps(text), None, None, ("0 0 1 1 re f", ("P", 1))),  # a text not made ready
+        "raw": (marshal.dumps(("0 0 1 1 re f",)), None, None, None),  # nothing made ready
+        "bad": (None, "<card/>", None, None)})  # left to the build's process
+    for key in ("el", "text", "raw", "bad", "unknown"):
         assert rendered.ready(face(key, KIND)) is None
     assert (rendered.laid_out, rendered.cache.laid_out) == (0, 0)
-    assert not any(rendered.cache.may_hold(key) for key in ("el", "raw", "bad"))
+    assert not any(rendered.cache.may_hold(key) for key in ("el", "text", "raw", "bad"))
 
 
 def test_may_hold_is_true_for_what_the_last_build_kept(tmp_path):
