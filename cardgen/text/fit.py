@@ -190,17 +190,29 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
                 return _overflowing(lines, fonts, style, space, min_size, box_w, box_h, reason)
             low = min_size
         high = min(max_size, lines.largest_possible(box_w, box_h, style.leading, gaps))
-        high_count = count if high == max_size else None
+        # Bounds on the lines a size needs: at least low_count above ``low`` (once counted there),
+        # at most high_count below ``high`` (the count at max_size bounds every smaller size).
+        # A size whose bound already settles whether it fits is not counted: the count is
+        # monotonic in the size, so the same sizes are kept and the same size chosen.
+        high_count = count
         while high - low > SIZE_STEP:
             middle = (low + high) / 2
-            # the count is monotonic in the size: between two sizes that need the same number
-            # of lines every size needs it too, and only the height is left to compare
-            middle_count = low_count if low_count is not None and low_count == high_count else lines.count(
-                box_w / middle)
+            if low_count is not None and low_count == high_count:
+                middle_count = low_count  # every size between needs that many lines
+            elif high_count is not None and style.leading * (high_count + gaps) * middle <= box_h + 1e-6:
+                low = middle  # fits even with the most lines it can need
+                continue
+            elif low_count is not None and style.leading * (low_count + gaps) * middle > box_h + 1e-6:
+                high = middle  # too high even with the fewest lines it can need
+                continue
+            else:
+                middle_count = lines.count(box_w / middle)
             if middle_count is not None and style.leading * (middle_count + gaps) * middle <= box_h + 1e-6:
                 low, low_count = middle, middle_count
-            else:
+            elif middle_count is not None:
                 high, high_count = middle, middle_count
+            else:  # a word wider than the line: no count here, the bound above still holds
+                high = middle
         size = low
     return _place(lines.broken(box_w / size), fonts, style, space, size, box_w, box_h)
 

@@ -97,3 +97,40 @@ def test_the_size_search_chooses_what_counting_every_size_chooses(fonts, w, h):
             laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0)
     else:
         assert laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0).size == expected
+
+
+
+def test_the_size_search_counts_a_size_only_where_no_bound_settles_it(fonts, monkeypatch):
+    """Lines needed never fall as the size grows: a size whose fit the sizes counted on either
+    side already settle is not counted (fewer counts over a range of boxes), and the same sizes
+    are chosen as counting every size tried chooses."""
+    from cardgen.text.breaking import Lines
+
+    words = "token challenge planet alien power flare colony ship warp cone attack negotiate ally".split()
+    text = " ".join(words[(i * 5) % len(words)] for i in range(70))
+    counted = []  # (width, lines) of each count, in turn
+    real_count = Lines.count
+
+    def count(self, width1):
+        lines = real_count(self, width1)
+        counted.append((width1, lines))
+        return lines
+
+    monkeypatch.setattr(Lines, "count", count)
+    searched = every = 0
+    for w in (80.0, 110.0, 150.0, 190.0):
+        for h in (40.0, 61.0, 77.0, 104.0, 150.0):
+            counted.clear()
+            expected = _size_counting_every_try(fonts, text, w, h, 14.0, 3.0)
+            every += len(counted)
+            counted.clear()
+            assert laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0).size == expected
+            searched += len(counted)
+            for index, (width1, _) in enumerate(counted[1:], 1):
+                size = w / width1
+                below = [n for x, n in counted[:index] if w / x <= size]  # lines there: at most size's
+                above = [n for x, n in counted[:index] if w / x >= size and n is not None]  # at least
+                assert not (above and 1.2 * min(above) * size <= h + 1e-6), "counted a size sure to fit"
+                assert not (below and None not in below and 1.2 * max(below) * size > h + 1e-6), \
+                    "counted a size sure not to fit"
+    assert searched < every
