@@ -114,7 +114,7 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                 if item.__class__ is Group:
                     key = keys.get(item.style)
                     if key is None:
-                        key = keys[item.style] = (face_of(item.style), item.style.color)
+                        key = keys[item.style] = fonts.run_key(style.family, style.bold, style.italic, item.style)
                     face = key[0]
                     if style.soft_hyphens or style.letter_spacing:
                         group_widths = [_width(face, text.replace(SOFT_HYPHEN, "")) for text in item.texts]

@@ -134,3 +134,17 @@ def test_the_size_search_counts_a_size_only_where_no_bound_settles_it(fonts, mon
                 assert not (below and None not in below and 1.2 * max(below) * size > h + 1e-6), \
                     "counted a size sure not to fit"
     assert searched < every
+
+
+def test_runs_of_one_style_share_their_face_and_colour_across_texts(fonts):
+    """Every text measured with a book gets one (face, colour) tuple a style, made once."""
+    style = TextStyle("DejaVu Sans", False, False, 1.2, "left", "top")
+    first = measure(parse("one **two three** four"), fonts, style, lambda name: 1.0)[0][0]
+    second = measure(parse("five [color=#ff0000]six seven[/color] **eight nine**"), fonts, style,
+                     lambda name: 1.0)[0][0]
+    regular, bold = fonts.face("DejaVu Sans"), fonts.face("DejaVu Sans", bold=True)
+    assert first.keys[0] == (regular, None) and first.keys[1] == (bold, None)
+    assert second.keys[0] is first.keys[0] and second.keys[-1] is first.keys[1]
+    assert second.keys[1] == (regular, "#ff0000")
+    bold_box = TextStyle("DejaVu Sans", True, False, 1.2, "left", "top")
+    assert measure(parse("ten"), fonts, bold_box, lambda name: 1.0)[0][0].keys[0] == (bold, None)
