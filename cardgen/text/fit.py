@@ -89,6 +89,9 @@ class MeasuredLine(NamedTuple):
     pieces: dict[int, list[Piece]]  # word index -> the pieces of a mixed word
 
 
+_new_tuple = tuple.__new__  # a named tuple made without its __new__'s own call: made per word and line
+
+
 def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle,
             icon_width: Callable[[str], float]) -> list[list[MeasuredLine]]:
     """Paragraph -> hard line -> measured words. Raises MissingGlyph."""
@@ -134,19 +137,19 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                 for run in item:
                     if run.icon is not None:
                         width = icon_width(run.icon)
-                        pieces.append(Piece(run, None, width))
+                        pieces.append(_new_tuple(Piece, (run, None, width)))
                     else:
                         face = face_of(run.style)
                         if style.soft_hyphens:  # a word of mixed styles never breaks: drop them
                             run = run._replace(text=run.text.replace(SOFT_HYPHEN, ""))
                         width = _width(face, run.text) + style.letter_spacing * len(run.text)
-                        pieces.append(Piece(run, face, width))
+                        pieces.append(_new_tuple(Piece, (run, face, width)))
                     total += width
                 mixed[len(widths)] = pieces
                 widths.append(total)
                 texts.append(None)
                 line_keys.append(None)
-            lines.append(MeasuredLine(widths, texts, line_keys, mixed))
+            lines.append(_new_tuple(MeasuredLine, (widths, texts, line_keys, mixed)))
         measured.append(lines)
     return measured
 
@@ -282,9 +285,6 @@ def _without_soft_hyphens(laid: LaidText, style: TextStyle) -> LaidText:
     return replace(laid, lines=tuple(line._replace(segments=tuple(
         segment._replace(text=segment.text.replace(SOFT_HYPHEN, "")) for segment in line.segments))
         for line in laid.lines))
-
-
-_new_tuple = tuple.__new__  # a named tuple made without its __new__'s own call: made per line
 
 
 def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,
