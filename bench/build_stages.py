@@ -71,7 +71,8 @@ def _timed(clock: _Clock, stage: str, function):
 # stage -> (module, attribute path) of the functions that do its work; hooked before the
 # workers fork, so the workers time the same stages
 _STAGE_HOOKS = {
-    "load": [("cardgen.pipeline", "load_set"), ("cardgen.load.cards", "CardFiles.__iter__")],
+    "load": [("cardgen.pipeline", "load_set"), ("cardgen.load.cards", "CardFiles.__iter__"),
+             ("cardgen.load.cursor", "Cursor.take")],  # (a worker's cards)
     "validate": [("cardgen.pipeline", "check_problems")],
     "render markup": [("cardgen.render.faces", "FaceRenderer._face"), ("cardgen.render.faces", "FaceRenderer.markup")],
     "templates (jinja)": [("cardgen.render.environment", "Templates.render")],

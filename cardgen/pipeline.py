@@ -154,7 +154,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
         if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
             rendered = workers.on_workers(
                 rendered, options.jobs, copies, cache,
-                lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups))
+                lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups),
+                getattr(cards, "cursor", None) if len(groups) == 1 else None)  # (one group: the cards in order)
         with staged(pdf_path, json_path, batch=batch) as (pdf_tmp, json_tmp), \
                 open(json_tmp, "w", encoding="utf-8") as out, ManifestWriter(out, card_set, card_lines) as manifest:
 

@@ -10,13 +10,14 @@ import os
 import struct
 import sys
 from dataclasses import replace
-from itertools import islice
-from typing import Callable, Iterable, Iterator
+from itertools import count
+from typing import Callable, Iterator
 
 from .cache import PACK_FROM, stored
 from .cache_file import key_digest
 from .draw.content import ELEMENT
 from .draw.prepared import Preparer
+from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
 from .rendered import Rendered
@@ -81,8 +82,7 @@ class _RecordingRenderer(FaceRenderer):
         return face
 
 
-def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]], rendered: Rendered,
-           chunk: int) -> None:
+def _serve(index: int, jobs: int, fd: int, cursor: Callable[[], Cursor], rendered: Rendered, chunk: int) -> None:
     gc.freeze()  # what the build's process made is not this process's garbage: scanning it would copy it
     memo = _Remembered(rendered.renderer.memo.prefix) if rendered.renderer.memo is not None else None
     renderer = _RecordingRenderer(rendered.renderer, memo)
@@ -96,44 +96,52 @@ def _serve(index: int, jobs: int, fd: int, sequence: Callable[[], Iterable[Card]
     dictionary = rendered.cache.dictionary if storing else None
     with os.fdopen(fd, "wb", buffering=0) as out:
         try:
-            cards = iter(sequence())
-            number = 0
-            while True:
-                if number % jobs == index:
-                    batch = list(islice(cards, chunk))
-                    if not batch:
-                        return
-                    if memo is not None:
-                        memo.made = []
-                    records, entries = _chunk(renderer, rendered, scratch, batch)
-                    entries = {content_hash: (parts, text,
-                                              _stored(content_hash, parts, dictionary)
-                                              if storing and parts is not None else None,
-                                              _prepared(preparer, parts))
-                               for content_hash, (parts, text) in entries.items()}
-                    digests = renderer._digests  # of the render keys its faces noted: made once
-                    made = [(key, value, _stored(key, value, dictionary, digests.get(key)) if storing else None)
-                            for key, value in memo.made] if memo else ()
-                    # plain data (the cache keeps parts the same way): marshal reads it back fastest
-                    message = marshal.dumps((number, records, entries, made))
-                    out.write(_LENGTH.pack(len(message)))
-                    out.write(message)
-                elif next(islice(cards, chunk - 1, None), _END) is _END:  # another worker's chunk
+            cards = cursor()
+            for number in count(index, jobs):
+                batch = cards.take(number * chunk, chunk)  # (the other workers' chunks before it passed over)
+                if not batch:
                     return
-                number += 1
+                if memo is not None:
+                    memo.made = []
+                records, entries = _chunk(renderer, rendered, scratch, batch)
+                entries = {content_hash: _entry(content_hash, parts, text, preparer, storing, dictionary)
+                           for content_hash, (parts, text) in entries.items()}
+                digests = renderer._digests  # of the render keys its faces noted: made once
+                made = [_made(key, value, dictionary, digests.get(key)) if storing else (key, value, None)
+                        for key, value in memo.made] if memo else ()
+                # plain data (the cache keeps parts the same way): marshal reads it back fastest
+                message = marshal.dumps((number, records, entries, made))
+                out.write(_LENGTH.pack(len(message)))
+                out.write(message)
         except BrokenPipeError:  # the build's process is gone
             raise
         except Exception:  # the cards cannot be read (a card file changed): the build's process meets it
             out.write(_LENGTH.pack(0))
 
 
-_END = object()
+def _entry(content_hash: str, parts: tuple | None, text: str | None, preparer: Preparer, storing: bool,
+           dictionary: bytes | None) -> tuple:
+    """What the build's process is sent of a face: (its parts as marshal data, its markup text
+    or None, the parts as the cache stores them or None, the parts made ready to write or None);
+    (None, None, None, None) for a face it lays out itself. (The parts go as the data made for
+    the cache: the message does not go through them again, the build's process reads them as
+    it draws the face.)"""
+    if parts is None:
+        return None, text, None, None
+    data = marshal.dumps(parts)
+    return data, text, _stored(content_hash, data, dictionary) if storing else None, _prepared(preparer, parts)
 
 
-def _stored(key: str, value, dictionary: bytes | None, digest: bytes | None = None) -> tuple[bytes, bytes] | None:
-    """(key's digest (``digest`` if given), value as the cache file stores it), or None when the
-    build's process must store it (a long value, and no dictionary chosen yet)."""
-    data = marshal.dumps(value)
+def _made(key: str, value, dictionary: bytes | None, digest: bytes | None) -> tuple:
+    """(key, value, value as the cache stores it): a rendering, for the build's process to keep;
+    the value itself goes only when the build's process must store it."""
+    kept = _stored(key, marshal.dumps(value), dictionary, digest)
+    return key, value if kept is None else None, kept
+
+
+def _stored(key: str, data: bytes, dictionary: bytes | None, digest: bytes | None = None) -> tuple[bytes, bytes] | None:
+    """(key's digest (``digest`` if given), a value's marshal ``data`` as the cache file stores
+    it), or None when the build's process must store it (a long value, and no dictionary chosen yet)."""
     if dictionary is None and len(data) >= PACK_FROM:
         return None
     return digest or key_digest(key), stored(data, dictionary)

@@ -31,6 +31,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
 from .rendered import Rendered
@@ -72,10 +73,11 @@ def _kept(cache, content_hash: str) -> bool:
 
 
 def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
-               sequence: Callable[[], Iterable[Card]]) -> Rendered:
+               sequence: Callable[[], Iterable[Card]], cursor: Callable[[], Cursor] | None = None) -> Rendered:
     """``rendered``, or (when it pays, see ``pays``) a stand-in whose faces worker processes
     render and lay out: the same output either way. ``sequence()`` gives the cards in the order
-    the build renders them."""
+    the build renders them; ``cursor()``, if given, the same cards a chunk at a time (see
+    load/cursor.py: a worker passes over the other workers' chunks without reading them)."""
     last_build.update(workers=0, faces_from_workers=0)
     jobs = resolve_jobs(jobs)
     if not pays(jobs, copies):
@@ -87,7 +89,7 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
         return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
     if cache is not None and drawn:  # the workers store entries against the cache file's dictionary: it is chosen now
         cache.choose_dictionary(marshal.dumps(drawn[0]))
-    return start(rendered, sequence, jobs, chunk_size(copies, jobs)) or rendered
+    return start(rendered, sequence, jobs, chunk_size(copies, jobs), cursor) or rendered
 
 
 def chunk_size(copies: int, jobs: int) -> int:
@@ -98,11 +100,13 @@ def chunk_size(copies: int, jobs: int) -> int:
 
 
 def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
-          chunk: int | None = None) -> "ParallelRendered | None":
+          chunk: int | None = None, cursor: Callable[[], Cursor] | None = None) -> "ParallelRendered | None":
     """Fork ``jobs`` workers that render and lay out the cards of ``sequence()`` (the cards in
-    the order the build renders them) a chunk at a time; None if the system refuses a process.
-    The result stands in for ``rendered``; ``close`` it when the build is done or has failed."""
+    the order the build renders them; ``cursor()``, the same a chunk at a time) a chunk at a
+    time; None if the system refuses a process. The result stands in for ``rendered``; ``close``
+    it when the build is done or has failed."""
     chunk = chunk or CHUNK
+    cursor = cursor or (lambda: Cursor(sequence()))
     sys.stdout.flush()
     sys.stderr.flush()
     # what exists now is shared with the workers until one of them writes to it: the cycle
@@ -127,7 +131,7 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
                     os.close(read_fd)
                     for other in workers:  # another worker's pipe must close when the build's process ends
                         os.close(other.fd)
-                    _serve(index, jobs, write_fd, sequence, rendered, chunk)
+                    _serve(index, jobs, write_fd, cursor, rendered, chunk)
                     code = 0
                 finally:
                     os._exit(code)
@@ -227,7 +231,8 @@ class ParallelRendered(Rendered):
             if parts is None:
                 entry = self.feed.entry(face.content_hash)
                 if entry is not None and entry[0] is not None:  # laid out by this build, in a worker
-                    parts, _, kept, prepared = entry
+                    data, _, kept, prepared = entry
+                    parts = marshal.loads(data)
                     self.laid_out += 1
                     last_build["faces_from_workers"] += 1
                     if cache is not None and not self.resources.preview:
@@ -251,9 +256,9 @@ class _Feed:
         self.records: tuple = ()
         self.faces: Iterator = iter(())
         self.records_now: tuple | None = None  # the current card's faces as a worker rendered them, or None
-        # content hash -> (parts, text, (key digest, parts as the cache stores them) or None, parts
-        # made ready to write or None), as the worker sent them
-        self.entries: dict[str, tuple[tuple | None, str | None, tuple | None, tuple | None]] = {}
+        # content hash -> (parts as marshal data, text, (key digest, parts as the cache stores them)
+        # or None, parts made ready to write or None), as the worker sent them (see worker_process._entry)
+        self.entries: dict[str, tuple[bytes | None, str | None, tuple | None, tuple | None]] = {}
         self.chunks: list[dict] = []  # the entries of the chunks kept, as each chunk brought them
         self.keep = max(2, -(-KEPT_CARDS // chunk))
 
@@ -277,8 +282,8 @@ class _Feed:
         return next(self.faces, None)
 
     def entry(self, content_hash: str) -> tuple | None:
-        """(parts or None, markup text or None, stored parts or None, prepared parts or None) of a
-        face a worker rendered, while its chunk is kept; else None."""
+        """(parts as marshal data or None, markup text or None, stored parts or None, prepared
+        parts or None) of a face a worker rendered, while its chunk is kept; else None."""
         return self.entries.get(content_hash)
 
     def _receive(self, number: int) -> None:

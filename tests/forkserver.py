@@ -27,6 +27,8 @@ for name in sys.argv[1:]:  # and what the caller asked for (Forkserver's preload
 
 def child(request):
     try:
+        if request["session"]:  # as subprocess.Popen(start_new_session=True): a process group of its own
+            os.setsid()
         if request["memory"]:
             resource.setrlimit(resource.RLIMIT_AS, (request["memory"], request["memory"]))
         os.chdir(request["cwd"])
@@ -100,13 +102,15 @@ class Forkserver:
         status = int(self.process.stdout.readline())
         return subprocess.CompletedProcess(command, status, out.read_text(), err.read_text())
 
-    def start(self, args: list[str], env: dict[str, str], code: str | None = None) -> "Started":
+    def start(self, args: list[str], env: dict[str, str], code: str | None = None, session: bool = False) \
+            -> "Started":
         """The command of ``run``, not waited for: signal it (its ``pid``), ``poll`` or
         ``communicate`` as a Popen's. The server runs one command at a time: the next ``run``
-        or ``start`` comes after this one has ended (``communicate``)."""
-        return Started(self, *self._begin(args, env, 0, code))
+        or ``start`` comes after this one has ended (``communicate``). ``session``: in a new
+        session, whose process group's id is the command's ``pid`` (``start_new_session``)."""
+        return Started(self, *self._begin(args, env, 0, code, session))
 
-    def _begin(self, args: list[str], env: dict[str, str], memory: int, code: str | None) \
+    def _begin(self, args: list[str], env: dict[str, str], memory: int, code: str | None, session: bool = False) \
             -> tuple[list[str], int, Path, Path]:
         """Have the server fork the command: its words, its process id, its stdout and stderr files."""
         if self.process is None:
@@ -118,7 +122,7 @@ class Forkserver:
         for stream in (out, err):  # never the last command's, should this one fail before it writes
             stream.unlink(missing_ok=True)
         request = {"args": args, "code": code, "env": env, "memory": memory, "cwd": os.getcwd(),
-                   "stdout": str(out), "stderr": str(err)}
+                   "stdout": str(out), "stderr": str(err), "session": session}
         self.process.stdin.write(json.dumps(request).encode() + b"\n")
         command = ["cardgen", *args] if code is None else [sys.executable, "-c", code, *args]
         return command, int(self.process.stdout.readline()), out, err

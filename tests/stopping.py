@@ -102,7 +102,7 @@ class Held:
     is killed as the block ends."""
 
     def __init__(self, root: Path, temp: Path, hold: str, *command: str, forks: Forkserver | None = None,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, code: str = HELD, session: bool = False):
         temp.mkdir(exist_ok=True)
         self.fifo_path = temp.parent / f"held-{os.getpid()}.fifo"  # not in TMPDIR: the test looks there
         if not self.fifo_path.exists():
@@ -112,11 +112,12 @@ class Held:
         env = dict(os.environ if env is None else env, TMPDIR=str(temp), HOLD=hold, HOLD_OUT=str(root / "output"),
                    HOLD_FIFO=str(self.fifo_path))
         args = ["--root", str(root), *command]
+        self.session = session
         if forks is not None:
-            self.process = forks.start(args, env, code=HELD)
+            self.process = forks.start(args, env, code=code, session=session)
         else:
-            self.process = subprocess.Popen([sys.executable, "-c", HELD, *args], env=env, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, text=True)
+            self.process = subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, start_new_session=session)
 
     def reached(self) -> str:
         """Wait until the command is held at its moment; the temporary folder it uses."""
@@ -142,10 +143,30 @@ class Held:
     def __exit__(self, *exception) -> None:
         try:
             if self.process.poll() is None:
+                if self.session:  # its workers too
+                    os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.send_signal(signal.SIGKILL)
                 self.process.communicate(timeout=HANG_GUARD)
+            if self.session:
+                for pid in alive_in_group(self.process.pid):  # what a hung command left
+                    os.kill(pid, signal.SIGKILL)
         finally:
             os.close(self.fifo)
+
+
+def alive_in_group(group: int) -> list[int]:
+    """The processes of the process group ``group`` that are still running (not ended, waiting
+    to be reaped), read from /proc (Linux)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()  # after "pid (command name)"
+        except OSError:  # it ended meanwhile
+            continue
+        state, process_group = fields[0], int(fields[2])
+        if process_group == group and state not in ("Z", "X"):
+            alive.append(int(stat.parent.name))
+    return sorted(alive)
 
 
 def ours(folder: Path) -> list[str]:

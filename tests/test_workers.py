@@ -310,3 +310,127 @@ def test_jobs_must_be_a_positive_number(tmp_path):
     root = make_project(tmp_path)
     result = CliRunner().invoke(main, ["--root", str(root), "build", "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs" in result.output
+
+
+def _odd_card_files(root, rows: int = 40) -> list[str]:
+    """The demo set's cards replaced by card files of one sheet group (action cards) whose rows
+    are not one a line: a CSV file with a byte order mark, CRLF line ends, blank lines and rows,
+    cells of two lines and rows that make a card per item (``each``); a YAML file; a TSV file
+    whose lines end with CR alone. Their names."""
+    demo = root / "data/demo"
+    lines = ["\ufeffname,count,text,each"]
+    for number in range(rows):
+        if number % 11 == 0:
+            lines += ["", ",,,"]  # a blank line, a row of empty cells
+        text = f'"word {number}\r\nand a second line"' if number % 5 == 1 else f"word {number}"
+        each = "colors" if number % 7 == 3 else ""
+        lines.append(f"Odd {number}{' {item}' if each else ''},{number % 3},{text},{each}")
+    (demo / "odd.csv").write_bytes(("\r\n".join(lines) + "\r\n").encode("utf-8"))
+    (demo / "middle.yaml").write_text("".join(f"- name: Middle {number}\n  type: action\n  text: x {number}\n"
+                                              for number in range(5)), encoding="utf-8")
+    (demo / "tabs.tsv").write_bytes("\r".join(["name\ttext"] + [f"Tab {number}\tt {number}"
+                                                                 for number in range(rows // 2)]).encode("utf-8"))
+    set_yaml = demo / "set.yaml"
+    set_yaml.write_text(set_yaml.read_text(encoding="utf-8").replace(  # (a date: not the files' times)
+        "defaults:",
+        "date: 2026-01-01\nvariables:\n  colors: [{name: Red}, {name: Green}, {name: Blue}]\ndefaults:").replace(
+        "  - cards.yaml\n  - {file: more.csv, type: action}\n",
+        "  - {file: odd.csv, type: action}\n  - middle.yaml\n  - {file: tabs.tsv, type: action}\n"), encoding="utf-8")
+    return ["odd.csv", "middle.yaml", "tabs.tsv"]
+
+
+def test_a_worker_takes_its_chunks_of_a_large_set_as_a_reading_from_the_start_gives_them(tmp_path, monkeypatch):
+    """A worker passes over the other workers' chunks from the place where the set's check
+    read every few cards (load/cursor.py); the cards of its own are those, with their sources,
+    that reading the files from the start gives, whatever the chunks' size and the workers."""
+    from cardgen.load.setfile import load_set
+
+    root = make_project(tmp_path, fonts=False)
+    _odd_card_files(root)
+    monkeypatch.setattr("cardgen.load.cards.KEPT_CARDS", 0)  # read from the files each time
+    monkeypatch.setattr("cardgen.load.cards.MARK_EVERY", 3)
+    cards = load_set("demo", root).cards
+    every = list(cards)
+    assert len(cards.marks) == 3 * -(-len(every) // 3) and len(every) == 40 + 2 * 6 + 5 + 20
+    sources = [str(card.source) for card in every]
+    assert sources[:3] == ["data/demo/odd.csv:4", "data/demo/odd.csv:5", "data/demo/odd.csv:7"]
+    assert sources[-1] == "data/demo/tabs.tsv:21" and "data/demo/middle.yaml:1" in sources
+    assert every[3].name == "Odd 3 Red" and sources[3:6] == ["data/demo/odd.csv:8"] * 3
+    for chunk in (1, 2, 3, 4, 6):
+        for jobs in (1, 2, 3):
+            for index in range(jobs):
+                cursor = cards.cursor()
+                for number in range(index, len(every) // chunk + 2, jobs):
+                    assert cursor.take(number * chunk, chunk) == every[number * chunk:(number + 1) * chunk]
+
+
+def test_a_worker_makes_no_card_of_the_other_workers_csv_rows(tmp_path, monkeypatch):
+    """Of CSV files, a worker makes cards of the rows of its own chunks alone: the others' rows
+    are passed over unparsed, from the line where the check read a card just before its chunk."""
+    from cardgen.load import cards as cards_module
+    from cardgen.load.cards import CardFiles
+    from cardgen.load.setfile import load_set
+
+    root = make_project(tmp_path, fonts=False)
+    _odd_card_files(root)
+    card_set = load_set("demo", root)
+    monkeypatch.setattr(cards_module, "KEPT_CARDS", 0)
+    monkeypatch.setattr(cards_module, "MARK_EVERY", 4)
+    demo = root / "data/demo"
+    cards = CardFiles([(demo / "odd.csv", "action"), (demo / "tabs.tsv", "action")], root, card_set.types,
+                      card_set.variables)
+    cards.check()
+    every = list(cards)
+    made_from = []
+    cards_from_row = cards_module._cards_from_row
+    monkeypatch.setattr(cards_module, "_cards_from_row",
+                        lambda row, *rest: made_from.append(str(row.source)) or cards_from_row(row, *rest))
+    chunk, jobs = 8, 2
+    for index in range(jobs):
+        del made_from[:]
+        cursor, rows = cards.cursor(), []
+        for number in range(index, len(every) // chunk + 1, jobs):
+            taken = cursor.take(number * chunk, chunk)
+            assert taken == every[number * chunk:(number + 1) * chunk]
+            rows += dict.fromkeys(str(card.source) for card in taken)  # (a row of `each` cut by a chunk: in both)
+        assert made_from == rows and 0 < len(rows) < len(every) / 2
+
+
+LARGE_SET = """
+from cardgen.load import cards
+cards.KEPT_CARDS, cards.MARK_EVERY = 0, 3  # the cards read from their files again, a mark every 3
+"""
+
+SHIFTED_UNDER_THE_BUILD = LARGE_SET + """
+from pathlib import Path
+from cardgen import workers
+on_workers = workers.on_workers
+
+def shifting(*args, **kwargs):  # once the set is checked, before the workers start
+    path = Path(sys.argv[1]) / "data/demo/odd.csv"
+    path.write_bytes(path.read_bytes().replace(b"\\r\\n", b"\\r\\n\\r\\n\\r\\n", 1))  # the rows two lines down
+    return on_workers(*args, **kwargs)
+
+workers.on_workers = shifting
+"""
+
+
+def test_a_large_set_of_odd_rows_builds_the_same_on_workers(tmp_path):
+    root = make_project(tmp_path)
+    _odd_card_files(root)
+    alone = _build(root, "alone", 1, cache=False)
+    shared = _build(root, "shared", 2, prelude=LARGE_SET, cache=False)
+    assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
+    assert _same_output(root, "alone", "shared") and alone["cards"] > 60
+    # a card file changed under the build: what the workers read no longer matches the cards the
+    # build's process reads, which renders them itself, as a one-process build would
+    odd = (root / "data/demo/odd.csv").read_bytes()
+    runs = []
+    for out, jobs in (("shifted-alone", "1"), ("shifted-shared", "2")):
+        (root / "data/demo/odd.csv").write_bytes(odd)
+        runs.append(on_workers(_build_code(SHIFTED_UNDER_THE_BUILD), str(root), str(root / out), jobs,
+                               '{"cache": false}'))
+    assert [run.returncode for run in runs] == [0, 0], runs[1].stderr
+    alone, shared = (json.loads(run.stdout) for run in runs)
+    assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
+    assert _same_output(root, "shifted-alone", "shifted-shared")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+from contextlib import closing
 from pathlib import Path
 
 from PIL import Image
@@ -65,8 +66,10 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
 
         def make(files: dict[str, list[str]]):
             work = functools.partial(_shop_chunk, folder, str(pdf))
-            for made in ordered_map(work, chunks([job(key) + (names,) for key, names in files.items()], jobs), jobs):
-                yield from made
+            with closing(ordered_map(work, chunks([job(key) + (names,) for key, names in files.items()], jobs),
+                                     jobs)) as results:  # stopped half-way: the workers end at once
+                for made in results:
+                    yield from made
 
         try:
             made = folder.fill(todo, make)

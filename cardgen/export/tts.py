@@ -170,8 +170,8 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
                 backs[back_hash] = back_image, png_bytes(back_image, tts_dpi(card_type))
             sheets.append((card_type, backs[back_hash][0], fronts))
         rasterised = len(shared)
+        drawn = ordered_map(functools.partial(_sheet, str(pdf), shared), sheets, jobs)
         try:
-            drawn = ordered_map(functools.partial(_sheet, str(pdf), shared), sheets, jobs)
             for (card_type, back, fronts), (sheet_png, count) in zip(planned, drawn):
                 cell_w, cell_h = face_px(card_type)
                 number = len(decks) + 1
@@ -184,6 +184,7 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
                 decks.append(deck)
                 rasterised += count
         finally:
+            drawn.close()  # stopped half-way: the workers end at once
             close_rasterisers(pdf)
         _write(folder / "tts.json", (json.dumps({"set": name, "decks": decks}, indent=1, ensure_ascii=False)
                                      + "\n").encode("utf-8"), batch)

@@ -3,10 +3,11 @@ set's cards as its files, read again each time they are gone through."""
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
@@ -14,11 +15,15 @@ from ..model import Card, CardType
 from .tables import Row, read_rows
 from .yamlfile import relative_name
 
+if TYPE_CHECKING:
+    from .cursor import Cursor
+
 # XML 1.0 cannot carry these, and no printer wants them: reject them at the door.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
 KEPT_CARDS = 2000  # a set of at most this many cards is held once checked (a few megabytes)
+MARK_EVERY = 32  # of a larger set's cards, one in this many has its place noted (see cursor.py)
 
 
 class CardFiles(Sequence):
@@ -39,6 +44,10 @@ class CardFiles(Sequence):
         self._count = 0
         self.copies: dict[str, int] = {}
         self._kept: tuple[Card, ...] | None = None  # a small set's cards, as checked
+        # where the cards 0, n, 2n... (n: ``marked_every``) of a set not kept are read: (index of
+        # the file, line of the row, cards the row makes before it) each, one after the other
+        self.marks = array("q")
+        self.marked_every = MARK_EVERY
 
     def check(self) -> None:
         problems: list[Problem] = []
@@ -47,10 +56,16 @@ class CardFiles(Sequence):
         count = total = 0
         most = limit(COPIES_PER_SET)
         warnings = []
-        for path, forced_type in self.files:
+        marks, every = array("q"), MARK_EVERY
+        row, row_start = None, 0  # the source of the last card's row, and the first card it made
+        for index, (path, forced_type) in enumerate(self.files):
             before = count
-            rows = read_rows(path, self.root, self.delimiters.get(path))
-            for card in self._cards(rows, forced_type, problems):
+            rows = self.rows_of(path)
+            for card in self.cards_of(rows, forced_type, problems):
+                if card.source is not row:  # (a row makes several cards with `each`)
+                    row, row_start = card.source, count
+                if not count % every:
+                    marks.extend((index, card.source.line or 0, count - row_start))
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
                 total += card.count
@@ -74,6 +89,7 @@ class CardFiles(Sequence):
             raise CardgenError(problems)
         self._count, self.copies = count, copies
         self._kept = tuple(kept) if kept is not None else None
+        self.marks, self.marked_every = (marks if kept is None else array("q")), every
 
     def __iter__(self) -> Iterator[Card]:
         if self._kept is not None:
@@ -86,14 +102,25 @@ class CardFiles(Sequence):
                 raise CardgenError(problems)
 
     def _read(self, path: Path, forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
-        return self._cards(read_rows(path, self.root, self.delimiters.get(path)), forced_type, problems)
+        return self.cards_of(self.rows_of(path), forced_type, problems)
 
-    def _cards(self, rows: Iterator[Row], forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
+    def rows_of(self, path: Path) -> Iterator[Row]:
+        """The rows of one of the card files."""
+        return read_rows(path, self.root, self.delimiters.get(path))
+
+    def cards_of(self, rows: Iterator[Row], forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
+        """The cards of ``rows``; each problem of a row is added to ``problems``."""
         for row in rows:
             try:
                 yield from _cards_from_row(row, self.types, self.variables, forced_type)
             except CardgenError as error:
                 problems.extend(error.problems)
+
+    def cursor(self) -> "Cursor":
+        """The cards, taken a chunk at a time (see cursor.py)."""
+        from .cursor import cursor
+
+        return cursor(self)
 
     def __len__(self) -> int:
         return self._count

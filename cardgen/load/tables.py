@@ -26,13 +26,16 @@ class Row:
     sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty
 
 
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")  # read as CSV: their rows can be sent a line (see _csv_rows)
+
+
 def read_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
     """The rows of a card file. ``delimiter``: a CSV file's, as set.yaml names it (else found
     from the file's first lines; a .tsv file's is the tab)."""
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         return _yaml_rows(path, root)
-    if suffix in (".csv", ".tsv", ".txt"):
+    if suffix in CSV_SUFFIXES:
         return _csv_rows(path, root, delimiter or ("\t" if suffix == ".tsv" else None))
     if suffix == ".xlsx":
         return _xlsx_rows(path, root)
@@ -97,9 +100,13 @@ def _header(cells: list[Any], source: Source) -> list[str]:
 
 
 def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
+    """The rows of a CSV file. Sent a line (``rows.send(line)``), the generator passes over the
+    lines up to it without reading them into cells, and gives the row that starts on it: a
+    build's worker process goes from its chunk of cards to its next one so (see cursor.py)."""
     name = relative_name(path, root)
     header: list[str] | None = None
     line = last_line = 0
+    passed = 0  # lines passed over, which the reader's count leaves out
     last_cell = ""
     reader = None
     try:
@@ -110,7 +117,8 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         with open(path, encoding="utf-8-sig", newline="") as handle:
             reader = csv.reader(handle, delimiter=delimiter)
             for cells in reader:
-                line, last_line = last_line + 1, reader.line_num  # a quoted cell may span lines: name the first
+                # a quoted cell may span lines: name the first
+                line, last_line = last_line + 1, passed + reader.line_num
                 last_cell = cells[-1] if cells else ""
                 if header is None:
                     if not any(c.strip() for c in cells):
@@ -125,7 +133,13 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                 if len(cells) < len(header):
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
-                yield Row(values, Source(name, line), {})  # every cell is on the row's line
+                to = yield Row(values, Source(name, line), {})  # every cell is on the row's line
+                if to is not None:  # the line a row starts on, given by an earlier reading of the file
+                    if to <= last_line:
+                        raise ValueError(f"line {to} is behind line {last_line}")
+                    over = sum(1 for _ in islice(handle, to - 1 - last_line))
+                    passed += over
+                    last_line += over
         # a quote left open takes the rest of the file into the last cell: many lines, or the end of
         # the one it opened on (its line break, or the file's end with none)
         if line and (last_line > line or last_cell.endswith(("\n", "\r")) or not _ends_with_line_break(path)) \
@@ -137,7 +151,7 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
     except OSError as exc:  # gone or unreadable since the set was loaded
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
-        raise fail(f"invalid CSV: {exc}", Source(name, reader.line_num if reader else None)) from None
+        raise fail(f"invalid CSV: {exc}", Source(name, passed + reader.line_num if reader else None)) from None
 
 
 def _first_written_line(path: Path) -> int:

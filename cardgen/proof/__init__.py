@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -104,12 +105,14 @@ def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, j
 
     def make(files: dict[str, list[str]]):
         work = functools.partial(_proof_chunk, folder, str(pdf), dpi, contact, index_of)
-        for made in ordered_map(work, chunks([(key, pages[key], names) for key, names in files.items()], jobs), jobs):
-            for key, pixels in made:
-                if pixels is not None:
-                    contact.paste_fitted(index_of[key], pixels)
-                    pasted.add(key)
-                yield key
+        with closing(ordered_map(work, chunks([(key, pages[key], names) for key, names in files.items()], jobs),
+                                 jobs)) as results:  # stopped half-way: the workers end at once
+            for made in results:
+                for key, pixels in made:
+                    if pixels is not None:
+                        contact.paste_fitted(index_of[key], pixels)
+                        pasted.add(key)
+                    yield key
 
     try:
         return len(folder.fill(todo, make)), pasted

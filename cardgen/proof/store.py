@@ -117,5 +117,9 @@ def _write_atomic(path: Path, data: bytes, made: bool = False) -> None:
     if not made:
         path.parent.mkdir(parents=True, exist_ok=True)
     temporary = temporary_path(path)
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except BaseException:  # an error, or a stop (a worker's too): no half-written file stays behind
+        temporary.unlink(missing_ok=True)
+        raise

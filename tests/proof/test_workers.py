@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -54,24 +55,67 @@ def test_an_error_in_a_worker_reaches_the_caller():
         list(ordered_map(stopped, list(range(6)), 2))
 
 
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 @needs_fork
-def test_a_stopped_pool_ends_its_workers_without_killing_them(monkeypatch):
-    """A worker killed while it sends a result holds the result queue's lock for ever, and the
-    pool's task thread then hangs as it ends: a stopped run must let its workers end."""
-    import multiprocessing.pool
+def test_a_map_left_half_way_ends_its_workers_before_it_returns():
+    results = ordered_map(lambda n: os.getpid(), list(range(40)), 2)
+    first = next(results)
+    assert first != os.getpid()
+    results.close()
+    assert not _running(first)  # ended and waited for: no worker left behind, not even a zombie
 
-    def killing(pool):
-        raise AssertionError("a stopped pool's workers were killed")
 
-    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", killing)
+@needs_fork
+def test_a_killed_worker_leaves_its_chunks_to_the_caller():
+    parent = os.getpid()
 
-    def stopped(n):
-        if n == 0:
-            raise KeyboardInterrupt
-        return n
+    def work(n):
+        if n == 5 and os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)  # as by the out-of-memory killer
+        return n * n, os.getpid()
+
+    results = list(ordered_map(work, list(range(12)), 2))
+    assert [square for square, _ in results] == [n * n for n in range(12)]
+    assert results[5][1] == parent and {pid for _, pid in results[6:]} - {parent}  # the rest on the other worker
+
+
+@needs_fork
+def test_a_worker_stopped_by_ctrl_c_stops_the_map_and_one_stopped_otherwise_leaves_its_chunks():
+    parent = os.getpid()
+
+    def stopped_by(signum):
+        def work(n):
+            if n == 1 and os.getpid() != parent:
+                os.kill(os.getpid(), signum)  # to this worker alone
+            return n, os.getpid()
+        return work
 
     with pytest.raises(KeyboardInterrupt):
-        list(ordered_map(stopped, list(range(40)), 2))
+        list(ordered_map(stopped_by(signal.SIGINT), list(range(4)), 2))
+    results = list(ordered_map(stopped_by(signal.SIGTERM), list(range(4)), 2))
+    assert [n for n, _ in results] == [0, 1, 2, 3] and results[1][1] == parent
+
+
+def test_a_file_a_stop_cuts_short_is_not_left_behind(tmp_path, monkeypatch):
+    from cardgen.proof import store
+
+    folder = store.ProofFolder(tmp_path / "out")
+    folder.write("face.png", b"earlier")
+
+    def stopped(source, target):
+        raise KeyboardInterrupt  # a stop (in a worker: its unwinding) between the writing and the rename
+
+    monkeypatch.setattr(store.os, "replace", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        folder.write("face.png", b"new")
+    assert [(path.name, path.read_bytes()) for path in folder.folder.iterdir()] == [("face.png", b"earlier")]
 
 
 def test_chunks_are_consecutive_and_cover_every_item():

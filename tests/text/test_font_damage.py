@@ -4,12 +4,17 @@ locations outside the glyph table. Each is one line naming the file, before anyt
 with it; the earlier output stays as it was."""
 from __future__ import annotations
 
+import hashlib
 import struct
 from pathlib import Path
 
 import pytest
 from fontTools.ttLib.sfnt import calcChecksum
 
+from cardgen.paths import shipped_folder
+from cardgen.text import parsed
+from cardgen.text.fontcheck import SHIPPED_SOUND, check_font
+from cardgen.text.fonts import file_digest
 from demobuild import built, demo_build, intact  # noqa: F401 (built, demo_build: fixtures)
 from test_hostile import cardgen as limited_cardgen
 
@@ -155,3 +160,28 @@ def test_a_font_cut_short_keeps_its_message(built, cli):
     font = project / FONT
     font.write_bytes(font.read_bytes()[:len(font.read_bytes()) // 2])
     fails_with(project, cli, before, "the file is damaged or not a TrueType font")
+
+
+def test_the_fonts_known_sound_are_the_ones_cardgen_ships():
+    """A font of the very bytes of one cardgen ships is not checked again (SHIPPED_SOUND): the
+    list is the shipped folder's fonts, no more and no fewer, and each passes the check."""
+    digests = set()
+    for path in sorted(shipped_folder().glob("*.ttf")):
+        data = path.read_bytes()
+        check_font(data)  # raises DamagedFont
+        digests.add(hashlib.sha256(data).hexdigest())
+    assert digests == SHIPPED_SOUND
+
+
+def test_a_copy_of_a_shipped_font_is_not_checked_again_a_changed_one_is(tmp_path, monkeypatch):
+    checked = []
+    monkeypatch.setattr(parsed, "check_font", lambda data: checked.append(data))
+    data = (shipped_folder() / "DejaVuSans.ttf").read_bytes()
+    copy, changed = tmp_path / "copy.ttf", tmp_path / "changed.ttf"
+    copy.write_bytes(data)
+    _, offset, length = tables(data)["kern"]  # a table neither measured nor embedded: the font still reads
+    changed.write_bytes(data[:offset] + bytes([data[offset] ^ 0x5A]) + data[offset + 1:])
+    assert parsed.load_ttf("Copy", copy, file_digest(copy), None).face.charWidths
+    assert checked == []
+    assert parsed.load_ttf("Changed", changed, file_digest(changed), None).face.charWidths
+    assert checked == [changed.read_bytes()]
