@@ -12,6 +12,7 @@ import signal
 import sys
 
 from . import collector_paused, stops
+from .commands.inputfile import InputFile
 
 with collector_paused():
     from dataclasses import replace
@@ -44,7 +45,16 @@ class Paper(click.ParamType):
             self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
         w, w_unit, h, h_unit = match.groups()
         unit = w_unit or h_unit or "mm"
-        return (f"{w}{w_unit or unit}", f"{h}{h_unit or unit}")
+        sides = (f"{w}{w_unit or unit}", f"{h}{h_unit or unit}")
+        from .units import parse_length
+
+        try:  # said here, as the option's problem: later it would be blamed on set.yaml's first line
+            lengths = [parse_length(side) for side in sides]
+        except ValueError:
+            self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
+        if min(lengths) <= 0:
+            self.fail(f'"{value}": paper sides must be greater than 0', param, ctx)
+        return sides
 
 
 PAPERS = Paper()
@@ -240,9 +250,9 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 @click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
-@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--deck", type=InputFile(), default=None,
               help="Print exactly the cards of this deck list.")
-@click.option("--changed-since", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--changed-since", type=InputFile(), default=None,
               help="An earlier manifest: print only the faces changed since, with a changelog page.")
 @click.option("--cache/--no-cache", default=True,
               help="Reuse the renderings and drawings of unchanged faces from the last build (default on).")
@@ -288,7 +298,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 
 @main.command()
 @click.argument("sets", nargs=-1)
-@click.option("--deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+@click.option("--deck", type=InputFile(), default=None,
               help="Check this deck list against the set's rules.")
 @click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
               help="Turn on a named reading that the set's rules file offers (repeatable).")

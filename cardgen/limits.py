@@ -33,6 +33,7 @@ LIMITS: dict[str, Limit] = {limit.variable: limit for limit in (
     Limit("CARDGEN_MAX_IMAGE_PIXELS", 150_000_000, "pixels in one image (width x height)"),
     Limit("CARDGEN_MAX_SVG_ELEMENTS", 100_000, "elements one SVG draws, <use> references expanded"),
     Limit("CARDGEN_MAX_SHEET_SLOTS", 10_000, "slots on one sheet template (nx x ny)"),
+    Limit("CARDGEN_MAX_GRID_SLOTS", 250_000, "faces on one page of a built-in sheet"),
 )}
 
 COPIES_PER_CARD = "CARDGEN_MAX_COPIES_PER_CARD"
@@ -42,6 +43,7 @@ TEMPLATE_DEPTH = "CARDGEN_MAX_TEMPLATE_DEPTH"
 TEMPLATE_STEPS = "CARDGEN_MAX_TEMPLATE_STEPS"
 IMAGE_PIXELS = "CARDGEN_MAX_IMAGE_PIXELS"
 SHEET_SLOTS = "CARDGEN_MAX_SHEET_SLOTS"
+GRID_SLOTS = "CARDGEN_MAX_GRID_SLOTS"  # a 0.5 mm card fills a page with 225,720: still placed
 SVG_ELEMENTS = "CARDGEN_MAX_SVG_ELEMENTS"
 
 YAML_EXPANSION_FLOOR = 100_000  # values any YAML file may expand to: a few megabytes

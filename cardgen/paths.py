@@ -17,6 +17,9 @@ from pathlib import Path
 from .errors import LOOP_REASON
 
 
+NAME_MAX = 255  # bytes in one part of a path: ext4, APFS, NTFS (in UTF-16 units there), ZFS
+
+
 class OutsideProject(ValueError):
     """A data-named path that resolves outside the project folder; the message names the path
     as it was written, never where it leads."""
@@ -84,6 +87,10 @@ def confined(root: Path | str, base: Path | str, name: str | os.PathLike, what: 
     text = os.fspath(name)
     if "\0" in text:
         raise OutsideProject(f'{what} "{text}" is not a file name (it holds a NUL character)')
+    longest = max((len(os.fsencode(part)) for part in Path(text).parts), default=0)
+    if longest > NAME_MAX:  # the system refuses it at every look-up, in words that name no line
+        raise OutsideProject(f'{what} "{text}" is not a file name (a part of it is {longest} bytes long; '
+                             f'a file system takes at most {NAME_MAX})')
     path = Path(base) / text
     if not is_inside(path, root):
         raise OutsideProject(f'{what} "{text}" {_where(path, root)}: only files inside the project folder are read')

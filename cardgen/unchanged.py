@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+from stat import S_ISREG
 import sys
 import time
 from contextlib import contextmanager
@@ -204,7 +205,9 @@ def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
             continue
         path, stat = item
         try:
-            if path.suffix.lower() in _FONT_SUFFIXES:
+            if not S_ISREG(stat.st_mode):  # a pipe or device: reading it waits for ever (a FIFO hung every build)
+                content = f"special {stat.st_mode:o}"
+            elif path.suffix.lower() in _FONT_SUFFIXES:
                 content = "font"  # told by its size and time, as the font cache knows fonts (text/fonts.py)
             else:
                 content = _content_digest(path)

@@ -6,6 +6,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
+from .inputfile import InputFile
 from ..load.setfile import set_names
 
 
@@ -15,7 +16,7 @@ def import_group():
 
 
 @import_group.command(name="ce-conv")
-@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("file", type=InputFile())
 @click.option("--set", "set_name", required=True, help="The set whose data/<set>/ receives powers.yaml.")
 @click.pass_context
 def ce_conv(ctx: click.Context, file: Path, set_name: str) -> None:

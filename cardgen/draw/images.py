@@ -102,12 +102,31 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
             drawing.width and drawing.height) else f"its size, {drawing.width:g} x {drawing.height:g}, is not "
                   "a finite size above 0 (width, height or viewBox)")
         raise ValueError(f'cannot read SVG "{path.name}": {reason}')
+    endless = _endless_number(drawing)
+    if endless is not None:  # reportlab writes it as an integer's conversion error, far from the SVG
+        raise ValueError(f'cannot read SVG "{path.name}": it holds nan or inf where a number belongs '
+                         f"(svglib read it as {endless})")
     if not _holds_a_shape(drawing):  # printed, it would be a silent blank where a picture was meant
         raise ValueError(f'SVG "{path.name}" draws nothing: it holds no shape (path, rect, circle, polygon, ...)')
     if _holds_raster(drawing):
         raise ValueError(f'SVG "{path.name}" holds a raster <image>, which cardgen does not draw inside an SVG: '
                          f"give the picture its own <image> element, or make the SVG all vector")
     return LoadedImage(path, drawing.width, drawing.height, vector=drawing)
+
+
+def _endless_number(drawing) -> str | None:
+    """Where the drawing holds nan or inf ("a rect's strokeWidth"), or None: svglib reads
+    "nan" and "inf" wherever SVG has a number."""
+    pending = [drawing]
+    while pending:
+        node = pending.pop()
+        for key, value in vars(node).items():
+            if key == "contents":
+                pending.extend(value)
+            elif not all(isfinite(v) for v in (value if isinstance(value, (tuple, list)) else (value,))
+                         if isinstance(v, float)):
+                return f"a {type(node).__name__.lower()}'s {key}"
+    return None
 
 
 def _holds_a_shape(drawing) -> bool:

@@ -66,16 +66,18 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
 
     width, height = image.size
     check_pixels(path, width, height)
-    scale = min(1.0, most / max(width, height)) if most else 1.0
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    name = f"img{file_digest(path)[:32]}x{size[0]}"
     _check_one_picture(path, image)
     if image.mode == "F":  # Pillow's floats: 0-1, 0-255 or any range; printing one would be a guess
         raise ValueError(f'cannot read image "{path.name}": its pixels are floating-point numbers, '
                          "with no set black and white (save it with 8 or 16 bits a channel)")
     try:
-        if image.format == "JPEG" and image.mode in ("L", "RGB", "CMYK"):
-            return _jpeg(path, image, size, name)
+        image, turned_jpeg = _upright(image)
+        width, height = image.size
+        scale = min(1.0, most / max(width, height)) if most else 1.0
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        name = f"img{file_digest(path)[:32]}x{size[0]}"
+        if image.mode in ("L", "RGB", "CMYK") and (turned_jpeg or image.format == "JPEG"):
+            return _jpeg(path, image, size, name, as_stored=not turned_jpeg)
         return _flate(image, size, name)
     except Exception as exc:  # a file broken past its header: truncated, bad data
         raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
@@ -113,10 +115,24 @@ def _reason(exc: Exception) -> str:
     return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
 
 
-def _jpeg(path: Path, image, size: tuple[int, int], name: str) -> Raster:
+_ORIENTATION = 0x0112  # the EXIF tag: how a camera held sideways says to turn the stored pixels
+
+
+def _upright(image):
+    """The picture as every viewer shows it, and whether it is a JPEG turned (written again as a
+    JPEG): a phone's photo is stored as the sensor read it, with an EXIF orientation, which PDF
+    ignores: it printed on its side."""
+    from PIL import ImageOps
+
+    if image.format not in ("JPEG", "MPO", "TIFF", "PNG", "WEBP") or image.getexif().get(_ORIENTATION, 1) in (0, 1):
+        return image, False
+    return ImageOps.exif_transpose(image), image.format in ("JPEG", "MPO")
+
+
+def _jpeg(path: Path, image, size: tuple[int, int], name: str, as_stored: bool = True) -> Raster:
     from PIL import Image
 
-    if size == image.size:
+    if size == image.size and as_stored:
         data = path.read_bytes()  # embedded as it is: the printer decodes it
         _check_whole(image)
     else:

@@ -1,7 +1,9 @@
 """YAML with line numbers: every mapping value and list item knows the line it is on."""
 from __future__ import annotations
 
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,11 @@ def relative_name(path: Path, root: Path | None) -> str:
 def read_text(path: Path, name: str) -> str:
     """A UTF-8 text file; a missing or undecodable file is an error naming ``name``."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # --sheet /dev/zero read until memory ran out
+                raise fail("it is a device, not a file", Source(name))
+            data = handle.read()
     except FileNotFoundError:
         raise fail("file not found", Source(name)) from None
     except OSError as exc:

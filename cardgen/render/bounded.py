@@ -104,7 +104,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 self.variable_end_string, self.comment_start_string, self.comment_end_string,
                 self.line_statement_prefix, self.line_comment_prefix, self.trim_blocks, self.lstrip_blocks,
                 self.newline_sequence, self.keep_trailing_newline, self.optimized, self.autoescape,
-                tuple(sorted(self.filters)), tuple(sorted(self.tests)), tuple(sorted(self.extensions)))
+                getattr(self.finalize, "__qualname__", None), tuple(sorted(self.filters)), tuple(sorted(self.tests)), tuple(sorted(self.extensions)))
 
     def _parse(self, source, name, filename):
         """Every for-loop's iterable goes through the ``COUNTED`` filter (each turn is a step),
@@ -198,7 +198,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 self.charge(right * max(abs(left).bit_length() - 1, 0) // 64)  # the result's size, in words
             return operator.pow(left, right)
         if isinstance(left, str):  # "%" formats: a width or precision is a length to build, and the values
-            self.charge(_format_size(left) + self.size_of(right))
+            self.charge(_format_size(left, right) + self.size_of(right))
         return operator.mod(left, right)
 
 
@@ -258,7 +258,7 @@ def _string_method_size(environment: BoundedEnvironment, text: str, name: str, a
     if name == "join":
         return environment.size_of(first) + len(text) * (len(first) if hasattr(first, "__len__") else 0)
     if name in ("format", "format_map"):
-        return _format_size(text) + environment.size_of(list(args) + list(kwargs.values()))
+        return _format_size(text, *args, **kwargs) + environment.size_of(list(args) + list(kwargs.values()))
     return 0
 
 
@@ -318,5 +318,22 @@ def _indent_size(*args, **kwargs) -> int:
 
 
 def _format_size(value, *args, **kwargs) -> int:
-    """The largest number in a format string: what a width or precision there can build."""
-    return max((int(d) for d in _DIGITS.findall(str(value))), default=0)
+    """The largest number in a format string: what a width or precision there can build; and
+    where the string takes a width from its values ("%*s", "{0:>{1}}"), the largest of those."""
+    text = str(value)
+    written = max((int(d) for d in _DIGITS.findall(text)), default=0)
+    if "*" not in text and _NESTED_FIELD.search(text) is None:
+        return written
+    largest, pending = written, [*args, *kwargs.values()]
+    while pending:  # "{0:>{1[0][0]}}" reaches into what the values hold
+        held = pending.pop()
+        if isinstance(held, int) and not isinstance(held, bool):
+            largest = max(largest, abs(held))
+        elif isinstance(held, (tuple, list)):
+            pending.extend(held)
+        elif isinstance(held, dict):
+            pending.extend(held.values())
+    return largest
+
+
+_NESTED_FIELD = re.compile(r"\{[^{}]*\{")  # a replacement field inside another's format spec

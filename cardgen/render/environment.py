@@ -15,7 +15,9 @@ from typing import Any, Mapping
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+from jinja2.filters import do_float, do_int
 from jinja2.sandbox import MAX_RANGE
+from markupsafe import Markup
 
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
@@ -122,6 +124,81 @@ def _names_shape(kept) -> bool:
             and all(name is None or name.__class__ is str for name in kept[1]))
 
 
+NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
+                '"None": give it a value, or test it with `is none`')
+_PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
+_CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
+               (Mapping, "mapping", "print one of its values"))
+
+
+def _printable(value: Any) -> Any:
+    """What ``{{ ... }}`` prints: anything but none and the containers Python would write out.
+    Jinja wrote None as the word "None": on a card as text, and in an attribute as the colour
+    "none", which paints nothing; a list from a YAML card file as "['a', 'b']"."""
+    if value.__class__ in _PRINTS_AS_ITSELF:
+        return value
+    if value is None:
+        raise ValueError(NONE_PRINTED)
+    for *kinds, name, instead in _CONTAINERS:
+        if isinstance(value, tuple(kinds)):
+            raise ValueError(f'the value printed here is a {name}, which would print as Python writes it, '
+                             f'"{value!r}": {instead}')
+    return value
+
+
+def _no_random(*_: Any) -> None:
+    """Jinja's ``random`` picked anew at every build: cardgen's output is the same for the same input."""
+    raise ValueError("the random filter picks anew at every build, and the same input must print the same: "
+                     "pick by something of the card, such as items[copy % items | length]")
+
+
+def _steady_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Jinja's ``lipsum``, the same text at every build: it drew its words at random."""
+    import random
+
+    from jinja2.utils import generate_lorem_ipsum
+
+    kept = random.getstate()
+    random.seed(0)
+    try:
+        return generate_lorem_ipsum(n, html, min, max)
+    finally:
+        random.setstate(kept)
+
+
+_NO_DEFAULT = object()
+
+
+def _whole_number(value: Any, default: Any = _NO_DEFAULT, base: int = 10) -> Any:
+    """Jinja's ``int``, but text that is no number is an error unless a default is given: Jinja
+    made "three" (or "3 coins") 0, printed, or added to, without a word. Empty is 0, as a blank
+    cell is."""
+    if default is not _NO_DEFAULT:
+        return do_int(value, default, base)
+    number = do_int(value, _NO_DEFAULT, base)
+    if number is _NO_DEFAULT:
+        return _not_a_number(value, "int", "a whole number")
+    return number
+
+
+def _number(value: Any, default: Any = _NO_DEFAULT) -> Any:
+    """Jinja's ``float``, refusing text that is no number as ``_whole_number`` does."""
+    if default is not _NO_DEFAULT:
+        return do_float(value, default)
+    number = do_float(value, _NO_DEFAULT)
+    if number is _NO_DEFAULT:
+        return _not_a_number(value, "float", "a number")
+    return number
+
+
+def _not_a_number(value: Any, name: str, what: str) -> int:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return 0
+    # the value is not quoted: one message for every card a template's slip hits ("and 9 more cards")
+    raise ValueError(f"| {name} of text that is not {what}, which Jinja makes 0: give a number, or say what "
+                     f"it makes instead: | {name}(0)")
+
+
 class Templates:
     """The project's templates, compiled once per build."""
 
@@ -130,7 +207,12 @@ class Templates:
         self.folder = self.root / "templates"
         self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache])
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
+            finalize=_printable)
+        self.env.filters["random"] = _no_random
+        self.env.globals["lipsum"] = _steady_lipsum
+        self.env.filters["int"] = _whole_number
+        self.env.filters["float"] = _number
         self.env.filters["contrast"] = contrast
         self.env.filters["mix"] = mix
         self.env.globals["mix"] = mix

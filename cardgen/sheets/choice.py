@@ -5,6 +5,7 @@ and the problem a face that fits none of them is.
 from __future__ import annotations
 
 from ..errors import CardgenError, Problem
+from ..limits import GRID_SLOTS, LimitReached, limit, limit_message
 from ..model import CardType, Face
 from .grid import face_plan, gutter_plan
 from .options import SheetOptions
@@ -28,10 +29,13 @@ def paper_pages(options: SheetOptions) -> list[tuple[float, float]]:
     return [(w, h), (h, w)]  # auto: the first of equals wins, so ties go to portrait
 
 
-def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False) -> SheetTemplate:
+def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False,
+               face: Face | None = None) -> SheetTemplate:
     """The built-in sheet a card type's faces go on: the page orientation (and, for gutter fold,
     the fold) fitting the most faces; ties: portrait, then the fold parallel to the page's long
-    edge. It may have no slot: the faces do not fit."""
+    edge. It may have no slot: the faces do not fit. A size so small that the sheet would hold
+    more slots than the limit is refused before its slots are made (a 0.001 mm card
+    put billions on a page, and the build never ended); ``face`` names the card it is said at."""
     t = card_type
     plans = []
     for w, h in paper_pages(options):
@@ -42,7 +46,13 @@ def best_sheet(card_type: CardType, options: SheetOptions, gutter: bool = False)
         folds = ("vertical", "horizontal") if w <= h else ("horizontal", "vertical")
         plans += [gutter_plan(w, h, fold, t.size.w, t.size.h, t.size.shape, t.bleed, options.spacing,
                               options.margin, options.crop_marks) for fold in folds]
-    return max(plans, key=lambda plan: plan.count).sheet()  # max keeps the first of equals
+    best = max(plans, key=lambda plan: plan.count)  # max keeps the first of equals
+    if best.count > limit(GRID_SLOTS):
+        detail = (f"a {t.size.w:g} x {t.size.h:g} mm card puts {best.count:,} faces on one "
+                  f"{paper_name(options.paper)} sheet")
+        raise LimitReached(Problem(limit_message(GRID_SLOTS, detail), t.source or (face and face.card.source),
+                                   face and face.card.name))
+    return best.sheet()
 
 
 def sheet_or_problem(best: SheetTemplate, face: Face, options: SheetOptions, what: str) -> SheetTemplate:
@@ -58,7 +68,7 @@ def sheet_or_problem(best: SheetTemplate, face: Face, options: SheetOptions, wha
 
 
 def gutter_sheet(face: Face, options: SheetOptions) -> SheetTemplate:
-    return sheet_or_problem(best_sheet(face.card_type, options, gutter=True), face, options,
+    return sheet_or_problem(best_sheet(face.card_type, options, gutter=True, face=face), face, options,
                  " twice (front and back, gutter fold)")
 
 

@@ -135,7 +135,7 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
         elif options.layout == "gutter-fold" and (front.card_type.back is not None or first[1] is not None):
             yield from _fill_gutter(book, gutter_sheet(front, options), pairs, options, bleed)
         else:  # sheets, or gutter fold's faces without a back: plain sheets
-            sheet = best_sheet(front.card_type, options)
+            sheet = best_sheet(front.card_type, options, face=front)
             if shape == "rect" and options.layout == "sheets" and not sheet.slots:
                 yield from _tiled(book, pairs, options)  # a board larger than the paper
             else:

@@ -71,9 +71,11 @@ def paper_size(paper: object, source: Source | None = None) -> tuple[float, floa
 
 
 def paper_name(paper: object) -> str:
+    """The paper as messages name it: its name, or its sides in mm (set.yaml gives numbers, the
+    command line lengths such as "11in")."""
     if isinstance(paper, str):
         return paper
-    return f"{fmt(paper[0])} x {fmt(paper[1])} mm"
+    return f"{fmt(parse_length(paper[0]))} x {fmt(parse_length(paper[1]))} mm"
 
 
 def fmt(value: float) -> str:

@@ -317,12 +317,16 @@ class _Reader:
             return None
         text = self.text(item, "message")
         try:
-            names = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+            fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(text)
+                      if name is not None]
         except ValueError as exc:
             self.problem(item, "message", f'"message" is not a valid template: {exc}')
             return None
-        for name in names:
+        for name, spec, conversion in fields:
             if name not in MESSAGE_NAMES:
                 self.problem(item, "message",
                              f'"message" uses {{{name}}}; it may use {", ".join("{" + n + "}" for n in MESSAGE_NAMES)}')
+            elif spec or conversion:  # a width of a billion ({card:>1000000000}) was built for every failure
+                shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+                self.problem(item, "message", f'"message" uses {shown}; write the name alone: {{{name}}}')
         return text
