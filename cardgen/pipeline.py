@@ -188,7 +188,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
                                   extra_pages, on_page, cache, document_info(card_set, options.subject),
-                                  converter and converter.content_filter, sheets=layout.layout != "per-card")
+                                  converter and converter.content_filter, sheets=layout.layout != "per-card",
+                                  ready=rendered.ready_faces())
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
