@@ -436,7 +436,7 @@ def test_a_large_set_of_odd_rows_builds_the_same_on_workers(tmp_path):
     assert _same_output(root, "shifted-alone", "shifted-shared")
 
 
-# -- a large set's workers are forked before its cards are checked (pipeline._started_early) ----
+# -- a large set's workers are forked before its cards are checked (early_start.py) ---------------
 
 FORKED_BEFORE_CHECK = """
 from cardgen.load import cards as card_files
@@ -478,8 +478,8 @@ def test_a_large_set_checked_while_its_workers_render_builds_the_bytes_of_a_one_
     each other's rows by the check's marks once it is done."""
     root = _big_set(make_project(tmp_path, fonts=False), 60)
     early = LARGE_SET + FORKED_BEFORE_CHECK + """
-from cardgen import pipeline
-pipeline.EXPECTED_ROW, workers.MIN_CARDS = 1, 200
+from cardgen import early_start
+early_start.EXPECTED_ROW, workers.MIN_CARDS = 1, 200
 """
     alone = _build(root, "alone", 1, sets=["big"], cache=False)
     shared = _build(root, "shared", 2, prelude=early, sets=["big"], cache=False)
