@@ -181,3 +181,15 @@ def test_an_output_folder_given_as_empty_text_is_refused(built, cli, args):
         2, f"Error: Invalid value for {option}: empty text: name a folder (\".\" for the current one)")
     assert sorted(p.name for p in project.iterdir()) == listing
     intact(project, before)
+
+
+def test_a_file_where_the_fonts_folder_goes_is_said(built, cli):
+    """A file named ``fonts`` at the project's root was passed over without a word: the project's
+    own fonts were not there, and the build went on with cardgen's."""
+    import shutil
+
+    project, _ = built
+    shutil.rmtree(project / "fonts")
+    (project / "fonts").write_text("DejaVuSans.ttf\n")
+    refused(cli, built, "fonts: it is a file, not a folder: the project's own fonts go in a folder named fonts "
+                        "(rename or remove the file)", ONE)
