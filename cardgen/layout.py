@@ -156,15 +156,7 @@ def lay_out(elements: tuple[Element, ...], resources: Resources, card_type, card
     problems: list[Problem] = []
     items = []
     transforms = [IDENTITY]  # of the groups the element is in: where its content lands on the card
-    named: dict[str, Element] = {}  # text boxes by name: a message names a box by it, so one name, one box
     for element in elements:
-        if element.tag == "text" and element.attrs["name"]:
-            first = named.setdefault(element.attrs["name"], element)
-            if first is not element:
-                problems.append(Problem(f'text box "{element.attrs["name"]}": the layout has a text box of that name '
-                                        f"already (at {first.source}): give each its own name, which messages "
-                                        "name it by", element.source, card_name))
-                continue
         if element.tag in CONTAINERS or element.tag == GROUP_END:
             if element.tag == GROUP_END:
                 transforms.pop()

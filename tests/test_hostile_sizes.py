@@ -193,24 +193,3 @@ def test_a_file_where_the_fonts_folder_goes_is_said(built, cli):
     (project / "fonts").write_text("DejaVuSans.ttf\n")
     refused(cli, built, "fonts: it is a file, not a folder: the project's own fonts go in a folder named fonts "
                         "(rename or remove the file)", ONE)
-
-
-def test_two_text_boxes_of_one_layout_are_not_given_one_name(built, cli):
-    """Messages name a text box by its name: with two boxes named "body", a card whose text
-    overflowed did not say which of them it was."""
-    project, _ = built
-    edit(project / "templates/demo/action.xml.j2", '<text name="flavor"', '<text name="body"')
-    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": text box "body": the layout has a text box '
-                        'of that name already (at templates/demo/action.xml.j2:5): give each its own name, which '
-                        'messages name it by (and 3 more cards)', ONE)
-
-
-def test_text_boxes_of_one_name_in_branches_of_which_one_is_drawn_are_not_refused(built, cli):
-    project, before = built
-    edit(project / "templates/demo/action.xml.j2", '<text name="flavor"',
-         '{% if flavor %}<text name="flavor" x="5" y="72" w="{{ w - 10 }}" h="12" size="7">{{ flavor }}</text>'
-         '{% else %}<text name="flavor"')
-    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}</text>\n{% endblock %}",
-         "{{ flavor }}</text>{% endif %}\n{% endblock %}")
-    result = cli(project, "build", "demo", "--no-cache", "--out", "branches")
-    assert (result.exit_code, result.stderr) == (0, "")
