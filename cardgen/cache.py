@@ -26,6 +26,7 @@ from __future__ import annotations
 import marshal
 import os
 import zlib
+from collections import OrderedDict
 from contextlib import suppress
 from pathlib import Path
 
@@ -63,6 +64,9 @@ def unpacked(stored: bytes, dictionary: bytes | None) -> bytes:
     return data
 
 
+_set = OrderedDict.__setitem__
+
+
 class FaceCache:
     RECENT = 64  # entries of this build kept at hand: identical pages (back pages) come again and again
 
@@ -82,6 +86,11 @@ class FaceCache:
     def holds(self, key: str) -> bool:
         """Whether the last build's file (still) holds an entry under ``key``, not reading it."""
         return self.last.index.holds(key_digest(key))
+
+    def may_hold(self, key: str) -> bool:
+        """Whether ``get(key)`` might find a value: False only when it surely finds none (and so
+        need not be asked, which would keep nothing and count nothing)."""
+        return key in self._recent or bool(self.last.index.count and self.last.index.holds(key_digest(key)))
 
     def get(self, key: str) -> tuple | None:
         """The recorded parts of a face, or None."""
@@ -165,6 +174,21 @@ class FaceCache:
         if key not in self._recent:
             self._recent[key] = stored
             self._put(digest, stored)
+
+    def remember_all(self, made) -> None:
+        """``remember_stored(key, *stored)``, or ``remember(key, value)`` when ``stored`` is None,
+        for each (key, value, stored) of ``made`` in turn (a chunk's renderings from a build's
+        worker: a few thousand calls less a chunk)."""
+        recent, put = self._recent, self._put
+        size = recent.size
+        for key, value, stored in made:
+            if stored is None:
+                self.remember(key, value)
+            elif key not in recent:
+                if len(recent) >= size:  # Latest's own setting, without its call (key is new)
+                    recent.popitem(last=False)
+                _set(recent, key, stored[1])
+                put(*stored)
 
     def choose_dictionary(self, data: bytes) -> bytes | None:
         """The file's dictionary, made ``data`` if it has none yet (and ``data`` is long enough),

@@ -15,11 +15,14 @@ from .draw.images import ImageStore
 from .errors import CardgenError, Problem, UsageError
 from .known_faces import KnownFaces
 from .load import yamlkept
+from .load.cards import KEPT_CARDS, CardFiles
+from .load.cursor import LateCursor, LateMarks
 from .load.setfile import load_set, set_names
+from .load.tables import CSV_SUFFIXES
 from .model import Card, CardSet, copies_by_type
 from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
 from .paths import CACHE_FOLDER, is_inside
-from .rendered import lay_out_all, render_set
+from .rendered import Rendered, lay_out_all, render_set
 from .results import BuildResult, SetResult
 from .render.environment import Templates
 from .streams import Latest, batches
@@ -119,17 +122,31 @@ def _collecting_seldom() -> Iterator[None]:
 
 def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path, options: BuildOptions,
                progress: Callable[[int, int], None] | None, batch: Batch | None = None) -> SetResult:
-    problems = check_problems(card_set, options.deck)
-    errors = [p for p in problems if p.is_error]
-    if errors:
-        raise _counting_warnings(CardgenError(errors), card_set, problems)
+    unchecked = not getattr(card_set.cards, "checked", True)  # (load_set(..., check_cards=False))
+    started = _started_early(card_set, session, options) if unchecked else None
+    try:
+        if unchecked:
+            card_set.cards.check()
+        problems = check_problems(card_set, options.deck)
+        errors = [p for p in problems if p.is_error]
+        if errors:
+            raise _counting_warnings(CardgenError(errors), card_set, problems)
+    except BaseException:
+        if started is not None:  # nothing drawn, nothing written: the workers' work is dropped
+            started.abandon()
+        raise
+    if started is not None and started.late is not None:
+        started.late.publish(card_set.cards)  # the workers pass over each other's rows from now on
     cards = card_set.cards
     if options.deck is not None:
         cards = validate.deck_cards(validate.load_deck(card_set, Path(options.deck)))
-    cache = FaceCache(_faces_cache(session, card_set.name)) if options.cache and session.cache else None
+    if started is not None:
+        cache = started.cache
+    else:
+        cache = FaceCache(_faces_cache(session, card_set.name)) if options.cache and session.cache else None
     rendered = None
     try:  # from here a failure discards the cache's new file: nothing of it is left behind
-        rendered = render_set(card_set, session, cache)
+        rendered = started.rendered if started is not None else render_set(card_set, session, cache)
         layout = sheet_options(card_set, options)
         by_type = copies_by_type(cards)  # a set's own cards: counted when they were loaded
         if layout.layout == "sheets" and any(card_set.types[name].back for name in by_type):
@@ -151,7 +168,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             stamp = f"{card_set.title} v{card_set.version} · {date}"
         counts = {"faces": 0, "fronts": 0}
         converter = color_converter(card_set, options)
-        if options.changed_since is None:  # the streams above read ``rendered`` when they are iterated
+        if options.changed_since is None and started is None:  # the streams above read ``rendered`` when iterated
             rendered = workers.on_workers(
                 rendered, options.jobs, copies, cache,
                 lambda: chain.from_iterable(_of(cards, group, card_set, layout) for group in groups),
@@ -171,7 +188,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
                                   extra_pages, on_page, cache, document_info(card_set, options.subject),
-                                  converter and converter.content_filter, sheets=layout.layout != "per-card")
+                                  converter and converter.content_filter, sheets=layout.layout != "per-card",
+                                  ready=rendered.ready_faces())
             except CardgenError as error:  # the renderer's own problems first, each once
                 first = rendered.renderer.problems()
                 raise CardgenError(first + [p for p in error.problems if p not in first]) from None
@@ -192,6 +210,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
     finally:
         if isinstance(rendered, workers.ParallelRendered):
             rendered.close()
+        if started is not None and started.late is not None:
+            started.late.close()
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=counts["faces"],
@@ -199,6 +219,79 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
                      warnings=tuple(p for p in problems if not p.is_error),
                      laid_out=cache.laid_out if cache else rendered.laid_out,
                      reused=cache.reused if cache else 0)
+
+
+@dataclass
+class _Started:
+    """What a build made, and the workers it forked, before its cards were checked."""
+
+    cache: FaceCache | None
+    rendered: "Rendered"  # workers.ParallelRendered if the workers were forked
+    late: LateMarks | None  # how the check's marks reach them
+
+    def abandon(self) -> None:
+        if isinstance(self.rendered, workers.ParallelRendered):
+            self.rendered.close()
+        if self.late is not None:
+            self.late.close()
+        if self.cache is not None:
+            self.cache.discard()
+
+
+EXPECTED_ROW = 512  # bytes a card row is taken to hold at most, to tell a large set by its files' size
+
+
+def _started_early(card_set: CardSet, session: Session, options: BuildOptions) -> _Started | None:
+    """Before the set's cards are checked (card files read, and the set's rules), the workers
+    of a large set are forked when all it takes to start them is known without them: the build's
+    process checks them while the workers render. That is so when the set's every card type goes
+    to the same sheets (the workers' cards are then the set's, in order), and its card files, all
+    CSV, are large enough that the check would not keep the cards (load/cards.py): their size
+    gives the chunks' size. Until the check and rules pass, the build's process draws nothing;
+    if they fail, the workers are stopped and the problems are raised as ever. None: the set
+    builds as any other (checked first)."""
+    cards = card_set.cards
+    if options.deck is not None or options.changed_since is not None or not isinstance(cards, CardFiles):
+        return None
+    if not workers.pays(workers.resolve_jobs(options.jobs), workers.MIN_CARDS):
+        return None
+    if not cards.files or any(path.suffix.lower() not in CSV_SUFFIXES for path, _ in cards.files):
+        return None
+    try:
+        expected = sum(path.stat().st_size for path, _ in cards.files) // EXPECTED_ROW
+        if expected <= KEPT_CARDS:
+            return None
+        layout = sheet_options(card_set, options)
+        types = list(card_set.types.values())
+        if layout.layout == "sheets":
+            backs = {bool(card_type.back) for card_type in types}
+            if len(backs) > 1:  # whether sheets are printed double-sided depends on which types have cards
+                return None
+            if True in backs:
+                layout = replace(layout, blank_backs=True)
+        if len({sheets.group_of(card_type, layout) for card_type in types}) != 1:
+            return None
+    except (CardgenError, OSError):  # said again, in its place, by the build as ever
+        return None
+    cache = FaceCache(_faces_cache(session, card_set.name)) if options.cache and session.cache else None
+    late = None
+    try:
+        rendered = render_set(card_set, session, cache)
+        late = LateMarks()
+        rendered = workers.early(rendered, options.jobs, expected, cache, lambda: iter(cards),
+                                 lambda: LateCursor(cards, late))
+    except BaseException as failure:
+        if late is not None:
+            late.close()
+        if cache is not None:
+            cache.discard()
+        if isinstance(failure, Exception):  # met again by the build, after the check, in its place
+            return None
+        raise
+    if not isinstance(rendered, workers.ParallelRendered):
+        late.close()
+        late = None
+    return _Started(cache, rendered, late)
 
 
 def _counting_warnings(error: CardgenError, card_set: CardSet, problems: list[Problem]) -> CardgenError:
@@ -252,9 +345,11 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
             if kept is not None:
                 return kept
     with _collecting_seldom(), together() as batch:  # the set's PDF, manifest, boxes and record: all or none
-        card_set = load_set(name, session.root)
+        card_set = load_set(name, session.root, check_cards=False)  # (checked by write_set, see _started_early)
         boxes_due = card_set.boxes and options.layout == "sheets" and options.deck is None and (
             options.changed_since is None)
+        if card_set.boxes or options.deck is not None or options.changed_since is not None:
+            card_set.cards.check()
         if boxes_due:
             from .components.boxes import check_boxes  # only sets with boxes pay for the import
 

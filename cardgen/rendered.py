@@ -16,7 +16,7 @@ from .blame import blame_value
 from .layout import LaidFace, Resources, lay_out
 from .model import Card, CardSet, Face
 from .render.faces import RENDERER, FaceRenderer, Markup, Pair, plain_data
-from .write.face import FaceDrawing
+from .write.face import FaceDrawing, ReadyFaces
 
 if TYPE_CHECKING:
     from .pipeline import Session
@@ -54,7 +54,7 @@ class Rendered:
             parts = self.cache.get(face.content_hash)
         if parts is not None:
             element_at = _ElementsOf(lambda: self.renderer.markup(face), resources)
-            pure = all(part.__class__ is str or part[0] in _PURE for part in parts)
+            pure = pure_parts(parts)
             if not pure:
                 element_at.prepare_all(parts)
             return FaceDrawing(parts=parts, element_at=element_at, pure=pure, prepared=prepared, **common)
@@ -65,10 +65,23 @@ class Rendered:
             keep = lambda recorded: self.cache.put(face.content_hash, recorded)  # noqa: E731
         return FaceDrawing(laid=laid, keep=keep, pure=_pure(laid, resources), **common)
 
+    def ready_faces(self) -> ReadyFaces | None:
+        """Faces the write stage may write from parts made ready elsewhere (a build's workers,
+        see workers.py): none here."""
+        return None
+
 
 # parts drawn without leaving reportlab's graphics state changed: text, and image icons (a
 # raster placed as operators, an SVG drawn between its own saveState and restoreState)
 _PURE = (TEXT, ICON)
+
+
+def pure_parts(parts: tuple) -> bool:
+    """Whether recorded parts draw with operators alone (see _PURE)."""
+    for part in parts:
+        if part.__class__ is not str and part[0] not in _PURE:
+            return False
+    return True
 
 
 def _pure(laid: LaidFace, resources: Resources) -> bool:

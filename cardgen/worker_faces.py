@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from .errors import CardgenError
-from .model import Card, Face
+from .model import Card, Face, new_face
 from .render.faces import FaceRenderer, Markup
 
 if TYPE_CHECKING:
@@ -65,5 +65,5 @@ def replayed(feed: "Feed", card: Card, card_type, copy: int, side: str, record: 
         noting.append(record)
     entry = feed.entries.get(content_hash)
     text = entry[1] if entry is not None else None
-    return Face(card, card_type, copy, side, key, content_hash,
-                Markup(text, card_type, card.name, where) if text is not None else None)
+    return new_face(card, card_type, copy, side, key, content_hash,
+                    Markup(text, card_type, card.name, where) if text is not None else None)

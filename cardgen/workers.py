@@ -35,7 +35,7 @@ from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
 from .rendered import Rendered
-from .write.face import FaceDrawing, record_face
+from .write.face import FaceDrawing, ReadyFaces, record_face
 from .worker_faces import ReplayingRenderer
 from .worker_process import _LENGTH, _serve, _where
 
@@ -82,6 +82,23 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
     jobs = resolve_jobs(jobs)
     if not pays(jobs, copies):
         return rendered
+    return _warmed_and_started(rendered, jobs, chunk_size(copies, jobs), cache, sequence, cursor)
+
+
+def early(rendered: Rendered, jobs: int | None, cards: int, cache, sequence: Callable[[], Iterable[Card]],
+          cursor: Callable[[], Cursor]) -> Rendered:
+    """``on_workers`` for a set whose cards are not checked yet (pipeline.py forks its workers
+    first): ``cards`` is what the set is expected to hold (the check has not counted them), and
+    chooses the chunks' size; a set that holds fewer builds the same output."""
+    last_build.update(workers=0, faces_from_workers=0)
+    jobs = resolve_jobs(jobs)
+    if not pays(jobs, MIN_CARDS):
+        return rendered
+    return _warmed_and_started(rendered, jobs, chunk_size(cards, jobs), cache, sequence, cursor)
+
+
+def _warmed_and_started(rendered: Rendered, jobs: int, chunk: int, cache, sequence: Callable[[], Iterable[Card]],
+                        cursor: Callable[[], Cursor] | None) -> Rendered:
     drawn: list[tuple] = []
     first = _warm_up(rendered, sequence, (lambda content_hash: _kept(cache, content_hash)) if cache is not None else None,
                      drawn)
@@ -89,7 +106,7 @@ def on_workers(rendered: Rendered, jobs: int | None, copies: int, cache,
         return rendered  # a rebuild: its first front is in the cache, most faces will be: no worker would help
     if cache is not None and drawn:  # the workers store entries against the cache file's dictionary: it is chosen now
         cache.choose_dictionary(marshal.dumps(drawn[0]))
-    return start(rendered, sequence, jobs, chunk_size(copies, jobs), cursor) or rendered
+    return start(rendered, sequence, jobs, chunk, cursor) or rendered
 
 
 def chunk_size(copies: int, jobs: int) -> int:
@@ -242,6 +259,35 @@ class ParallelRendered(Rendered):
                             cache.put(face.content_hash, parts)
         return super().drawing(face, parts, prepared)
 
+    def ready_faces(self) -> ReadyFaces:
+        resources = self.resources
+        return ReadyFaces(self.ready, resources.fonts.face_named, resources.paint_icon)
+
+    def ready(self, face: Face) -> tuple | None:
+        """(parts, parts made ready to write) of a face a worker laid out, when it draws with
+        operators alone: what ``drawing`` gives it (and keeps, and counts), less the FaceDrawing
+        that only a face drawn otherwise needs. None, and nothing done, for any other face."""
+        cache = self.cache
+        content_hash = face.content_hash
+        if cache is not None and cache.may_hold(content_hash):  # ``drawing`` takes the cache's parts first
+            return None
+        entry = self.feed.entries.get(content_hash)
+        if entry is None or entry[0] is None or entry[3] is None:
+            return None
+        data, _, kept, prepared = entry
+        for item in prepared:  # every part made ready (no element among them): operators alone
+            if item.__class__ is not str and item[0] == "P":
+                return None
+        parts = marshal.loads(data)
+        self.laid_out += 1
+        last_build["faces_from_workers"] += 1
+        if cache is not None and not self.resources.preview:
+            if kept is not None:
+                cache.put_stored(content_hash, *kept)
+            else:
+                cache.put(content_hash, parts)
+        return parts, prepared
+
     def close(self) -> None:
         self.feed.close()
 
@@ -296,12 +342,8 @@ class _Feed:
             return
         _, self.records, entries, remembered = message
         cache = self.cache
-        if cache is not None:
-            for key, value, stored in remembered:  # renderings, kept for the next build as a one-process build keeps them
-                if stored is not None:
-                    cache.remember_stored(key, *stored)
-                else:
-                    cache.remember(key, value)
+        if cache is not None:  # renderings, kept for the next build as a one-process build keeps them
+            cache.remember_all(remembered)
         kept = self.entries
         kept.update(entries)  # a face met again in a later chunk: that chunk's entry, kept as long
         self.chunks.append(entries)

@@ -344,3 +344,27 @@ def test_a_large_index_is_kept_in_arrays_and_finds_every_entry(monkeypatch):
     assert index.pop(digests[5]) == 999 and index.pop(digests[5]) is None and not index.holds(digests[5])
     assert [index.pop(d) for d in digests[:5]] == [1, 2, 3, 4, 5] and len(index) == 294
     assert sorted(index.remaining()) == list(range(7, 301))  # key5's first offset (6): its later copy won
+
+
+def test_remember_all_keeps_a_chunks_renderings_as_remember_and_remember_stored_keep_them(tmp_path):
+    """A worker's chunk brings its renderings stored for the cache (or, for a long one before the
+    file has a dictionary, as values): kept as one call a rendering keeps them, each once."""
+    import marshal
+
+    from cardgen.cache import FaceCache, stored
+    from cardgen.cache_file import key_digest
+
+    path = tmp_path / "faces-x.bin"
+    first = FaceCache(path)
+    made = [(f"render:{n}", ("markup", n), (key_digest(f"render:{n}"), stored(marshal.dumps(("markup", n)), None)))
+            for n in range(3)]
+    made.append(("render:long", ("words " * 100,), None))  # the first long value: the file's dictionary
+    made.append(made[0])  # met again at hand: not written twice
+    first.remember_all(made)
+    assert first.recall("render:1") == ("markup", 1) and first.recall("render:long") == ("words " * 100,)
+    first.save()
+    assert path.read_bytes().count(key_digest("render:0")) == 1
+    again = FaceCache(path)
+    assert again.last.index.count == 4
+    assert [again.recall(f"render:{n}") for n in range(3)] == [("markup", n) for n in range(3)]
+    assert again.recall("render:long") == ("words " * 100,)

@@ -153,7 +153,7 @@ def test_a_rule_message_takes_its_names_alone(built, cli):
 
 
 def test_a_device_named_on_the_command_line_is_not_read(built, cli):
-    """``--deck /dev/zero`` (and --changed-since, --sheet, an import's FILE) was read until memory
+    """``--deck`` naming the zero device (and --changed-since, --sheet, an import's FILE) was read until memory
     ran out. A device is refused; os.devnull stands for one here, as it reads nothing."""
     import os
 

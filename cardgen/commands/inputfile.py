@@ -10,7 +10,7 @@ import click
 
 class InputFile(click.Path):
     """An existing file given on the command line (--deck, --changed-since, an import's FILE). A
-    device reads without end: ``--deck /dev/zero`` read until memory ran out."""
+    device reads without end: ``--deck`` naming the zero device read until memory ran out."""
 
     def __init__(self):
         super().__init__(dir_okay=False, exists=True, path_type=Path)

@@ -28,12 +28,17 @@ builds on workers with builds in one process).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Sequence
 
 from .content import ICON, TEXT, replay, write_text
 from .encoding import _ESCAPED, TextWriter
 
 _HOLE = "\0"  # a font's name, in a prepared text object: never in operators or escaped text
+# a run of printable ASCII with nothing to escape (no brackets, no backslash): in a font whose
+# fixed codes hold all of them, such a run is written as it is, checked by one match
+_PLAIN_RUN = re.compile(r"[ -'*-\[\]-~]*")
+_PLAIN_CHARS = frozenset(chr(code) for code in range(32, 127)) - set("()\\")
 
 
 def fixed_codes(ttf) -> dict[int, str]:
@@ -80,7 +85,9 @@ class Preparer:
         if known is None:
             ttf = self.face_named(pdf_name).ttf
             codes = fixed_codes(ttf)
-            known = self._fonts[pdf_name] = (ttf, frozenset(map(chr, codes)), codes)
+            chars = frozenset(map(chr, codes))
+            plain = _PLAIN_RUN.fullmatch if chars.issuperset(_PLAIN_CHARS) else _never
+            known = self._fonts[pdf_name] = (ttf, chars, codes, plain)
         return known
 
     def _text(self, index: int, items: Sequence) -> tuple | None:
@@ -90,7 +97,7 @@ class Preparer:
         append = code.append
         names: list[str] = []
         ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
-        font_name = chars = table = None
+        font_name = chars = table = plain = None
         current_name = current_size = None  # of the Tf in force
         for item in items:
             if item.__class__ is str:
@@ -99,21 +106,29 @@ class Preparer:
             name, size, text = item
             if name != font_name:
                 font_name = name
-                ttf, chars, table = self._font(font_name)
+                ttf, chars, table, plain = self._font(font_name)
                 if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
                     return None
-            if not chars.issuperset(text):
+            simple = plain(text) is not None  # the usual run: each character its own code, none escaped
+            if not simple and not chars.issuperset(text):
                 return None
             if size != current_size or font_name != current_name:
                 current_name, current_size = font_name, size
                 append(f"{_HOLE} {size} Tf")
                 names.append(font_name)
-            if text.isascii() and "(" not in text and ")" not in text and "\\" not in text and "\x7f" not in text:
-                append(f"({text}) Tj")  # the usual run: each character its own code, none escaped
+            if simple or (text.isascii() and "(" not in text and ")" not in text and "\\" not in text
+                          and "\x7f" not in text):
+                append(f"({text}) Tj")
             else:
                 append(f"({text.translate(table)}) Tj")
         append("ET")
         return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
+
+
+def _never(text: str) -> None:
+    """A font that lacks a fixed code for some printable ASCII: every run is checked character
+    by character."""
+    return None
 
 
 def write(canvas, parts: Sequence, prepared: Sequence, face_named: Callable,

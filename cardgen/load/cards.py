@@ -48,6 +48,7 @@ class CardFiles(Sequence):
         # the file, line of the row, cards the row makes before it) each, one after the other
         self.marks = array("q")
         self.marked_every = MARK_EVERY
+        self.checked = False  # by ``check``: a build may fork its workers before (pipeline.py)
 
     def check(self) -> None:
         problems: list[Problem] = []
@@ -90,6 +91,7 @@ class CardFiles(Sequence):
         self._count, self.copies = count, copies
         self._kept = tuple(kept) if kept is not None else None
         self.marks, self.marked_every = (marks if kept is None else array("q")), every
+        self.checked = True
 
     def __iter__(self) -> Iterator[Card]:
         if self._kept is not None:

@@ -14,6 +14,11 @@ process compares each card a worker sends with its own, and renders those that d
 """
 from __future__ import annotations
 
+import mmap
+import os
+import select
+import struct
+from array import array
 from collections import deque
 from itertools import chain, islice
 from typing import Iterable, Iterator
@@ -103,3 +108,59 @@ class _MarkedCursor(Cursor):
             if problems:
                 raise CardgenError(problems)
             file, rows, skip = file + 1, None, 0
+
+
+class LateMarks:
+    """The marks of a CardFiles checked after the workers were forked (pipeline.py): the build's
+    process publishes them once its check is done, and each worker's cursor takes them up the
+    next time it passes over cards (until then it makes the cards it passes over). They go
+    through memory shared with the workers; a pipe made readable says they are there."""
+
+    SIZE = 1 << 20  # bytes shared (only those written are used): the marks of a million cards and more
+
+    def __init__(self):
+        self.shared = mmap.mmap(-1, self.SIZE)
+        self.ready, self.said = os.pipe()
+
+    def publish(self, files: CardFiles) -> None:
+        """Give the workers the marks of ``files``, checked (too many to share: none)."""
+        marks = files.marks.tobytes()
+        if _HEAD.size + len(marks) > self.SIZE:
+            return
+        self.shared[_HEAD.size:_HEAD.size + len(marks)] = marks
+        self.shared[:_HEAD.size] = _HEAD.pack(len(files), files.marked_every, len(marks))
+        os.write(self.said, b".")
+
+    def take_up(self, files: CardFiles) -> bool:
+        """In a worker: whether the marks are published, and if so, put them in ``files``."""
+        if not select.select([self.ready], [], [], 0)[0]:
+            return False
+        count, every, length = _HEAD.unpack(self.shared[:_HEAD.size])
+        files._count, files.marked_every = count, every
+        files.marks = array("q", self.shared[_HEAD.size:_HEAD.size + length])
+        return True
+
+    def close(self) -> None:
+        os.close(self.ready)
+        os.close(self.said)
+        self.shared.close()
+
+
+_HEAD = struct.Struct("<qqq")  # cards, marked every, bytes of marks
+
+
+class LateCursor(_MarkedCursor):
+    """A cursor on cards not checked when the worker was forked: it passes over cards by making
+    them until the build's process publishes their marks (``LateMarks``)."""
+
+    def __init__(self, files: CardFiles, late: LateMarks):
+        self.late = late
+        super().__init__(files)
+
+    def _pass(self, start: int) -> None:
+        if self.late is not None and self.late.take_up(self.files):
+            self.late = None
+        if self.late is None:
+            super()._pass(start)
+        else:
+            Cursor._pass(self, start)

@@ -28,8 +28,11 @@ ICON_KEYS = {"image", "glyph", "font", "color"}
 SHEET_KEYS = {"template", "spacing", "orientation", "margin", "crop-marks", "cut-lines", "paper"}
 
 
-def load_set(name: str, root: Path | str = ".") -> CardSet:
-    """Load one set by its folder name below ``<root>/data``."""
+def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> CardSet:
+    """Load one set by its folder name below ``<root>/data``. With ``check_cards`` false its
+    card files are not read (``card_set.cards.check()`` reads them; a build does it once its
+    workers are started, see pipeline.py), unless set.yaml has a problem met after them: the
+    problems of the card rows come first, as ever."""
     root = Path(root).resolve()
     directory = root / "data" / name
     path = directory / "set.yaml"
@@ -133,8 +136,19 @@ def load_set(name: str, root: Path | str = ".") -> CardSet:
     files, delimiters, warnings = _card_files(data, directory, root, at, types)
     cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
                       at(data, "cards") if "cards" in data else at(data), delimiters)
-    cards.check()
+    if check_cards:
+        cards.check()
+    try:
+        return _rest_of_set(name, root, directory, data, file, at, types, backs, cards, icons, variables, colour,
+                            meta, preflight, warnings)
+    except Exception:
+        if not cards.checked:
+            cards.check()  # its problems first, as when it was checked before
+        raise
 
+
+def _rest_of_set(name, root, directory, data, file, at, types, backs, cards, icons, variables, colour, meta,
+                 preflight, warnings) -> CardSet:
     rules_entries = data.get("rules") or []
     if isinstance(rules_entries, str):
         rules_entries = [rules_entries]

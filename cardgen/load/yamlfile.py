@@ -29,7 +29,7 @@ def read_text(path: Path, name: str) -> str:
     try:
         with open(path, "rb") as handle:
             mode = os.fstat(handle.fileno()).st_mode
-            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # --sheet /dev/zero read until memory ran out
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # --sheet naming the zero device read until memory ran out
                 raise fail("it is a device, not a file", Source(name))
             data = handle.read()
     except FileNotFoundError:

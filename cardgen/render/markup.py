@@ -71,6 +71,9 @@ _frames: dict = {}  # (frame, fallback source) -> (its elements, the indexes of 
 _FRAME_MOST = 1 << 20  # characters: longer markup is parsed whole (the parser's own limits then apply)
 
 
+_new_tuple = tuple.__new__
+
+
 def _in_known_frame(markup: str, fallback: Source) -> tuple[Element, ...] | None:
     """The elements of ``markup`` from its frame's (see above), or None: parse it whole."""
     if len(markup) > _FRAME_MOST:
@@ -96,7 +99,7 @@ def _in_known_frame(markup: str, fallback: Source) -> tuple[Element, ...] | None
         if "&" in content:
             content = _ESCAPE.sub(lambda match: _ESCAPED[match.group(1)], content)
         box = elements[index]
-        elements[index] = Element(box.tag, box.attrs, content, box.source)
+        elements[index] = _new_tuple(Element, (box[0], box[1], content, box[3]))  # (its __new__ costs a call)
     return tuple(elements)
 
 

@@ -23,10 +23,24 @@ class Lines:
 
     def __init__(self, measured: list[list[MeasuredLine]], space: float):
         self.space = space
-        self.lines = [hard_line for paragraph in measured for hard_line in paragraph]
         self.paragraph_sizes = [len(paragraph) for paragraph in measured]
-        self.sums = [list(accumulate(map(space.__add__, hard_line.widths), initial=0.0)) for hard_line in self.lines]
-        self.widest = max((max(hard_line.widths) for hard_line in self.lines if hard_line.widths), default=0.0)
+        # one pass over the hard lines (a text has one or two: comprehensions cost more to start
+        # than to run)
+        self.lines = lines = []
+        self.sums = sums = []
+        add = space.__add__
+        widest = 0.0
+        first = True  # the widest word: the first line's, then any wider one's
+        for paragraph in measured:
+            for hard_line in paragraph:
+                widths = hard_line.widths
+                lines.append(hard_line)
+                sums.append(list(accumulate(map(add, widths), initial=0.0)))
+                if widths:
+                    line_widest = max(widths)
+                    if first or line_widest > widest:
+                        widest, first = line_widest, False
+        self.widest = widest
 
     def count(self, width1: float) -> int | None:
         """How many lines greedy breaking needs at a line width of ``width1`` (1-pt units); None

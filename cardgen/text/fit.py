@@ -89,6 +89,9 @@ class MeasuredLine(NamedTuple):
     pieces: dict[int, list[Piece]]  # word index -> the pieces of a mixed word
 
 
+_new_tuple = tuple.__new__  # a named tuple made without its __new__'s own call: made per word and line
+
+
 def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle,
             icon_width: Callable[[str], float]) -> list[list[MeasuredLine]]:
     """Paragraph -> hard line -> measured words. Raises MissingGlyph."""
@@ -114,7 +117,7 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                 if item.__class__ is Group:
                     key = keys.get(item.style)
                     if key is None:
-                        key = keys[item.style] = (face_of(item.style), item.style.color)
+                        key = keys[item.style] = fonts.run_key(style.family, style.bold, style.italic, item.style)
                     face = key[0]
                     if style.soft_hyphens or style.letter_spacing:
                         group_widths = [_width(face, text.replace(SOFT_HYPHEN, "")) for text in item.texts]
@@ -134,19 +137,19 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
                 for run in item:
                     if run.icon is not None:
                         width = icon_width(run.icon)
-                        pieces.append(Piece(run, None, width))
+                        pieces.append(_new_tuple(Piece, (run, None, width)))
                     else:
                         face = face_of(run.style)
                         if style.soft_hyphens:  # a word of mixed styles never breaks: drop them
                             run = run._replace(text=run.text.replace(SOFT_HYPHEN, ""))
                         width = _width(face, run.text) + style.letter_spacing * len(run.text)
-                        pieces.append(Piece(run, face, width))
+                        pieces.append(_new_tuple(Piece, (run, face, width)))
                     total += width
                 mixed[len(widths)] = pieces
                 widths.append(total)
                 texts.append(None)
                 line_keys.append(None)
-            lines.append(MeasuredLine(widths, texts, line_keys, mixed))
+            lines.append(_new_tuple(MeasuredLine, (widths, texts, line_keys, mixed)))
         measured.append(lines)
     return measured
 
@@ -190,17 +193,29 @@ def fit(measured, fonts: FontBook, style: TextStyle, box_w: float, box_h: float,
                 return _overflowing(lines, fonts, style, space, min_size, box_w, box_h, reason)
             low = min_size
         high = min(max_size, lines.largest_possible(box_w, box_h, style.leading, gaps))
-        high_count = count if high == max_size else None
+        # Bounds on the lines a size needs: at least low_count above ``low`` (once counted there),
+        # at most high_count below ``high`` (the count at max_size bounds every smaller size).
+        # A size whose bound already settles whether it fits is not counted: the count is
+        # monotonic in the size, so the same sizes are kept and the same size chosen.
+        high_count = count
         while high - low > SIZE_STEP:
             middle = (low + high) / 2
-            # the count is monotonic in the size: between two sizes that need the same number
-            # of lines every size needs it too, and only the height is left to compare
-            middle_count = low_count if low_count is not None and low_count == high_count else lines.count(
-                box_w / middle)
+            if low_count is not None and low_count == high_count:
+                middle_count = low_count  # every size between needs that many lines
+            elif high_count is not None and style.leading * (high_count + gaps) * middle <= box_h + 1e-6:
+                low = middle  # fits even with the most lines it can need
+                continue
+            elif low_count is not None and style.leading * (low_count + gaps) * middle > box_h + 1e-6:
+                high = middle  # too high even with the fewest lines it can need
+                continue
+            else:
+                middle_count = lines.count(box_w / middle)
             if middle_count is not None and style.leading * (middle_count + gaps) * middle <= box_h + 1e-6:
                 low, low_count = middle, middle_count
-            else:
+            elif middle_count is not None:
                 high, high_count = middle, middle_count
+            else:  # a word wider than the line: no count here, the bound above still holds
+                high = middle
         size = low
     return _place(lines.broken(box_w / size), fonts, style, space, size, box_w, box_h)
 
@@ -270,9 +285,6 @@ def _without_soft_hyphens(laid: LaidText, style: TextStyle) -> LaidText:
     return replace(laid, lines=tuple(line._replace(segments=tuple(
         segment._replace(text=segment.text.replace(SOFT_HYPHEN, "")) for segment in line.segments))
         for line in laid.lines))
-
-
-_new_tuple = tuple.__new__  # a named tuple made without its __new__'s own call: made per line
 
 
 def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float, box_w: float,

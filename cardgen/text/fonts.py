@@ -168,6 +168,9 @@ def file_digest(path: Path) -> str:
     return digest
 
 
+_RUN_KEYS_KEPT = 256
+
+
 class FontBook:
     """The families a project can use (text/fontfolders.py: the shipped fonts, the project's
     ``fonts/`` and declared system fonts): family name -> style -> :class:`FontFace`."""
@@ -189,6 +192,7 @@ class FontBook:
         self.indexes = found.indexes
         self.default = found.default
         self._faces: dict[tuple[str, str], FontFace] = {}
+        self._run_keys: dict[tuple, tuple] = {}  # see run_key
         self._fingerprint: str | None = None
 
     def face(self, family: str | None, bold: bool = False, italic: bool = False) -> FontFace:
@@ -201,6 +205,18 @@ class FontBook:
                 raise KeyError(family)
             face = self._faces[key] = self._load(self.found[family].path(style))
         return face
+
+    def run_key(self, family: str | None, bold: bool, italic: bool, run_style) -> tuple:
+        """(face, colour) of the words of ``run_style`` (text/rich.py) in a box of ``family``,
+        ``bold`` and ``italic``: one tuple for the book, made once (layout compares them by
+        identity, and measures every card's text with them)."""
+        known = self._run_keys.get((family, bold, italic, run_style))
+        if known is None:
+            face = self.face(family, bold or run_style.bold, italic or run_style.italic)
+            if len(self._run_keys) >= _RUN_KEYS_KEPT:  # colours written card by card: memory stays flat
+                self._run_keys.clear()
+            known = self._run_keys[family, bold, italic, run_style] = (face, run_style.color)
+        return known
 
     @property
     def fingerprint(self) -> str:

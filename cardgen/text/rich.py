@@ -107,6 +107,9 @@ def _marker_kinds(markers: list[str], icons) -> list[str]:
     return kinds
 
 
+_new_tuple = tuple.__new__  # a named tuple made without its __new__'s own call: made per word and group
+
+
 @lru_cache(maxsize=256)
 def _style(bold: bool, italic: bool, color: str | None) -> Style:
     return Style(bold, italic, color)  # shared instances: styles compare by identity below
@@ -137,9 +140,9 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
 
     def add_text(text: str) -> None:
         if runs and runs[-1].style is style and runs[-1].icon is None:
-            runs[-1] = Run(runs[-1].text + text, style)
+            runs[-1] = _new_tuple(Run, (runs[-1].text + text, style, None))
         else:
-            runs.append(Run(text, style))
+            runs.append(_new_tuple(Run, (text, style, None)))
 
     def end_word() -> None:
         nonlocal group_style, group
@@ -147,12 +150,12 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             word_style = runs[0].style
             if word_style is not group_style:
                 if group_style is not None:
-                    items.append(Group(group_style, tuple(group)))
+                    items.append(_new_tuple(Group, (group_style, tuple(group))))
                 group_style, group = word_style, []
             group.append(runs[0].text)
         elif runs:
             if group_style is not None:
-                items.append(Group(group_style, tuple(group)))
+                items.append(_new_tuple(Group, (group_style, tuple(group))))
                 group_style = None
             items.append(tuple(runs))
         runs.clear()
@@ -161,7 +164,7 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
         nonlocal group_style
         end_word()
         if group_style is not None:
-            items.append(Group(group_style, tuple(group)))
+            items.append(_new_tuple(Group, (group_style, tuple(group))))
             group_style = None
         return tuple(items)
 
@@ -180,17 +183,17 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             if len(pieces) > 2:  # between two spaces: whole words in this style
                 if style is not group_style:
                     if group_style is not None:
-                        items.append(Group(group_style, tuple(group)))
+                        items.append(_new_tuple(Group, (group_style, tuple(group))))
                     group_style, group = style, []
                 group += pieces[1:-1]
             if pieces[-1]:
-                runs.append(Run(pieces[-1], style))
+                runs.append(_new_tuple(Run, (pieces[-1], style, None)))
             continue
         kind = kinds[index >> 1]
         if kind == _LITERAL:
             add_text(part[1] if part[0] == "\\" else part)
         elif kind == "icon":
-            runs.append(Run("", style, part[1:-1]))
+            runs.append(_new_tuple(Run, ("", style, part[1:-1])))
         elif kind == "newline" or kind == "paragraph":
             lines.append(end_line())
             items = []
@@ -220,6 +223,6 @@ def _parse_words(source: str) -> tuple[Paragraph, ...]:
         lines = []
         for line in paragraph.split("\n"):
             texts = tuple(word for word in _split_spaces(line) if word)
-            lines.append((Group(style, texts),) if texts else ())
+            lines.append((_new_tuple(Group, (style, texts)),) if texts else ())
         paragraphs.append(tuple(lines))
     return tuple(paragraphs)

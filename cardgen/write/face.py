@@ -31,6 +31,18 @@ class FaceDrawing:
     prepared: tuple | None = None  # ``parts`` made ready to write by a worker process (draw/prepared.py)
 
 
+@dataclass(frozen=True)
+class ReadyFaces:
+    """Faces whose parts are made ready to write (draw/prepared.py), by a build's worker
+    processes: ``of(face)`` gives (parts, prepared) of such a face that draws with operators
+    alone, or None (the face is then drawn through a FaceDrawing). ``face_named`` and
+    ``paint_icon`` as FaceDrawing's, for a part written as draw/content.py writes it."""
+
+    of: Callable[[Any], tuple | None]
+    face_named: Callable[[str], Any]
+    paint_icon: Callable
+
+
 def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
     """Draw a face with its trim's bottom-left corner at the origin; return its parts, with
     which it can be drawn again."""

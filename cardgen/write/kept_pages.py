@@ -43,6 +43,8 @@ class KeptPages:
         # the latest page contents used: the same page (a deck's backs) comes again and again,
         # and the cache's own memory of its latest entries is short
         self._contents = Latest(self.CONTENTS)
+        self._states: list[tuple] = []  # (font, its state in the document) of each font the document names
+        self._sizes: dict[tuple, str] = {}  # a page's size, boxes and turn -> their text
 
     # --- before a page is drawn ------------------------------------------------------
 
@@ -125,7 +127,13 @@ class KeptPages:
                 self._marks.clear()
             known = self._marks[id(page.marks)] = (page.marks, repr(page.marks))
         marks = known[1]
-        parts = [self.state.hex(), repr((page.w, page.h, page.trim_box, page.bleed_box, page.flip)), marks]
+        size = (page.w, page.h, page.trim_box, page.bleed_box, page.flip)
+        sized = self._sizes.get(size)
+        if sized is None:
+            if len(self._sizes) > 64:
+                self._sizes.clear()
+            sized = self._sizes[size] = repr(size)
+        parts = [self.state.hex(), sized, marks]
         places = self._places
         for placement in placements:
             face, slot = placement.face, placement.slot
@@ -144,9 +152,19 @@ class KeptPages:
 
     def _fonts(self) -> tuple:
         """The state of the document's fonts: how many are named, and each one's codes."""
-        doc = self.doc
-        return (len(doc.fontMapping),
-                tuple((ttf, len(ttf.state[doc].assignments), len(ttf.state[doc].subsets)) for ttf in doc.delayedFonts))
+        return (len(self.doc.fontMapping),
+                tuple((ttf, len(state.assignments), len(state.subsets)) for ttf, state in self._font_states()))
+
+    def _font_states(self) -> list[tuple]:
+        """(font, its state in the document) of each font the document names, in order: the
+        document names fonts one after the other, never one less, and a font's state is the
+        same object until the fonts are written, at the end (reportlab keeps the states in a
+        weak dictionary, slow to ask each font twice a page)."""
+        fonts, states = self.doc.delayedFonts, self._states
+        if len(states) != len(fonts):
+            doc = self.doc
+            states += [(ttf, ttf.state[doc]) for ttf in fonts[len(states):]]
+        return states
 
     # --- after a page is drawn ---------------------------------------------------------
 
@@ -164,8 +182,7 @@ class KeptPages:
         mapped, fonts = self.before
         changes = []
         plain = len(doc.fontMapping) == mapped and len(doc.delayedFonts) == len(fonts)
-        for ttf, assigned, subsets in fonts:
-            state = ttf.state[doc]
+        for (ttf, assigned, subsets), (_, state) in zip(fonts, self._font_states()):  # (the first fonts named)
             if len(state.subsets) != subsets:
                 plain = False
             if len(state.assignments) != assigned:

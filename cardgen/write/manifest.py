@@ -51,7 +51,7 @@ class _Table:
     def new(self, key, line: str) -> int:
         """The index of a new entry, known by ``key``: the caller has found it is not among the
         latest (an entry among them is found there: ``latest.get(key)``, then moved to the end)."""
-        self.pending.append((",\n" if self.count else "\n") + line)  # written with the page's (write_pending)
+        self.pending += (",\n" if self.count else "\n", line)  # written with the page's (write_pending)
         latest = self.latest
         if len(latest) >= latest.size:  # Latest's own setting, without its call (key is new)
             latest.popitem(last=False)

@@ -97,3 +97,54 @@ def test_the_size_search_chooses_what_counting_every_size_chooses(fonts, w, h):
             laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0)
     else:
         assert laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0).size == expected
+
+
+
+def test_the_size_search_counts_a_size_only_where_no_bound_settles_it(fonts, monkeypatch):
+    """Lines needed never fall as the size grows: a size whose fit the sizes counted on either
+    side already settle is not counted (fewer counts over a range of boxes), and the same sizes
+    are chosen as counting every size tried chooses."""
+    from cardgen.text.breaking import Lines
+
+    words = "token challenge planet alien power flare colony ship warp cone attack negotiate ally".split()
+    text = " ".join(words[(i * 5) % len(words)] for i in range(70))
+    counted = []  # (width, lines) of each count, in turn
+    real_count = Lines.count
+
+    def count(self, width1):
+        lines = real_count(self, width1)
+        counted.append((width1, lines))
+        return lines
+
+    monkeypatch.setattr(Lines, "count", count)
+    searched = every = 0
+    for w in (80.0, 110.0, 150.0, 190.0):
+        for h in (40.0, 61.0, 77.0, 104.0, 150.0):
+            counted.clear()
+            expected = _size_counting_every_try(fonts, text, w, h, 14.0, 3.0)
+            every += len(counted)
+            counted.clear()
+            assert laid(fonts, text, w=w, h=h, size=14.0, min_size=3.0).size == expected
+            searched += len(counted)
+            for index, (width1, _) in enumerate(counted[1:], 1):
+                size = w / width1
+                below = [n for x, n in counted[:index] if w / x <= size]  # lines there: at most size's
+                above = [n for x, n in counted[:index] if w / x >= size and n is not None]  # at least
+                assert not (above and 1.2 * min(above) * size <= h + 1e-6), "counted a size sure to fit"
+                assert not (below and None not in below and 1.2 * max(below) * size > h + 1e-6), \
+                    "counted a size sure not to fit"
+    assert searched < every
+
+
+def test_runs_of_one_style_share_their_face_and_colour_across_texts(fonts):
+    """Every text measured with a book gets one (face, colour) tuple a style, made once."""
+    style = TextStyle("DejaVu Sans", False, False, 1.2, "left", "top")
+    first = measure(parse("one **two three** four"), fonts, style, lambda name: 1.0)[0][0]
+    second = measure(parse("five [color=#ff0000]six seven[/color] **eight nine**"), fonts, style,
+                     lambda name: 1.0)[0][0]
+    regular, bold = fonts.face("DejaVu Sans"), fonts.face("DejaVu Sans", bold=True)
+    assert first.keys[0] == (regular, None) and first.keys[1] == (bold, None)
+    assert second.keys[0] is first.keys[0] and second.keys[-1] is first.keys[1]
+    assert second.keys[1] == (regular, "#ff0000")
+    bold_box = TextStyle("DejaVu Sans", True, False, 1.2, "left", "top")
+    assert measure(parse("ten"), fonts, bold_box, lambda name: 1.0)[0][0].keys[0] == (bold, None)
