@@ -13,6 +13,7 @@ import sys
 
 from . import collector_paused, stops
 from .commands.inputfile import InputFile
+from .commands.outputfolder import OutputFolder
 
 with collector_paused():
     from dataclasses import replace
@@ -229,7 +230,7 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 @click.option("--paper", type=PAPERS, default=None,
               help="Paper: letter, a4, a3, or W x H such as 300x200 (mm) or 11x17in (default: the set's "
                    "sheet: paper:, else letter).")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(file_okay=True), default=None,
               help="Output folder (default: output/).")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
               help="Page orientation (default: whichever fits the most faces).")

@@ -223,8 +223,13 @@ def _check_icons_fit_a_line(used, resources: Resources, box: str, box_mm: float,
         if width_mm > box_mm:
             icon = resources.card_set.icons[name]
             drawn = "image" if icon.image is not None else "glyph"
-            raise CardgenError(Problem(f'icon "{name}": its {drawn} is {width_mm:,.4g} mm wide inline at the minimum '
+            raise CardgenError(Problem(f'icon "{name}": its {drawn} is {_wide(width_mm)} mm wide inline at the minimum '
                                        f"size {min_size:g} pt, wider than {box} ({box_mm:g} mm)", icon.source))
+
+
+def _wide(mm: float) -> str:
+    """A width in mm as a reader takes it: 95,250, not 9.525e+04 (a 60000 x 1 px icon's)."""
+    return f"{mm:,.0f}" if mm >= 1000 else f"{mm:.4g}"
 
 
 _COLOR_RUN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")

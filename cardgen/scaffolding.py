@@ -30,8 +30,17 @@ class NewProject:
 
 
 def set_name_for(folder: Path) -> str:
-    """The set's name from the project folder's: lower case, words joined by hyphens."""
-    name = re.sub(r"[^a-z0-9]+", "-", folder.resolve().name.lower()).strip("-")
+    """The set's name from the project folder's: lower case, words joined by hyphens. A letter
+    or digit outside a-z and 0-9 is refused, not dropped: "ünï" made a set named "n"."""
+    import unicodedata
+
+    given = folder.resolve().name
+    kept_out = [c for c in dict.fromkeys(given) if not c.isascii() and unicodedata.category(c)[0] in "LNM"]
+    if kept_out:
+        shown = ", ".join(f'"{c}"' if unicodedata.category(c)[0] != "M" else f"U+{ord(c):04X}" for c in kept_out)
+        raise UsageError(f'the set is named after the folder "{given}", and a set\'s name holds only the letters '
+                         f"a-z, the digits 0-9 and hyphens, not {shown}: name the folder with those")
+    name = re.sub(r"[^a-z0-9]+", "-", given.lower()).strip("-")
     return name or "game"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from demobuild import built, demo_build, edit, refused  # noqa: F401 (built, demo_build: fixtures)
+from demobuild import built, demo_build, edit, intact, refused  # noqa: F401 (built, demo_build: fixtures)
 
 ONE = "cardgen: 1 error, 0 warnings"
 
@@ -166,3 +166,30 @@ def test_a_device_named_on_the_command_line_is_not_read(built, cli):
             2, f'Error: Invalid value for {option}: "{os.devnull}" is a device, not a file')
     refused(cli, built, f"{os.devnull}: it is a device, not a file", ONE,
             args=("build", "demo", "--sheet", os.devnull))
+
+
+@pytest.mark.parametrize("args", [("build", "demo"), ("proof", "demo"), ("export", "demo"), ("calibrate",), ("clean",),
+                                  ("preflight", "demo"), ("watch", "demo"), ("serve", "demo"), ("new",)])
+def test_an_output_folder_given_as_empty_text_is_refused(built, cli, args):
+    """``--out ''`` (a variable left unset) was read as the current folder: the build wrote its
+    PDF among the project's own files, and ``clean`` would clean there."""
+    project, before = built
+    listing = sorted(p.name for p in project.iterdir())
+    result = cli(project, *args, *(("--out",) if args != ("new",) else ()), "")
+    option = "'PATH'" if args == ("new",) else "'--out'"
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, f"Error: Invalid value for {option}: empty text: name a folder (\".\" for the current one)")
+    assert sorted(p.name for p in project.iterdir()) == listing
+    intact(project, before)
+
+
+def test_a_file_where_the_fonts_folder_goes_is_said(built, cli):
+    """A file named ``fonts`` at the project's root was passed over without a word: the project's
+    own fonts were not there, and the build went on with cardgen's."""
+    import shutil
+
+    project, _ = built
+    shutil.rmtree(project / "fonts")
+    (project / "fonts").write_text("DejaVuSans.ttf\n")
+    refused(cli, built, "fonts: it is a file, not a folder: the project's own fonts go in a folder named fonts "
+                        "(rename or remove the file)", ONE)

@@ -50,13 +50,14 @@ def test_a_still_gif_and_a_one_frame_tiff_still_print(built, cli):
 
 
 def test_an_icon_wider_than_its_text_box_is_the_icons_problem_not_the_texts(built, cli):
-    """A 60000 x 1 icon made the text around it not fit, and the message blamed the card's text."""
+    """A 60000 x 1 icon made the text around it not fit, and the message blamed the card's text.
+    Its width is its own pixels' proportion (not a downsampled copy's: 3,559 mm), in plain digits."""
     from PIL import Image
 
     project, _ = built
     Image.new("RGB", (60000, 1), "red").save(project / "data/demo/icons/wide.png")
     edit(project / "data/demo/set.yaml", "icons/star.svg", "icons/wide.png")
-    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": its image is 3,559 mm wide '
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": its image is 95,250 mm wide '
                         'inline at the minimum size 5 pt, wider than text box "body" (53.5 mm)', ONE)
 
 

@@ -176,3 +176,15 @@ def test_a_project_that_cannot_be_written_is_named_and_nothing_is_left(tmp_path,
     calls.clear()
     assert CliRunner().invoke(main, ["new", str(tmp_path / "empty")]).exit_code == 1
     assert [p for p in (tmp_path / "empty").rglob("*") if p.is_file()] == []
+
+
+@pytest.mark.parametrize("folder, held", [("ünï", '"ü", "ï"'), ("Café Game", '"é"'), ("cafe\u0301", "U+0301"),
+                                          ("ゲーム", '"ゲ", "ー", "ム"')])
+def test_a_folder_name_with_letters_a_set_name_cannot_hold_is_refused_not_cut(tmp_path, folder, held):
+    """``cardgen new ünï`` made a set named "n": the letters outside a-z were dropped without a word."""
+    result = CliRunner().invoke(main, ["new", str(tmp_path / folder)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f'Error: the set is named after the folder "{folder}", and a set\'s name holds only the letters a-z, the '
+        f"digits 0-9 and hyphens, not {held}: name the folder with those")
+    assert not (tmp_path / folder).exists()

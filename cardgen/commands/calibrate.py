@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
 from ..cli import BACK_OFFSET, PAPERS
 
 
@@ -16,7 +17,7 @@ from ..cli import BACK_OFFSET, PAPERS
 @click.option("--back-offset", type=BACK_OFFSET, default="0,0",
               help="Print the back shifted by this offset (to read drifts beyond the scales' 3 mm); "
                    "the numbers read are still the whole offset to build with.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Output folder (default: output/).")
 @click.pass_context
 def calibrate(ctx, paper, duplex, back_offset, out):

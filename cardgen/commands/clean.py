@@ -5,9 +5,11 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
+
 
 @click.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Output folder (default: output/).")
 @click.pass_context
 def clean(ctx, out):

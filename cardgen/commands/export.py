@@ -5,13 +5,15 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
+
 
 @click.command()
 @click.argument("set_name", metavar="SET")
 @click.option("--shop", type=click.Choice(["tgc", "mpc", "drivethru"]), default=None,
               help="tgc, mpc: a 300 dpi PNG per face; drivethru: one PDF, a face a page.")
 @click.option("--tts", is_flag=True, help="Tabletop Simulator deck sheets (10 x 7) and back images.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Output folder (default: output/<shop>, output/tts).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Processes that rasterise PNGs (default: one a core).")

@@ -5,11 +5,12 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
 from ..sheets.sizes import CARD_SIZES
 
 
 @click.command(name="new")
-@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("path", type=OutputFolder())
 @click.option("--size", type=click.Choice(list(CARD_SIZES)), default="poker", show_default=True,
               help="The cards' size.")
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,

@@ -6,13 +6,15 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
+
 
 @click.command()
 @click.argument("sets", nargs=-1)
 @click.option("--shop", type=click.Choice(["home", "drivethru", "tgc", "mpc"]), default="home", show_default=True,
               help="Whose rules: home printing (the set's bleed and safe zone) or a print shop's.")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON, for other tools.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Where the set's files were written (default: output/).")
 @click.pass_context
 def preflight(ctx, sets, shop, as_json, out):

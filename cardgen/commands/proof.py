@@ -5,10 +5,12 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
+
 
 @click.command()
 @click.argument("sets", nargs=-1)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Output folder (default: output/proofs).")
 @click.option("--overlay", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
+
 
 @click.command()
 @click.argument("sets", nargs=-1)
@@ -13,7 +15,7 @@ import click
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but 127.0.0.1 shows the project to the network.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Output folder the PDFs are built into (default: output/).")
 @click.option("--pdf-delay", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Seconds after the last refresh of the preview before the set's PDF is built (default "

@@ -5,10 +5,12 @@ from pathlib import Path
 
 import click
 
+from .outputfolder import OutputFolder
+
 
 @click.command()
 @click.argument("sets", nargs=-1)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputFolder(), default=None,
               help="Output folder (default: output/).")
 @click.option("--proofs", "proofs", is_flag=True, help="Also refresh the PNG proofs in <out>/proofs.")
 @click.pass_context

@@ -78,7 +78,8 @@ def _load(path: Path, most: int | None, root: Path | None = None, kept: Path | N
     if path.suffix.lower() == ".svg":
         return _load_svg(path, root)
     raster = kept_raster(path, most, kept) if kept is not None else load_raster(path, most)
-    return LoadedImage(path, raster.width, raster.height, raster=raster)
+    # placed by the picture's own proportions; the embedded pixels, however few, fill that box
+    return LoadedImage(path, raster.picture_width, raster.picture_height, raster=raster)
 
 
 def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:

@@ -41,7 +41,7 @@ def kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
         size = image.size
         raster = raster_from(path, most, image)
     fields = (raster.name, raster.width, raster.height, raster.stream, raster.filters, raster.color_space,
-              raster.cmyk_inverted, raster.alpha)
+              raster.cmyk_inverted, raster.alpha, raster.picture_width, raster.picture_height)
     try:
         data = marshal.dumps({"made by": made_by, "size": size, "raster": fields})
         with staged(kept) as (temporary,):

@@ -7,7 +7,7 @@ import io
 import re
 import warnings
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..limits import IMAGE_PIXELS, limit, limit_message
@@ -27,6 +27,10 @@ class Raster:
     color_space: str
     cmyk_inverted: bool = False  # an Adobe CMYK JPEG: its values are stored inverted
     alpha: bytes | None = None  # Flate-compressed 8-bit soft mask
+    # the picture's own pixels, upright, before any downsampling: its true proportions, which a
+    # downsampled copy rounded to whole pixels loses (100000 x 1 kept as 2242 x 1 px)
+    picture_width: int = 0
+    picture_height: int = 0
 
 
 def _open(path: Path):
@@ -77,8 +81,10 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
         name = f"img{file_digest(path)[:32]}x{size[0]}"
         if image.mode in ("L", "RGB", "CMYK") and (turned_jpeg or image.format == "JPEG"):
-            return _jpeg(path, image, size, name, as_stored=not turned_jpeg)
-        return _flate(image, size, name)
+            raster = _jpeg(path, image, size, name, as_stored=not turned_jpeg)
+        else:
+            raster = _flate(image, size, name)
+        return replace(raster, picture_width=width, picture_height=height)
     except Exception as exc:  # a file broken past its header: truncated, bad data
         raise ValueError(f'cannot read image "{path.name}": {_reason(exc)}') from None
 

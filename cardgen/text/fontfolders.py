@@ -212,6 +212,9 @@ def project_families(root: Path) -> Families:
         confined(root, root, "fonts", "the fonts folder")
     except OutsideProject as exc:
         raise fail(str(exc), Source("fonts")) from None
+    if own.is_file():  # its fonts would be left out without a word, and a layout's family "not known"
+        raise fail("it is a file, not a folder: the project's own fonts go in a folder named fonts (rename or "
+                   "remove the file)", Source("fonts"))
     if own.is_dir() and own.resolve() != shipped.resolve():
         index = own / "fonts.yaml"
         try:
