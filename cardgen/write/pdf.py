@@ -12,15 +12,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from ..draw import pdfops
-from ..sheets.shapes import HEXES, hexagon
 from ..draw.prepared import write as write_prepared
 from .face import FaceDrawing, ReadyFaces, draw_face
 from .kept_pages import KeptPages
+from .slots import draw_proof_boxes, into_slot, place
 from .stream import PageStream
 from ..errors import CardgenError, Problem
 from ..streams import Latest
@@ -28,9 +26,6 @@ from ..model import Face, Page, Placement
 from ..units import PT_PER_MM
 
 PAGE_COMPRESSION = 5  # zlib level: 1% larger pages than level 6, and a fifth less time
-PROOF_TRIM = HexColor("#0070c0")
-PROOF_BLEED = HexColor("#d00000")
-PROOF_SAFE = HexColor("#00a050")
 
 
 def _box(values) -> tuple[float, float, float, float]:
@@ -98,7 +93,7 @@ def write_pdf(path: Path, pages: Iterable[tuple[Page, Sequence[Placement]]],
                 for placement in placements:
                     faces.draw(placement)
                     if proof_boxes and not faces.problems:
-                        _proof_boxes(canvas, placement)
+                        draw_proof_boxes(canvas, placement)
                 draw_marks(canvas, page)
                 forms = canvas._formsinuse
                 if len(forms) > 1:  # each named once (an icon on every face): the XObject dictionary keeps one of each
@@ -208,7 +203,7 @@ class _FaceDrawer:
             if not self.problems:
                 self.defined.move_to_end(name)
                 self.on_page.add(name)
-                _place(canvas, placement, lambda: canvas.doForm(name))
+                place(canvas, placement, lambda: canvas.doForm(name))
             return
         second = key in self.once
         ready = self.ready
@@ -218,7 +213,7 @@ class _FaceDrawer:
                 parts, prepared = made
                 code = canvas._code
                 code.append("q")
-                _into_slot(canvas, placement)
+                into_slot(canvas, placement)
                 write_prepared(canvas, parts, prepared, ready.face_named, _no_element, self.ready_icon)
                 code.append("Q")
                 self.once[key] = None
@@ -245,12 +240,12 @@ class _FaceDrawer:
             self.defined[name] = None
             self.on_page.add(name)
             self._let_go()
-            _place(canvas, placement, lambda: canvas.doForm(name))
+            place(canvas, placement, lambda: canvas.doForm(name))
             return
         if not drawing.pure:
             self.impure = True
         parts = []
-        _place(canvas, placement, lambda: parts.append(_draw_face(canvas, face.card_type, drawing, self.stamp)),
+        place(canvas, placement, lambda: parts.append(_draw_face(canvas, face.card_type, drawing, self.stamp)),
                drawing.pure)
         self.once[key] = None
         self.recent[key] = parts[0]
@@ -321,95 +316,5 @@ def _stamp(canvas: Canvas, stamp: tuple[str, str], size, bleed: float) -> None:
     canvas.restoreState()
 
 
-def _place(canvas: Canvas, placement: Placement, draw: Callable[[], None], pure: bool = True) -> None:
-    """Draw a face in its slot. A ``pure`` drawing (operators only) is wrapped in a plain q/Q;
-    others also save and restore reportlab's own record of the graphics state."""
-    if pure:
-        canvas._code.append("q")
-    else:
-        canvas.saveState()
-    _into_slot(canvas, placement)
-    draw()
-    if pure:
-        canvas._code.append("Q")
-    else:
-        canvas.restoreState()
-
-
-def _into_slot(canvas: Canvas, placement: Placement) -> None:
-    """The operators that clip to a face's slot and move the origin to its trim's corner."""
-    slot = placement.slot
-    size = placement.face.card_type.size
-    if not slot.rotation and slot.shape not in _CLIPPED_TO_SHAPE:  # the usual slot: its operators made once
-        key = (slot.x, slot.y, slot.w, slot.h, slot.clip, size.w, size.h)
-        position = _POSITIONS.get(key)
-        if position is None:
-            position = _POSITIONS[key] = _position(slot, size)
-        canvas._code.append(position)
-    else:
-        _turned_or_round(canvas, slot, size)
-
-
 def _no_element(index: int) -> None:  # pragma: no cover - a face drawn with operators alone draws no element
     raise AssertionError(f"part {index} of a face drawn with operators alone is an element")
-
-
-
-_CLIPPED_TO_SHAPE = ("circle", *HEXES)
-_POSITIONS = Latest(512)  # a slot's clip and placement operators: every sheet repeats its slots
-
-
-def _position(slot, size) -> str:
-    return _move(slot, size) if slot.clip is None else f"{_clip(slot)}\n{_move(slot, size)}"
-
-
-def _clip(slot) -> str:
-    x0, y0, x1, y1 = (v * PT_PER_MM for v in slot.clip)
-    return f"{pdfops.rect(x0, y0, x1 - x0, y1 - y0)} W n"
-
-
-def _move(slot, size) -> str:
-    """The face's centre on the slot's centre (a die-cut label may be a little smaller than the
-    face it carries)."""
-    k = PT_PER_MM
-    return pdfops.translate((slot.x + (slot.w - size.w) / 2) * k, (slot.y + (slot.h - size.h) / 2) * k)
-
-
-def _turned_or_round(canvas: Canvas, slot, size) -> None:
-    """A round slot's clip; a back on a gutter-fold page, which turns about its centre."""
-    k = PT_PER_MM
-    if slot.clip is not None and slot.shape == "circle":
-        x0, y0, x1, y1 = (v * k for v in slot.clip)
-        path = canvas.beginPath()
-        path.ellipse(x0, y0, x1 - x0, y1 - y0)
-        canvas.clipPath(path, stroke=0, fill=0)
-    elif slot.clip is not None and slot.shape in HEXES:  # the hexagon grown by the bleed
-        x0, y0, x1, y1 = slot.clip
-        corners = hexagon(slot.shape, x0, y0, x1 - x0, y1 - y0)
-        canvas._code.append(" ".join([f"{corners[0][0] * k:.3f} {corners[0][1] * k:.3f} m"]
-                                     + [f"{cx * k:.3f} {cy * k:.3f} l" for cx, cy in corners[1:]] + ["h W n"]))
-    elif slot.clip is not None:
-        canvas._code.append(_clip(slot))
-    if slot.rotation:
-        canvas.translate((slot.x + slot.w / 2) * k, (slot.y + slot.h / 2) * k)
-        canvas.rotate(slot.rotation)
-        canvas.translate(-size.w / 2 * k, -size.h / 2 * k)
-    else:
-        canvas._code.append(_move(slot, size))
-
-
-def _proof_boxes(canvas: Canvas, placement: Placement) -> None:
-    slot, card_type = placement.slot, placement.face.card_type
-    k = PT_PER_MM
-    canvas.saveState()
-    canvas.setLineWidth(0.25)
-    for color, inset, dashed in ((PROOF_BLEED, -card_type.bleed, False), (PROOF_TRIM, 0.0, False),
-                                 (PROOF_SAFE, card_type.safe, True)):
-        canvas.setStrokeColor(color)
-        canvas.setDash([2, 2] if dashed else [])
-        x, y, w, h = slot.x + inset, slot.y + inset, slot.w - 2 * inset, slot.h - 2 * inset
-        if slot.shape == "circle":
-            canvas.ellipse(x * k, y * k, (x + w) * k, (y + h) * k, stroke=1, fill=0)
-        else:
-            canvas.rect(x * k, y * k, w * k, h * k, stroke=1, fill=0)
-    canvas.restoreState()
