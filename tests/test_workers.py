@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -15,66 +14,16 @@ from click.testing import CliRunner
 import cardgen
 from cardgen import workers
 from cardgen.cli import main
-from forkserver import BUILD_IMPORTS, Forkserver
 from projects import REPO, make_project
+from workerbuilds import CHUNK, CLI, FORKS, LARGE_SET, WORDS, build_code, build_in, on_workers, same_output
 
-WORDS = "draw discard attack ally planet colony ship warp cone reward moon base".split()
-
-# A build forks workers only in a process with no other thread (forking one is not safe), and
-# this suite's process has some (the preview server's tests): builds on workers run in a new
-# process, a chunk every CHUNK cards whatever the set's size (workers.chunk_size keeps a CHUNK
-# below 32 as it is), so that a few dozen cards make many chunks, several for each worker.
-CHUNK = 4
-ROWS = 48  # cards added to the demo set: with its own cards, 13 chunks
-BUILD = """
-import json, sys
-import cardgen
-from cardgen import workers
-workers.CHUNK, workers.MIN_CARDS = CHUNK_SIZE, 1
-{prelude}
-root, out, jobs, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
-result = cardgen.build(SETS, root, out, cardgen.BuildOptions(jobs=jobs, **options)).sets[0]
-print(json.dumps({{"workers": workers.last_build, "laid_out": result.laid_out, "reused": result.reused,
-                  "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}}))
-""".replace("CHUNK_SIZE", str(CHUNK))
-
-
-FORKS = Forkserver(preload=BUILD_IMPORTS)
+ROWS = 48  # cards added to the demo set: with its own cards, 13 chunks (workerbuilds.CHUNK a chunk)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _forkserver():
     yield
     FORKS.close()
-
-
-def on_workers(code: str, *args: str) -> subprocess.CompletedProcess:
-    """``python -c CODE ARGS`` in a new process forked from one that has loaded cardgen
-    (forkserver.py), for a build on workers. The one-process builds they are held to run in this
-    process: each comparison is between two interpreters, two hash seeds."""
-    return FORKS.run(list(args), dict(os.environ), code=code)
-
-
-def _build(root, out, jobs, prelude="", sets=("demo",), **options) -> dict:
-    """Build the sets (the first one's figures are told) into ``root/out``, on ``jobs`` workers
-    in a new process, or (one job) in this one; what the build did."""
-    if jobs == 1:
-        assert not prelude, "a prelude changes the code of a process of its own"
-        result = cardgen.build(list(sets), root, root / out, cardgen.BuildOptions(jobs=1, **options)).sets[0]
-        return {"workers": dict(workers.last_build), "laid_out": result.laid_out, "reused": result.reused,
-                "cards": result.cards, "pages": result.pages, "warnings": [str(w) for w in result.warnings]}
-    done = on_workers(_build_code(prelude, sets), str(root), str(root / out), json.dumps(jobs), json.dumps(options))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def _build_code(prelude="", sets=("demo",)) -> str:
-    return BUILD.format(prelude=prelude).replace("SETS", json.dumps(list(sets)))
-
-
-def _same_output(root, *outs) -> bool:
-    return all((root / outs[0] / name).read_bytes() == (root / out / name).read_bytes()
-               for out in outs[1:] for name in ("demo.pdf", "demo.json"))
 
 
 def _many_cards(root, rows: int = ROWS, bad: dict[int, dict] = {}):
@@ -114,7 +63,7 @@ def many(tmp_path_factory):
     """The demo project with ROWS more cards, built once in one process (cache off) into alone/;
     and what that build did. Each test builds on workers in a copy of it."""
     root = _many_cards(make_project(tmp_path_factory.mktemp("many")))
-    return root, _build(root, "alone", 1, cache=False)
+    return root, build_in(root, "alone", 1, cache=False)
 
 
 def _copy(project, tmp_path):
@@ -126,8 +75,8 @@ def _copy(project, tmp_path):
 def test_workers_write_the_bytes_of_a_one_process_build(many, tmp_path):
     root, alone = _copy(many[0], tmp_path), many[1]
     assert alone["workers"]["workers"] == 0  # --jobs 1: no worker
-    shared = _build(root, "shared", 2, cache=False)
-    assert _same_output(root, "alone", "shared")
+    shared = build_in(root, "shared", 2, cache=False)
+    assert same_output(root, "alone", "shared")
     assert alone["cards"] > ROWS > 8 * CHUNK  # several chunks for each worker
     for key in ("cards", "pages", "laid_out", "warnings"):
         assert shared[key] == alone[key]
@@ -146,32 +95,32 @@ def test_characters_first_met_in_a_later_chunk_are_coded_as_one_process_codes_th
     # codes that are the same in any document, escaped in the string: brackets and a backslash
     accents.update({number: {"text": f"a (bracketed) word {number}, a back\\\\slash"} for number in (30, 31)})
     root = _many_cards(make_project(tmp_path), bad=accents)
-    shared = _build(root, "shared", 2, cache=False)
-    alone = _build(root, "alone", 1, cache=False)
+    shared = build_in(root, "shared", 2, cache=False)
+    alone = build_in(root, "alone", 1, cache=False)
     assert shared["workers"]["faces_from_workers"] == alone["laid_out"] > ROWS
-    assert _same_output(root, "alone", "shared")
-    cached = _build(root, "cached", 2)  # the cache the workers stored, read back by a rebuild
-    again = _build(root, "again", 2)
+    assert same_output(root, "alone", "shared")
+    cached = build_in(root, "cached", 2)  # the cache the workers stored, read back by a rebuild
+    again = build_in(root, "again", 2)
     assert again["reused"] == cached["laid_out"] and again["laid_out"] == 0
-    assert _same_output(root, "alone", "cached", "again")
+    assert same_output(root, "alone", "cached", "again")
 
 
 def test_what_workers_laid_out_goes_into_the_cache(many, tmp_path):
     root = _copy(many[0], tmp_path)
     assert not (root / ".cardgen-cache").exists()
-    first = _build(root, "first", 3)
+    first = build_in(root, "first", 3)
     assert first["workers"] == {"workers": 3, "faces_from_workers": first["laid_out"]} and first["laid_out"] > ROWS
-    again = _build(root, "again", 3)  # the cache holds every drawing: one process draws them all
+    again = build_in(root, "again", 3)  # the cache holds every drawing: one process draws them all
     assert (again["laid_out"], again["reused"], again["workers"]["workers"]) == (0, first["laid_out"], 0)
-    assert _same_output(root, "alone", "first", "again")
+    assert same_output(root, "alone", "first", "again")
     action = root / "templates/demo/action.xml.j2"  # every front changes: workers lay them out again
     action.write_text(action.read_text(encoding="utf-8").replace('stroke="#27408b"', 'stroke="#8b2740"'),
                       encoding="utf-8")
-    edited = _build(root, "edited", 3)
+    edited = build_in(root, "edited", 3)
     assert edited["workers"] == {"workers": 3, "faces_from_workers": edited["laid_out"]}
     assert edited["reused"] < 10 < edited["laid_out"]
-    _build(root, "plain", 1, cache=False)
-    assert _same_output(root, "plain", "edited")
+    build_in(root, "plain", 1, cache=False)
+    assert same_output(root, "plain", "edited")
 
 
 COUNTING_RENDERS = """
@@ -187,18 +136,18 @@ def test_a_rebuild_after_one_changed_card_renders_that_card_alone(many, tmp_path
     the cache, as the build does: a rebuild renders the changed card's front and no other, and
     prints what a build without the cache prints."""
     root = _copy(many[0], tmp_path)
-    _build(root, "first", 2)
+    build_in(root, "first", 2)
     cards = root / "data/demo/more.csv"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Card 30,", "Card 30 changed,"), encoding="utf-8")
-    code = _build_code(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
+    code = build_code(prelude=COUNTING_RENDERS) + "print(json.dumps(rendered), file=sys.stderr)\n"
     done = on_workers(code, str(root), str(root / "first"), "2", "{}")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["laid_out"] == 1
     rendered = json.loads(done.stderr.strip().splitlines()[-1])
     # the back reads `set` (not plain data): rendered by the warm-up and by the build
     assert [template for template in rendered if template != "demo/back.xml.j2"] == ["demo/action.xml.j2"]
-    _build(root, "plain", 1, cache=False)
-    assert _same_output(root, "plain", "first")
+    build_in(root, "plain", 1, cache=False)
+    assert same_output(root, "plain", "first")
 
 
 def test_a_rebuild_after_a_build_on_workers_renders_face_by_face_only_the_changed_cards_run(many, tmp_path,
@@ -209,29 +158,20 @@ def test_a_rebuild_after_a_build_on_workers_renders_face_by_face_only_the_change
     from cardgen.render.faces import FaceRenderer
 
     root = _copy(many[0], tmp_path)
-    assert _build(root, "first", 2)["workers"]["workers"] == 2
+    assert build_in(root, "first", 2)["workers"]["workers"] == 2
     cards = root / "data/demo/more.csv"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Card 30,", "Card 30 changed,"), encoding="utf-8")
     names: list[str] = []
     face = FaceRenderer._face
     monkeypatch.setattr(FaceRenderer, "_face", lambda self, card, *rest: names.append(card.name) or face(self, card, *rest))
-    again = _build(root, "again", 1)
+    again = build_in(root, "again", 1)
     monkeypatch.undo()
     assert "Card 30 changed" in names and len(set(names)) <= RUN, names
     assert again["laid_out"] == 1
-    _build(root, "plain", 1, cache=False)
-    assert _same_output(root, "plain", "again")
+    build_in(root, "plain", 1, cache=False)
+    assert same_output(root, "plain", "again")
 
 
-CLI = """
-import json, sys
-from click.testing import CliRunner
-from cardgen import workers
-from cardgen.cli import main
-workers.CHUNK, workers.MIN_CARDS = CHUNK_SIZE, 1
-result = CliRunner().invoke(main, sys.argv[1:])
-print(json.dumps({"code": result.exit_code, "out": result.stdout, "err": result.stderr, "workers": workers.last_build}))
-""".replace("CHUNK_SIZE", str(CHUNK))
 
 
 def test_problems_in_later_chunks_are_reported_as_one_process_reports_them(tmp_path):
@@ -281,9 +221,9 @@ def dying(renderer, rendered, scratch, cards):
 
 worker_process._chunk = dying
 """
-    shared = _build(root, "shared", 2, prelude=dying, cache=False)
+    shared = build_in(root, "shared", 2, prelude=dying, cache=False)
     assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
-    assert _same_output(root, "alone", "shared")
+    assert same_output(root, "alone", "shared")
 
 
 def test_a_shipped_set_builds_the_same_on_workers(tmp_path):
@@ -291,7 +231,7 @@ def test_a_shipped_set_builds_the_same_on_workers(tmp_path):
     for folder in ("templates", "fonts"):
         shutil.copytree(REPO / folder, root / folder)
     shutil.copytree(REPO / "data/prisoners", root / "data/prisoners")
-    results = [_build(root, f"out{jobs}", jobs, sets=["prisoners"], cache=False, stamp=True, stamp_date="2026-01-01")
+    results = [build_in(root, f"out{jobs}", jobs, sets=["prisoners"], cache=False, stamp=True, stamp_date="2026-01-01")
                for jobs in (1, 2)]
     assert results[1]["workers"] == {"workers": 2, "faces_from_workers": results[0]["laid_out"]}
     assert results[0]["laid_out"] > 50
@@ -396,10 +336,6 @@ def test_a_worker_makes_no_card_of_the_other_workers_csv_rows(tmp_path, monkeypa
         assert made_from == rows and 0 < len(rows) < len(every) / 2
 
 
-LARGE_SET = """
-from cardgen.load import cards
-cards.KEPT_CARDS, cards.MARK_EVERY = 0, 3  # the cards read from their files again, a mark every 3
-"""
 
 SHIFTED_UNDER_THE_BUILD = LARGE_SET + """
 from pathlib import Path
@@ -418,102 +354,19 @@ workers.on_workers = shifting
 def test_a_large_set_of_odd_rows_builds_the_same_on_workers(tmp_path):
     root = make_project(tmp_path)
     _odd_card_files(root)
-    alone = _build(root, "alone", 1, cache=False)
-    shared = _build(root, "shared", 2, prelude=LARGE_SET, cache=False)
+    alone = build_in(root, "alone", 1, cache=False)
+    shared = build_in(root, "shared", 2, prelude=LARGE_SET, cache=False)
     assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"]}
-    assert _same_output(root, "alone", "shared") and alone["cards"] > 60
+    assert same_output(root, "alone", "shared") and alone["cards"] > 60
     # a card file changed under the build: what the workers read no longer matches the cards the
     # build's process reads, which renders them itself, as a one-process build would
     odd = (root / "data/demo/odd.csv").read_bytes()
     runs = []
     for out, jobs in (("shifted-alone", "1"), ("shifted-shared", "2")):
         (root / "data/demo/odd.csv").write_bytes(odd)
-        runs.append(on_workers(_build_code(SHIFTED_UNDER_THE_BUILD), str(root), str(root / out), jobs,
+        runs.append(on_workers(build_code(SHIFTED_UNDER_THE_BUILD), str(root), str(root / out), jobs,
                                '{"cache": false}'))
     assert [run.returncode for run in runs] == [0, 0], runs[1].stderr
     alone, shared = (json.loads(run.stdout) for run in runs)
     assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
-    assert _same_output(root, "shifted-alone", "shifted-shared")
-
-
-# -- a large set's workers are forked before its cards are checked (early_start.py) ---------------
-
-FORKED_BEFORE_CHECK = """
-from cardgen.load import cards as card_files
-check = card_files.CardFiles.check
-
-def checking(self):  # the workers the build had forked when it began the check of its cards
-    workers.last_build["forked_before_check"] = workers.last_build["workers"]
-    check(self)
-
-card_files.CardFiles.check = checking
-"""
-
-
-def _big_set(root, rows: int, bad: dict[int, str] = {}, rules: str | None = None):
-    """A set ``big`` of one card type (one sheet group) whose cards are ``rows`` rows of one CSV
-    file of about 125 bytes each; ``bad`` replaces the count of some rows, ``rules`` is its
-    rules file."""
-    big = root / "data/big"
-    big.mkdir()
-    lines = ["name,count,text"]
-    for number in range(rows):
-        words = " ".join(WORDS[(number * 7 + i * 3) % len(WORDS)] for i in range(20))
-        lines.append(f"Card {number + 1},{bad.get(number, '1')},{words[:110]}")
-    (big / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (big / "set.yaml").write_text(
-        "name: big\ntitle: Big\ndate: 2026-01-01\ndefaults:\n  flavor: ''\n"
-        "types:\n  action: {template: demo/action.xml.j2, back: plain}\n"
-        "backs:\n  plain: {template: demo/back.xml.j2}\n"
-        "cards:\n  - {file: cards.csv, type: action}\n" + ("rules: rules.yaml\n" if rules else ""), encoding="utf-8")
-    if rules:
-        (big / "rules.yaml").write_text(rules, encoding="utf-8")
-    return root
-
-
-def test_a_large_set_checked_while_its_workers_render_builds_the_bytes_of_a_one_process_build(tmp_path):
-    """Its card files large enough (here: a byte is taken for a card), a set of one sheet group
-    is checked once its workers are forked: the same bytes, even for a set that turns out to
-    hold fewer cards than a build on workers needs (workers.MIN_CARDS), the workers passing over
-    each other's rows by the check's marks once it is done."""
-    root = _big_set(make_project(tmp_path, fonts=False), 60)
-    early = LARGE_SET + FORKED_BEFORE_CHECK + """
-from cardgen import early_start
-early_start.EXPECTED_ROW, workers.MIN_CARDS = 1, 200
-"""
-    alone = _build(root, "alone", 1, sets=["big"], cache=False)
-    shared = _build(root, "shared", 2, prelude=early, sets=["big"], cache=False)
-    assert shared["workers"] == {"workers": 2, "faces_from_workers": alone["laid_out"], "forked_before_check": 2}
-    assert alone["cards"] == 60 < workers.MIN_CARDS
-    for name in ("big.pdf", "big.json"):
-        assert (root / "alone" / name).read_bytes() == (root / "shared" / name).read_bytes()
-
-
-def _failed_on_workers(root) -> dict:
-    (root / "output").mkdir()
-    (root / "output/big.pdf").write_bytes(b"earlier")
-    code = CLI.replace("result = CliRunner()", FORKED_BEFORE_CHECK + "result = CliRunner()")
-    done = json.loads(on_workers(code, "--root", str(root), "build", "big", "--jobs", "2").stdout)
-    assert (root / "output/big.pdf").read_bytes() == b"earlier"
-    assert sorted(p.name for p in (root / "output").iterdir()) == ["big.pdf"]
-    return done
-
-
-def test_a_bad_row_of_a_large_set_stops_the_workers_forked_before_the_check(tmp_path):
-    root = _big_set(make_project(tmp_path, fonts=False), 9_000, bad={8_999: "many"})
-    assert (root / "data/big/cards.csv").stat().st_size > 2000 * 512  # large: not kept once checked
-    done = _failed_on_workers(root)
-    assert done["workers"]["forked_before_check"] == 2
-    assert (done["code"], done["out"]) == (1, "")
-    assert done["err"].splitlines() == ['data/big/cards.csv:9001: card "Card 9000": count must be a whole number, '
-                                        'got "many"', "cardgen: 1 error, 0 warnings"]
-
-
-def test_a_rules_problem_of_a_large_set_stops_the_workers_forked_before_the_check(tmp_path):
-    rules = "rules:\n  - rule: copies\n    name: one of each\n    max: 1\n"
-    root = _big_set(make_project(tmp_path, fonts=False), 9_000, bad={8_999: "2"}, rules=rules)
-    done = _failed_on_workers(root)
-    assert done["workers"]["forked_before_check"] == 2
-    assert (done["code"], done["out"]) == (1, "")
-    assert done["err"].splitlines() == ['data/big/cards.csv:9001: card "Card 9000": rule "one of each": 2 copies, '
-                                        "expected at most 1", "cardgen: 1 error, 0 warnings"]
+    assert same_output(root, "shifted-alone", "shifted-shared")
