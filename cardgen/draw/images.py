@@ -231,10 +231,15 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
 def raster_placement(raster: Raster, x: float, y: float, w: float, h: float) -> tuple[str, str, str]:
     """(image name, XObject name, operators) of what ``place_raster`` writes for the box once
     the document holds the image (the operators as the page joins them, by lines)."""
-    from reportlab.pdfbase.pdfdoc import xObjectName
+    registered = _REGISTERED.get(raster.name)
+    if registered is None:  # (looked up once per image: an icon may be placed on every card)
+        from reportlab.pdfbase.pdfdoc import xObjectName
 
-    registered = xObjectName(raster.name)
+        registered = _REGISTERED[raster.name] = xObjectName(raster.name)
     return raster.name, registered, f"q\n{_placement(x, y, w, h)}\n/{registered} Do\nQ"
+
+
+_REGISTERED: dict[str, str] = {}  # an image's name -> its XObject's name (a name per image file and size)
 
 
 def _placement(x: float, y: float, w: float, h: float) -> str:
@@ -250,17 +255,31 @@ _LOG_E_10 = log(10.0)
 
 def _number(value: float) -> str:
     """One number as reportlab's ``fp_str`` writes it (its pure-Python version, step for step:
-    the digits kept follow log(x) / log(10), not log10, which differ at powers of ten)."""
+    the digits kept follow log(x) / log(10), not log10, which differ at powers of ten). Written
+    once per value: an icon in every card's text is placed at the same few sizes and lines."""
+    text = _NUMBERS.get(value)
+    if text is not None:
+        return text
     size = abs(value)
     if size <= 1e-7:
-        return "0"
-    places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LOG_E_10)), 6)
-    text = _FORMATS[places] % value
-    if places:
-        text = text.rstrip("0")
-        if text[-1] == ".":
-            text = text[:-1]
-    return text if text[0] != "0" or len(text) == 1 else text[1:]
+        text = "0"
+    else:
+        places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LOG_E_10)), 6)
+        text = _FORMATS[places] % value
+        if places:
+            text = text.rstrip("0")
+            if text[-1] == ".":
+                text = text[:-1]
+        if text[0] == "0" and len(text) > 1:
+            text = text[1:]
+    if len(_NUMBERS) >= _NUMBERS_KEPT:  # memory stays flat, whatever the positions
+        _NUMBERS.clear()
+    _NUMBERS[value] = text
+    return text
+
+
+_NUMBERS: dict[float, str] = {}  # a value -> _number(value) (0.0 and -0.0, equal keys, both write "0")
+_NUMBERS_KEPT = 4096
 
 
 _FORMATS = ("%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f")
