@@ -255,31 +255,24 @@ _LOG_E_10 = log(10.0)
 
 def _number(value: float) -> str:
     """One number as reportlab's ``fp_str`` writes it (its pure-Python version, step for step:
-    the digits kept follow log(x) / log(10), not log10, which differ at powers of ten). Written
-    once per value: an icon in every card's text is placed at the same few sizes and lines."""
-    text = _NUMBERS.get(value)
-    if text is not None:
-        return text
+    the digits kept follow log(x) / log(10), not log10, which differ at powers of ten)."""
     size = abs(value)
     if size <= 1e-7:
-        text = "0"
+        return "0"
+    if 1 < size < 9.9:  # well inside a power of ten (the usual size and place), log's digits known
+        places = 6
+    elif 10.1 < size < 99:
+        places = 5
+    elif 101 < size < 990:
+        places = 4
     else:
         places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LOG_E_10)), 6)
-        text = _FORMATS[places] % value
-        if places:
-            text = text.rstrip("0")
-            if text[-1] == ".":
-                text = text[:-1]
-        if text[0] == "0" and len(text) > 1:
-            text = text[1:]
-    if len(_NUMBERS) >= _NUMBERS_KEPT:  # memory stays flat, whatever the positions
-        _NUMBERS.clear()
-    _NUMBERS[value] = text
-    return text
-
-
-_NUMBERS: dict[float, str] = {}  # a value -> _number(value) (0.0 and -0.0, equal keys, both write "0")
-_NUMBERS_KEPT = 4096
+    text = _FORMATS[places] % value
+    if places:
+        text = text.rstrip("0")
+        if text[-1] == ".":
+            text = text[:-1]
+    return text if text[0] != "0" or len(text) == 1 else text[1:]
 
 
 _FORMATS = ("%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f")

@@ -1,6 +1,7 @@
 """An image's placement is formatted by cardgen, digit for digit as reportlab's fp_str does."""
 from __future__ import annotations
 
+import math
 import random
 
 from reportlab.lib.rl_accel import fp_str
@@ -13,6 +14,13 @@ def test_numbers_are_written_as_fp_str_writes_them():
     values = [0.0, -0.0, 1e-7, -1e-7, 2e-7, 1, -1, 10, 100, 1000, 1e4, 1e5, 1e6, 0.5, -0.5, 0.9999995, 999.9995]
     values += [rng.choice((1, -1)) * 10 ** rng.uniform(-8, 7) for _ in range(20_000)]
     values += [round(v, rng.randint(0, 7)) for v in values[-5_000:]]
+    # next to the powers of ten and to the ranges whose digits _number knows without a logarithm
+    for edge in (1, 9.9, 10, 10.1, 99, 100, 101, 990, 1000):
+        for toward in (0, 1e9):
+            value = float(edge)
+            for _ in range(50):
+                values += [value, -value]
+                value = math.nextafter(value, toward)
     assert [_number(v) for v in values] == [fp_str(v) for v in values]
 
 
