@@ -246,8 +246,11 @@ def _placement(x: float, y: float, w: float, h: float) -> str:
     """``translate(x, y)`` then ``scale(w, h)`` as reportlab writes them: one ``cm`` operator,
     the second transform multiplied into the first as reportlab reads it back from its text
     (``fp_str(1, 0, 0, 1, x, y)`` read back gives 1.0, 0.0, 0.0, 1.0, so the product is
-    w, 0, 0, h and the translation as read back; a zero prints as 0 whatever its sign)."""
-    return f"{_number(w)} 0 0 {_number(h)} {_number(float(_number(x)))} {_number(float(_number(y)))} cm"
+    w, 0, 0, h and the translation as read back; a zero prints as 0 whatever its sign). A
+    number _number wrote reads back as a value it writes the same way (its digits are the
+    ones that value rounds to), but for "-0", a small negative value, which reads back as 0."""
+    x_text, y_text = _number(x), _number(y)
+    return f"{_number(w)} 0 0 {_number(h)} {'0' if x_text == '-0' else x_text} {'0' if y_text == '-0' else y_text} cm"
 
 
 _LOG_E_10 = log(10.0)

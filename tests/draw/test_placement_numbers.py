@@ -26,8 +26,13 @@ def test_numbers_are_written_as_fp_str_writes_them():
 
 def test_a_placement_is_reportlabs_translate_then_scale():
     rng = random.Random(7)
-    for _ in range(5_000):
-        x, y, w, h = (rng.uniform(-600, 600) for _ in range(4))
+    # positions whose digits round to a power of ten, to zero with a sign, or to the last digit kept
+    edges = [0.0, -0.0, 1e-7, -1e-7, -3e-7, -4.9e-7, -5e-7, -5.1e-7, 5e-7, -0.9999996, 0.9999996, 9.9999996,
+             -9.9999996, 99.999996, 999.99996, 999.9999996, 1000.00004, 123456.4999, 1e6 + 0.5, -1e6 - 0.5,
+             2.0 ** 53 + 2, 1e23, -1e23]
+    edges += [math.nextafter(edge, toward) for edge in (1.0, 10.0, 100.0, 1000.0, 1e4, 1e5, 1e6) for toward in (0, 1e9)]
+    corners = [(x, y, rng.uniform(0.1, 600), rng.uniform(0.1, 600)) for x in edges for y in rng.sample(edges, 4)]
+    for x, y, w, h in corners + [tuple(rng.uniform(-600, 600) for _ in range(4)) for _ in range(5_000)]:
         a0, b0, c0, d0, e0, f0 = map(float, fp_str(1, 0, 0, 1, x, y).split())
         expected = "%s cm" % fp_str(a0 * w + c0 * 0, b0 * w + d0 * 0, a0 * 0 + c0 * h, b0 * 0 + d0 * h,
                                     a0 * 0 + c0 * 0 + e0, b0 * 0 + d0 * 0 + f0)
