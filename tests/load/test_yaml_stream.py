@@ -330,5 +330,12 @@ def test_the_characters_left_to_read_yaml_are_all_but_those_it_takes_as_libyaml_
     refused = yamlstream._UNSURE_CHARACTER
     assert [hex(code) for code in range(0x110000)
             if bool(refused.match(chr(code) + "\n")) == bool(taken.match(chr(code)))] == []
-    assert refused.search("a\rb") and not refused.search("a\r\nb")
+    assert yamlstream._unsure_text("a\rb") and not yamlstream._unsure_text("a\r\nb")
+    # an ASCII text is searched for those of them it may hold: the same
+    assert [hex(code) for code in range(0x80)
+            if bool(yamlstream._UNSURE_ASCII.match(chr(code))) != bool(refused.match(chr(code)))] == []
+    assert [text for text in ("a\x01", "a: |#b", "a: 'b\tc'", "\u2028", "\x85")
+            if not (yamlstream._unsure_text(text) and yamlstream._unsure_text(text + "\xe9"))] == []
+    assert [text for text in ("a: | #b", "# a\tb", "a\r\n", "a: b #c")
+            if yamlstream._unsure_text(text) or yamlstream._unsure_text(text + "\xe9")] == []
 
