@@ -110,27 +110,25 @@ class _Scalars:
 _scalars: _Scalars | None = None
 
 
-def card_entries(path: Path) -> Iterator[CardEntry]:
+def card_entries(path: Path, told: dict | None = None) -> Iterator[CardEntry]:
     """The cards of the YAML card file ``path``, each as (values, line, field lines), as
     ``tables.py`` makes them from ``read_yaml``. Raises ``Unsure`` (possibly after some cards)
     where it cannot read on exactly as read_yaml would; a file read_yaml refuses always ends so.
-    The file is read in pieces, twice (first for what only read_yaml may read), never held."""
+    The file is read in pieces, twice (first for what only read_yaml may read), never held.
+    ``told["list"]`` is set when the whole file was read so, its cards a list in block style at
+    its top (``- name: ...``): then each card's line may be read from (``card_entries_from``)."""
     global _scalars
     try:
         limit(YAML_EXPANSION)  # read_yaml's check after parsing: a bad setting is its to report
         ascii, spaces_lines = _scan(path)
-        try:
-            from yaml import events
-            from yaml._yaml import CParser
-        except ImportError:  # PyYAML built without libyaml: read_yaml reads it all
-            raise Unsure from None
+        CParser, events = _libyaml()
         if _scalars is None:
             _scalars = _Scalars()
         # a line of spaces only may stand inside a block scalar: then the bytes are kept to look
         data = Path(path).read_bytes() if spaces_lines else None
         with open(path, "rb") as handle:
             yield from _Reader(CParser(data if data is not None else handle), events, _scalars, data,
-                               ascii).document()
+                               ascii, told=told).document()
     except Unsure:
         raise
     except (OSError, CardgenError, UsageError, ValueError):
@@ -141,6 +139,34 @@ def card_entries(path: Path) -> Iterator[CardEntry]:
         if isinstance(error, YAMLError):  # libyaml's own errors: the messages are read_yaml's to give
             raise Unsure from None
         raise
+
+
+def card_entries_from(path: Path, offset: int, line: int) -> Iterator[CardEntry]:
+    """The cards of the YAML card file ``path`` that ``card_entries`` read whole as a list in
+    block style (``told["list"]``), from the one whose list item starts line ``line`` (1-based),
+    at byte ``offset``: as ``card_entries`` gives them, lines and all. libyaml reads the file from
+    there, as a list of its own: that item's "-" stands at its line's start, after the spaces the
+    list's other items have, and nothing outside the list is above it but the document's start.
+    The file is not looked at again for what only read_yaml may read (``card_entries`` did): a
+    file changed since may end in ``Unsure`` or another error, or give other cards (workers.py
+    compares them with the build's)."""
+    global _scalars
+    CParser, events = _libyaml()
+    if _scalars is None:
+        _scalars = _Scalars()
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        yield from _Reader(CParser(handle), events, _scalars, None, True, first_line=line).document(list_only=True)
+
+
+def _libyaml():
+    """libyaml's parser and PyYAML's events (``Unsure`` without them)."""
+    try:
+        from yaml import events
+        from yaml._yaml import CParser
+    except ImportError:  # PyYAML built without libyaml: read_yaml reads it all
+        raise Unsure from None
+    return CParser, events
 
 
 SCAN_PIECE = 1 << 20  # characters
@@ -190,8 +216,10 @@ def _scan(path: Path) -> tuple[bool, bool]:
 
 
 class _Reader:
-    def __init__(self, parser, events, scalars: _Scalars, data: bytes | None, ascii: bool):
+    def __init__(self, parser, events, scalars: _Scalars, data: bytes | None, ascii: bool,
+                 first_line: int = 1, told: dict | None = None):
         self.parser, self.scalars = parser, scalars
+        self.first_line, self.told = first_line, told  # the line libyaml's first is (1-based) in the file
         self.data, self.ascii, self._text = data, ascii, None  # data None: no line of spaces only
         self.next = parser.get_event
         self.ScalarEvent, self.MappingStartEvent = events.ScalarEvent, events.MappingStartEvent
@@ -209,7 +237,7 @@ class _Reader:
             self._text = self.data.decode("utf-8")
         return _SPACES_LINE.search(self._text, start, end) is not None
 
-    def document(self) -> Iterator[CardEntry]:
+    def document(self, list_only: bool = False) -> Iterator[CardEntry]:
         events = self.events
         if type(self.next()) is not events.StreamStartEvent:
             raise Unsure
@@ -222,12 +250,14 @@ class _Reader:
         if type(top) is self.SequenceStartEvent:
             self.collection(top)
             yield from self.cards()
-        elif type(top) is self.MappingStartEvent:
+        elif type(top) is self.MappingStartEvent and not list_only:
             yield from self.top_mapping(top)
         else:  # a lone value, or an alias: read_yaml's
             raise Unsure
         if type(self.next()) is not events.DocumentEndEvent or type(self.next()) is not events.StreamEndEvent:
             raise Unsure  # a second document (read_yaml refuses it)
+        if self.told is not None and type(top) is self.SequenceStartEvent and not top.flow_style:
+            self.told["list"] = True
 
     @staticmethod
     def collection(event) -> None:
@@ -259,6 +289,7 @@ class _Reader:
 
     def cards(self) -> Iterator[CardEntry]:
         """The entries of the list of cards, up to its end."""
+        first = self.first_line
         while True:
             event = self.next()
             if type(event) is self.SequenceEndEvent:
@@ -275,9 +306,9 @@ class _Reader:
                 key = self.key(key_event)
                 if key in values:
                     raise Unsure
-                lines[key] = key_event.start_mark.line + 1
+                lines[key] = key_event.start_mark.line + first
                 values[key] = self.value(self.next(), 1)
-            yield values, event.start_mark.line + 1, lines
+            yield values, event.start_mark.line + first, lines
 
     def key(self, event) -> str:
         if type(event) is not self.ScalarEvent or event.anchor is not None or event.tag is not None:
