@@ -51,6 +51,7 @@ class CardFiles(Sequence):
         self.marks = array("q")
         self.marked_every = MARK_EVERY
         self.checked = False  # by ``check``: a build may fork its workers before (pipeline.py)
+        self._told: dict[Path, dict] = {}  # what a reading of each YAML file tells the next (tables.read_rows)
 
     def check(self) -> None:
         problems: list[Problem] = []
@@ -63,8 +64,8 @@ class CardFiles(Sequence):
         lists: list[tuple[int, int, int]] = []  # YAML files read as lists, whose marks get offsets: (file, marks)
         row, row_start = None, 0  # the source of the last card's row, and the first card it made
         for index, (path, forced_type) in enumerate(self.files):
-            before, first_mark, told = count, len(marks), {}
-            rows = self.rows_of(path, told)
+            before, first_mark = count, len(marks)
+            rows = self.rows_of(path)
             for card in self.cards_of(rows, forced_type, problems):
                 if card.source is not row:  # (a row makes several cards with `each`)
                     row, row_start = card.source, count
@@ -88,7 +89,7 @@ class CardFiles(Sequence):
             if count == before and not problems:
                 warnings.append(Problem("the card file holds no cards", Source(relative_name(path, self.root)),
                                         severity="warning"))
-            if told.get("list") and len(marks) > first_mark:
+            if self._told.get(path, {}).get("list") and len(marks) > first_mark:
                 lists.append((index, first_mark, len(marks)))
         self.warnings = tuple(warnings)
         if problems:
@@ -114,9 +115,9 @@ class CardFiles(Sequence):
     def _read(self, path: Path, forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
         return self.cards_of(self.rows_of(path), forced_type, problems)
 
-    def rows_of(self, path: Path, told: dict | None = None) -> Iterator[Row]:
-        """The rows of one of the card files (``told``: see tables.read_rows)."""
-        return read_rows(path, self.root, self.delimiters.get(path), told)
+    def rows_of(self, path: Path) -> Iterator[Row]:
+        """The rows of one of the card files."""
+        return read_rows(path, self.root, self.delimiters.get(path), self._told.setdefault(path, {}))
 
     def rows_from(self, path: Path, offset: int, line: int) -> Iterator[Row]:
         """The rows of one of the card files, YAML, from the row a mark's offset names."""

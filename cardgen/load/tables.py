@@ -32,8 +32,9 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 def read_rows(path: Path, root: Path, delimiter: str | None = None, told: dict | None = None) -> Iterator[Row]:
     """The rows of a card file. ``delimiter``: a CSV file's, as set.yaml names it (else found
-    from the file's first lines; a .tsv file's is the tab). ``told``: of a YAML file, whether
-    its rows may be read from their lines (see yamlstream.card_entries)."""
+    from the file's first lines; a .tsv file's is the tab). ``told``: of a YAML file, what a
+    reading of it tells the next, and whether its rows may be read from their lines (see
+    yamlstream.card_entries)."""
     suffix = path.suffix.lower()
     if suffix in YAML_SUFFIXES:
         return _yaml_rows(path, root, told)

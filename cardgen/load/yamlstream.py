@@ -18,6 +18,7 @@ file from the card this reader stopped at): results and messages stay what they 
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -115,12 +116,16 @@ def card_entries(path: Path, told: dict | None = None) -> Iterator[CardEntry]:
     ``tables.py`` makes them from ``read_yaml``. Raises ``Unsure`` (possibly after some cards)
     where it cannot read on exactly as read_yaml would; a file read_yaml refuses always ends so.
     The file is read in pieces, twice (first for what only read_yaml may read), never held.
-    ``told["list"]`` is set when the whole file was read so, its cards a list in block style at
-    its top (``- name: ...``): then each card's line may be read from (``card_entries_from``)."""
+    ``told`` holds what a reading learns of the file for the next (one build's): what the first
+    pass found, kept for the file as it is (``_scanned``), and ``told["list"]``, set when the
+    whole file was read so, its cards a list in block style at its top (``- name: ...``): then
+    each card's line may be read from (``card_entries_from``)."""
     global _scalars
+    told = {} if told is None else told
+    told.pop("list", None)
     try:
         limit(YAML_EXPANSION)  # read_yaml's check after parsing: a bad setting is its to report
-        ascii, spaces_lines = _scan(path)
+        ascii, spaces_lines = _scanned(path, told)
         CParser, events = _libyaml()
         if _scalars is None:
             _scalars = _Scalars()
@@ -187,6 +192,26 @@ def _unsure_text(text: str, ascii: bool | None = None) -> bool:
 def _spaces_line_in(text: str) -> bool:
     """Whether ``text`` holds a line of spaces only (a space comes before its line break)."""
     return (" \n" in text or " \r" in text) and _SPACES_LINE.search("\n" + text) is not None
+
+
+def _scanned(path: Path, told: dict) -> tuple[bool, bool]:
+    """``_scan``'s verdict on the file, kept in ``told`` for the file as it is (its inode, size
+    and times): a build reads a card file several times (its check, its pages, and from the
+    start in a worker forked after the first reading), and the file is looked through once."""
+    stat = os.stat(path)
+    key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    kept = told.get("scan")
+    if kept is not None and kept[0] == key:
+        verdict = kept[1]
+    else:
+        try:
+            verdict = _scan(path)
+        except Unsure:
+            verdict = None
+        told["scan"] = (key, verdict)
+    if verdict is None:
+        raise Unsure
+    return verdict
 
 
 def _scan(path: Path) -> tuple[bool, bool]:

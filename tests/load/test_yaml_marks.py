@@ -123,3 +123,19 @@ def test_only_a_list_at_the_top_read_whole_by_libyaml_is_read_from_its_lines(tmp
         pass
     assert told.get("list", False) is read_from_lines
 
+
+
+def test_a_yaml_file_changed_since_it_was_read_is_looked_through_again(tmp_path, monkeypatch):
+    """What the first reading found of what only read_yaml may read holds for the file as it
+    was: changed, it is looked through again (here: a block scalar's header ruamel refuses)."""
+    from cardgen.errors import CardgenError
+
+    root = make_project(tmp_path, fonts=False)
+    monkeypatch.setattr(cards_module, "KEPT_CARDS", 0)
+    cards = _card_files(root, "- name: A\n  text: |\n    x\n")
+    assert [card.fields["text"] for card in cards] == ["x\n"]
+    (root / "data/demo/odd.yaml").write_text("- name: A\n  text: |#c\n    x\n", encoding="utf-8")
+    with pytest.raises(CardgenError) as raised:
+        list(cards)
+    assert str(raised.value) == ("data/demo/odd.yaml:2: invalid YAML: expected chomping or indentation indicators, "
+                                 "but found '#' (while scanning a block scalar on line 2)")
