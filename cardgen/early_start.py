@@ -46,11 +46,11 @@ def started_early(card_set: CardSet, session: "Session", options: BuildOptions, 
     of a large set are forked when all it takes to start them is known without them: the build's
     process checks them while the workers render. That is so when the set's every card type goes
     to the same sheets (the workers' cards are then the set's, in order), and its card files, all
-    CSV or YAML (whose rows a worker's cursor can pass over unread once the check has marked
-    them, load/cursor.py), are large enough that the check would not keep the cards
-    (load/cards.py): their size gives the chunks' size. Until the check and rules pass, the build's process draws nothing;
-    if they fail, the workers are stopped and the problems are raised as ever. None: the set
-    builds as any other (checked first)."""
+    CSV or YAML (whose rows a worker's cursor passes over unread once the check has marked them,
+    load/cursor.py), are large enough that the check would not keep the cards (load/cards.py):
+    their size gives the chunks' size. Until the check and rules pass, the build's process draws
+    nothing; if they fail, the workers are stopped and the problems are raised as ever. None:
+    the set builds as any other (checked first)."""
     cards = card_set.cards
     if options.deck is not None or options.changed_since is not None or not isinstance(cards, CardFiles):
         return None
