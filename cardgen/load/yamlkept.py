@@ -74,7 +74,10 @@ def keep(path: Path, text: str, data: Any) -> None:
     """Keep ruamel's reading ``data`` of ``text`` when it is plain (see the module's docstring)."""
     if _folder is None or any(mark in text for mark in _NOT_KEPT_TEXT):
         return
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    if data.__class__ in (KeptMap, KeptSeq):  # read by yamlplain.py: ruamel's reading, in these containers
+        CommentedMap, CommentedSeq = KeptMap, KeptSeq
+    else:
+        from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     seen: set[int] = set()
 
