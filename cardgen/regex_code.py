@@ -7,9 +7,10 @@ start-up. While cardgen imports (``cardgen.collector_paused``) and while a ``car
 runs, ``re`` makes a pattern it has not met in this process from the instruction codes its own
 compiler wrote for the same pattern and flags in an earlier run, kept beside cardgen's bytecode
 (``__pycache__``); the object is the one ``re`` makes (``_sre.compile`` with the same
-arguments). Codes are kept only when rebuilding them gave a pattern equal to ``re``'s own (same
-code, flags, groups and group names) and parsing warned of nothing; the file names the exact
-Python (and ``_sre``) that wrote them, and any other Python, or a damaged file, compiles afresh.
+arguments). Codes are kept only for a pattern met in two runs, when rebuilding them gave a
+pattern equal to ``re``'s own (same code, flags, groups and group names) and parsing warned of
+nothing; the file names the exact Python (and ``_sre``) that wrote them, and any other Python,
+or a damaged file, compiles afresh.
 """
 from __future__ import annotations
 
@@ -40,9 +41,10 @@ class KeptPatterns:
 
     def __init__(self, folder: str = FOLDER):
         self.path = os.path.join(folder, f"regex-code.{sys.implementation.cache_tag}.marshal")
+        self.met_path = os.path.join(folder, f"regex-met.{sys.implementation.cache_tag}")
         self._codes: dict | None = None
         self.compiled = 0  # patterns compiled by ``re`` in this process (not found among the kept ones)
-        self._unsaved = False
+        self._fresh: dict = {}  # patterns compiled in this process -> their codes, kept at the next save
 
     def codes(self) -> dict:
         if self._codes is None:
@@ -76,33 +78,64 @@ class KeptPatterns:
                 codes.pop(key, None)
         pattern = _ORIGINAL(p, flags)  # errors and warnings as re gives them
         self.compiled += 1
-        if len(p) <= MAX_PATTERN_LENGTH and (len(codes) < MAX_PATTERNS):
+        if len(p) <= MAX_PATTERN_LENGTH and len(codes) + len(self._fresh) < MAX_PATTERNS:
             arguments = _arguments(p, flags, pattern)
             if arguments is not None:
-                codes[key] = arguments
-                self._unsaved = True
+                self._fresh[key] = arguments
         return pattern
 
     def save(self) -> None:
-        """Keep the codes made since the last save (with those another process kept meanwhile),
-        written whole under a temporary name and renamed into place."""
-        if not self._unsaved or sys.dont_write_bytecode:
+        """Keep the codes of the patterns compiled since the last save that an earlier run met
+        too (with the codes another process kept meanwhile), written whole under a temporary
+        name and renamed into place; note the others as met. A pattern made anew in each run
+        (reportlab joins a set of names, in the set's order of that process) is never kept."""
+        fresh, self._fresh = self._fresh, {}
+        if not fresh or sys.dont_write_bytecode:
             return
-        self._unsaved = False
+        met = self._met()
+        again = {key: arguments for key, arguments in fresh.items() if _digest(key) in met}
+        first = b"".join(_digest(key) for key in fresh if key not in again)
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            if first:
+                with open(self.met_path, "wb" if len(met) > MAX_MET else "ab") as handle:
+                    handle.write(first)
+        except OSError:  # a read-only install: compile each time, as without this file
+            return
+        if not again:
+            return
+        self.codes().update(again)
         codes = {**self._read(), **self.codes()}
         while len(codes) > MAX_PATTERNS:
             codes.pop(next(iter(codes)))
         temporary = f"{self.path}.{os.getpid()}.tmp"
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
             with open(temporary, "wb") as handle:
                 marshal.dump((_signature(), codes), handle)
             os.replace(temporary, self.path)
-        except (OSError, ValueError):  # a read-only install: compile each time, as without this file
+        except (OSError, ValueError):
             try:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+    def _met(self) -> set:
+        try:
+            with open(self.met_path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            return set()
+        return {data[at:at + _DIGEST_SIZE] for at in range(0, len(data) - _DIGEST_SIZE + 1, _DIGEST_SIZE)}
+
+
+MAX_MET = 4096  # patterns noted as met, at most: then the note starts again
+_DIGEST_SIZE = 16
+
+
+def _digest(key: tuple) -> bytes:
+    import hashlib
+
+    return hashlib.blake2b(marshal.dumps(key), digest_size=_DIGEST_SIZE).digest()
 
 
 def _arguments(p, flags: int, pattern) -> tuple | None:

@@ -28,6 +28,14 @@ def _compile_all(kept: KeptPatterns) -> list:
     return [kept.compile(pattern, flags) for pattern, flags in PATTERNS]
 
 
+def _two_runs(folder) -> None:
+    """Two runs that compile PATTERNS: the first notes them as met, the second keeps them."""
+    for _ in range(2):
+        run = KeptPatterns(str(folder))
+        _compile_all(run)
+        run.save()
+
+
 def _check_same_as_re(made: list) -> None:
     for pattern, (source, flags) in zip(made, PATTERNS):
         fresh = re._compiler.compile(source, flags) if regex_code._ORIGINAL is None else regex_code._ORIGINAL(source, flags)
@@ -54,17 +62,35 @@ def test_kept_code_makes_the_same_pattern_without_compiling(tmp_path, no_bytecod
     _check_same_as_re(_compile_all(first))
     assert first.compiled == len(PATTERNS)
     first.save()
-    assert _path(tmp_path).is_file()
+    assert not _path(tmp_path).exists()  # met once: noted, not kept
 
     second = KeptPatterns(str(tmp_path))  # the next run
     _check_same_as_re(_compile_all(second))
-    assert second.compiled == 0
+    assert second.compiled == len(PATTERNS)
+    second.save()
+    assert _path(tmp_path).is_file()
+
+    third = KeptPatterns(str(tmp_path))
+    _check_same_as_re(_compile_all(third))
+    assert third.compiled == 0
+
+
+def test_a_pattern_made_anew_in_each_run_is_never_kept(tmp_path, no_bytecode_flag):
+    """reportlab joins a set of names into a pattern, in the set's order, which changes from one
+    process to the next: kept, each run would add one."""
+    _two_runs(tmp_path)
+    kept_file = _path(tmp_path).read_bytes()
+    for run_number in range(3):
+        run = KeptPatterns(str(tmp_path))
+        assert run.compile("|".join(f"name{(n + run_number) % 5}" for n in range(5)), 0).match("name3")
+        _compile_all(run)
+        run.save()
+        assert run.compiled == 1
+    assert _path(tmp_path).read_bytes() == kept_file
 
 
 def test_a_changed_pattern_or_flag_is_compiled_afresh(tmp_path, no_bytecode_flag):
-    first = KeptPatterns(str(tmp_path))
-    _compile_all(first)
-    first.save()
+    _two_runs(tmp_path)
     second = KeptPatterns(str(tmp_path))
     assert second.compile(r"(?P<key>[\w-]+)\s*=", 0).groupindex == {"key": 1}
     assert second.compile(rb"\w\w\w\w", re.IGNORECASE).flags & re.IGNORECASE
@@ -87,9 +113,7 @@ def test_errors_and_warnings_are_res_own(tmp_path, no_bytecode_flag):
 
 
 def test_another_pythons_or_a_damaged_file_is_ignored(tmp_path, no_bytecode_flag):
-    first = KeptPatterns(str(tmp_path))
-    _compile_all(first)
-    first.save()
+    _two_runs(tmp_path)
     path = _path(tmp_path)
     signature, codes = marshal.loads(path.read_bytes())
     path.write_bytes(marshal.dumps((("another Python",) + signature[1:], codes)))
