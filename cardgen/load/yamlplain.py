@@ -29,8 +29,9 @@ class Unsure(Exception):
 _REFUSED_MARKS = ("&", "*", "!", "|", ">", "<<", "\\", "\t", "\r")
 _TRUE, _FALSE, _NULL = ("true", "True", "TRUE"), ("false", "False", "FALSE"), ("~", "null", "Null", "NULL")
 # first characters of a plain scalar that ruamel may resolve to something besides text (YAML 1.2):
-# numbers, dates, .inf/.nan, "<<", "="; "t", "f", "n" (and capitals) only as the words above
-_NOT_TEXT_START = frozenset("0123456789+-.~<=")
+# numbers, dates, .inf/.nan, "<<", "=", a lone "!", "&" or "*"; "t", "f", "n" (and capitals)
+# only as the words above (tests/load/test_yamlplain.py holds this to ruamel's own table)
+_NOT_TEXT_START = frozenset("0123456789+-.~<=!&*")
 _WORD_START = frozenset("tTfFnN")
 _PLAIN_REFUSED_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_STOP = frozenset(",[]{}")
@@ -329,7 +330,7 @@ class _Reader:
                 break
             end += 1
         words = line[at:end].rstrip(" ")
-        return _resolved(words), at + len(words)
+        return resolved_plainly(words), at + len(words)
 
 
 def _skip_spaces(line: str, at: int) -> int:
@@ -339,8 +340,9 @@ def _skip_spaces(line: str, at: int) -> int:
     return at
 
 
-def _resolved(words: str) -> Any:
-    """A plain scalar as ruamel resolves it (YAML 1.2): text, or the few values this reader takes."""
+def resolved_plainly(words: str) -> Any:
+    """A plain scalar as ruamel's round-trip loader builds it (YAML 1.2), when it is text, a whole
+    number, true/false or null, without ruamel; ``Unsure`` for anything else."""
     first = words[:1]
     if first in _WORD_START:
         if words in _TRUE:

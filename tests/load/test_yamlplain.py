@@ -176,3 +176,31 @@ def test_a_plain_set_yaml_is_read_without_ruamel(tmp_path, monkeypatch):
     data = yamlfile.read_yaml(path, tmp_path)
     assert yamlfile.line_of(data["types"]["token"], "size") == 10
     assert yamlfile.line_of(data["cards"], 2) == 15 and yamlfile.plain(data["cards"][2]) == ["nested", [1, 2]]
+
+
+def test_the_first_characters_ruamel_resolves_are_the_readers_own():
+    """A plain scalar is text unless ruamel has a resolver for its first character: the reader's
+    list of those is ruamel's table, and "t", "f", "n" (and capitals) resolve only to true,
+    false and null."""
+    from ruamel.yaml import YAML
+
+    from cardgen.load import yamlplain
+
+    table = YAML(typ="rt", pure=True).resolver.versioned_resolver
+    assert {first for first in table if first} == yamlplain._NOT_TEXT_START | yamlplain._WORD_START
+    for first in yamlplain._WORD_START:
+        assert {str(tag).rpartition(":")[2] for tag, _ in table[first]} <= {"bool", "null"}
+
+
+def test_card_values_that_are_text_whole_numbers_or_words_need_no_ruamel():
+    """libyaml's reading of card files (yamlstream.py) resolves such values as ruamel does,
+    without importing it; the first other value asks ruamel."""
+    from cardgen.load.yamlstream import _Scalars
+
+    scalars = _Scalars()
+    words = ["word", "two words", "12", "-3", "true", "False", "Null", "~", "yes", "nothing"]
+    assert [scalars.value(text) for text in words] == ["word", "two words", 12, -3, True, False, None, None, "yes",
+                                                       "nothing"]
+    assert scalars.resolvers is None
+    assert scalars.value("0") == 0 and scalars.value("1.5") == 1.5 and scalars.value("0x1F") == 31
+    assert scalars.resolvers is not None
