@@ -143,6 +143,9 @@ def _arguments(p, flags: int, pattern) -> tuple | None:
     make exactly ``pattern``; None when they do not, or when parsing warns."""
     from re import _compiler, _parser
 
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return None  # catch_warnings is the process's: another thread's warning would be swallowed
     try:
         with warnings.catch_warnings(record=True) as warned:
             warnings.simplefilter("always")

@@ -164,3 +164,20 @@ def test_re_compiles_through_the_kept_codes_only_while_cardgen_imports_or_runs(t
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert re.compile("kept(?P<n>[0-9]+)x").match("kept12x")
+
+
+def test_a_pattern_compiled_while_other_threads_run_is_not_kept(tmp_path, no_bytecode_flag):
+    """Keeping asks whether parsing warned, with the process's own warning filters: never while
+    another thread (`cardgen serve`) could warn meanwhile."""
+    import threading
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        kept = KeptPatterns(str(tmp_path))
+        _check_same_as_re(_compile_all(kept))
+        assert kept._fresh == {}
+    finally:
+        release.set()
+        other.join()
