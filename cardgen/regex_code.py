@@ -7,10 +7,11 @@ start-up. While cardgen imports (``cardgen.collector_paused``) and while a ``car
 runs, ``re`` makes a pattern it has not met in this process from the instruction codes its own
 compiler wrote for the same pattern and flags in an earlier run, kept beside cardgen's bytecode
 (``__pycache__``); the object is the one ``re`` makes (``_sre.compile`` with the same
-arguments). Codes are kept only for a pattern met in two runs, when rebuilding them gave a
-pattern equal to ``re``'s own (same code, flags, groups and group names) and parsing warned of
-nothing; the file names the exact Python (and ``_sre``) that wrote them, and any other Python,
-or a damaged file, compiles afresh.
+arguments). Codes are kept only for a pattern met in two runs, when rebuilding them (re's own
+steps, done again at the save, and only where the file can be written) gave a pattern equal to
+``re``'s own (same code, flags, groups and group names) and parsing warned of nothing; the file
+names the exact Python (and ``_sre``) that wrote them, and any other Python, or a damaged file,
+compiles afresh.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class KeptPatterns:
         self.met_path = os.path.join(folder, f"regex-met.{sys.implementation.cache_tag}")
         self._codes: dict | None = None
         self.compiled = 0  # patterns compiled by ``re`` in this process (not found among the kept ones)
-        self._fresh: dict = {}  # patterns compiled in this process -> their codes, kept at the next save
+        self._fresh: dict = {}  # (pattern, flags) compiled in this process -> re's pattern, until the next save
 
     def codes(self) -> dict:
         if self._codes is None:
@@ -79,9 +80,7 @@ class KeptPatterns:
         pattern = _ORIGINAL(p, flags)  # errors and warnings as re gives them
         self.compiled += 1
         if len(p) <= MAX_PATTERN_LENGTH and len(codes) + len(self._fresh) < MAX_PATTERNS:
-            arguments = _arguments(p, flags, pattern)
-            if arguments is not None:
-                self._fresh[key] = arguments
+            self._fresh[key] = pattern  # its codes made at the save, if it is to be kept
         return pattern
 
     def save(self) -> None:
@@ -93,7 +92,7 @@ class KeptPatterns:
         if not fresh or sys.dont_write_bytecode:
             return
         met = self._met()
-        again = {key: arguments for key, arguments in fresh.items() if _digest(key) in met}
+        again = [key for key in fresh if _digest(key) in met]
         first = b"".join(_digest(key) for key in fresh if key not in again)
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
@@ -102,9 +101,14 @@ class KeptPatterns:
                     handle.write(first)
         except OSError:  # a read-only install: compile each time, as without this file
             return
-        if not again:
+        kept = {}
+        for key in again:  # re's compiling done again, once, for the patterns kept
+            arguments = _arguments(*key, fresh[key])
+            if arguments is not None:
+                kept[key] = arguments
+        if not kept:
             return
-        self.codes().update(again)
+        self.codes().update(kept)
         codes = {**self._read(), **self.codes()}
         while len(codes) > MAX_PATTERNS:
             codes.pop(next(iter(codes)))
