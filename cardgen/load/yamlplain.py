@@ -100,8 +100,8 @@ class _Reader:
             return self._block_sequence(indent)
         return self._block_mapping(indent)
 
-    def _block_mapping(self, indent: int, row: int | None = None, column: int | None = None) -> KeptMap:
-        """Keys at ``indent``; the first may stand after a list's "- " (``row``, ``column``)."""
+    def _block_mapping(self, indent: int) -> KeptMap:
+        """Keys at ``indent`` from line ``row`` (the first may stand after a list's "- ")."""
         mapping = KeptMap()
         data: dict = {}
         start = (self.row, indent)
