@@ -23,6 +23,7 @@ from typing import Any, Iterator
 
 from ..errors import CardgenError, UsageError
 from ..limits import YAML_EXPANSION, limit
+from .yamlplain import Unsure as NotPlain, resolved_plainly
 from .yamlscan import Unsure, scanned, spaces_line_between, unsure_text
 
 MAX_DEPTH = 64  # lists and mappings inside a card; deeper is read_yaml's to judge
@@ -38,14 +39,22 @@ class _Scalars:
     true/false built by ruamel's own constructor."""
 
     def __init__(self):
+        self.resolvers: dict | None = None  # first character -> [(tag, pattern)], ruamel's
+        self.constructor = None
+        self.cache: dict[str, Any] = {}
+
+    def _ruamels(self) -> None:
+        """ruamel's resolver and constructor: imported for the first scalar that is more than
+        text, a whole number, true/false or null (most card files have none)."""
         from ruamel.yaml import YAML
 
         yaml = YAML(typ="rt", pure=True)
-        self.resolvers = yaml.resolver.versioned_resolver  # first character -> [(tag, pattern)]
+        self.resolvers = yaml.resolver.versioned_resolver
         self.constructor = yaml.constructor
-        self.cache: dict[str, Any] = {}
 
     def tag(self, value: str) -> str:
+        if self.resolvers is None:
+            self._ruamels()
         for tag, pattern in self.resolvers.get(value[:1], ()):
             if pattern.match(value):
                 return str(tag)
@@ -53,6 +62,10 @@ class _Scalars:
 
     def built(self, text: str) -> Any:
         """The plain scalar ``text`` as read_yaml's loader builds it (ruamel's number types)."""
+        try:  # text, a whole number, true/false or null, as ruamel builds them (yamlplain.py)
+            return resolved_plainly(text)
+        except NotPlain:
+            pass
         from ruamel.yaml.nodes import ScalarNode
 
         tag = self.tag(text)
