@@ -40,6 +40,20 @@ def test_a_value_that_is_none_is_not_printed_as_the_word(built, cli):
                         'with `is none` (and 2 more cards)', ONE)
 
 
+def test_a_none_or_list_written_in_the_template_itself_is_not_printed_either(built, cli):
+    """``{{ none }}`` printed "None": Jinja folded the constant when it compiled the template,
+    autoescaped to the text "None" before cardgen's check saw it."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ none }}")
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ [1, 2] }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": the value printed here is none (left empty '
+                        'in YAML, or nothing found), which would print as "None": give it a value, or test it with '
+                        '`is none` (and 3 more cards)',
+            'templates/demo/token.xml.j2:3: card "Marker": the value printed here is a list, which would print as '
+            'Python writes it, "[1, 2]": print its items in a loop, or join them with | join(", ")',
+            "cardgen: 2 errors, 0 warnings")
+
+
 def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(built, cli):
     """``flavor: [Fast, Quiet]`` in a YAML card file printed "['Fast', 'Quiet']" on the card."""
     project, _ = built

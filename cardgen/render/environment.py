@@ -131,10 +131,14 @@ _CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop,
                (Mapping, "mapping", "print one of its values"))
 
 
-def _printable(value: Any) -> Any:
+@jinja2.pass_eval_context
+def _printable(_: Any, value: Any) -> Any:
     """What ``{{ ... }}`` prints: anything but none and the containers Python would write out.
     Jinja wrote None as the word "None": on a card as text, and in an attribute as the colour
-    "none", which paints nothing; a list from a YAML card file as "['a', 'b']"."""
+    "none", which paints nothing; a list from a YAML card file as "['a', 'b']". It takes the
+    evaluation context (unused) so that Jinja calls it at every rendering: a finalize without
+    one is applied to a constant (``{{ none }}``, ``{{ [1, 2] }}``) when the template is compiled,
+    after autoescape has made it the text "None", which it then lets through."""
     if value.__class__ in _PRINTS_AS_ITSELF:
         return value
     if value is None:
