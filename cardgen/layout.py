@@ -18,7 +18,8 @@ from .draw.text import PreparedText
 from .blame import TextProblem, blame
 from .errors import CardgenError, Problem
 from .model import CardSet, Icon
-from .paths import confined
+from .load.yamlfile import relative_name
+from .paths import confined, not_a_file
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook, MissingFace
@@ -78,10 +79,13 @@ class Resources:
 
     def _find_image(self, src: str) -> Path:
         root = self.card_set.root
-        for folder in (self.card_set.directory, root / "templates"):
-            candidate = confined(root, folder, src, "image")
+        candidates = [confined(root, folder, src, "image") for folder in (self.card_set.directory, root / "templates")]
+        for candidate in candidates:
             if candidate.is_file():
                 return candidate
+        for candidate in candidates:  # there, but a folder or a pipe: said what it is
+            if not_a_file(candidate) != "not found":
+                raise ValueError(f'image "{relative_name(candidate, root)}" {not_a_file(candidate)}')
         raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
 
     def icon(self, name: str) -> tuple[float, Callable]:

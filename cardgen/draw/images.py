@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Problem, Source
-from ..paths import svg_references
+from ..paths import not_a_file, svg_references
 from .kept_images import kept_raster
 from .raster import Raster, load_raster
 
@@ -74,7 +74,7 @@ class ImageStore:
 
 def _load(path: Path, most: int | None, root: Path | None = None, kept: Path | None = None) -> LoadedImage:
     if not path.is_file():
-        raise ValueError(f'image "{path.name}" not found')
+        raise ValueError(f'image "{path.name}" {not_a_file(path)}')
     if path.suffix.lower() == ".svg":
         return _load_svg(path, root)
     raster = kept_raster(path, most, kept) if kept is not None else load_raster(path, most)

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
-from ..paths import OutsideProject, confined, is_inside
+from ..paths import OutsideProject, confined, is_inside, not_a_file
 from .bounded import BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .fragments import FragmentCache
@@ -62,6 +62,10 @@ class OutsideTemplate(TemplateNotFound):
     """A template that resolves (through a link) outside the project folder: never read."""
 
 
+class TemplateNotAFile(TemplateNotFound):
+    """A template name that names a folder or a named pipe, not a file: said what it is."""
+
+
 class TemplateNotText(TemplateSyntaxError):
     """A template file that is not UTF-8 text."""
 
@@ -82,6 +86,11 @@ class MarkedLoader(FileSystemLoader):
             raise OutsideTemplate(template, str(exc)) from None
         try:
             source, filename, uptodate = super().get_source(environment, template)
+        except TemplateNotFound:
+            said = not_a_file(self.root / name)
+            if said != "not found":  # Jinja looks for files only: a pipe or folder there was "not found"
+                raise TemplateNotAFile(template, f'template "{name}" {said}') from None
+            raise
         except PermissionError as exc:
             raise TemplateNotText(f"cannot read the template: {os_reason(exc)}", None, template) from None
         except UnicodeDecodeError as exc:
@@ -283,7 +292,7 @@ class Templates:
             # a missing include or parent is the including line's problem; a missing layout, set.yaml's
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else declared_at
-            if isinstance(exc, OutsideTemplate):
+            if isinstance(exc, (OutsideTemplate, TemplateNotAFile)):
                 message = exc.message
             elif exc.name is None:  # {% include none %}, {% include nothing_set %}: no name at all
                 message = INCLUDE_NAMES
