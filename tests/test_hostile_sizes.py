@@ -139,6 +139,21 @@ def test_an_svg_holding_nan_or_inf_is_refused_at_the_line_that_names_it(built, c
     refused(cli, built, line.replace("a group's transform", "a polygon's strokeWidth"), ONE)
 
 
+def test_an_svg_group_flattened_to_nothing_is_left_out_as_a_browser_leaves_it(built, cli):
+    """A group scaled by 0 (or by a matrix whose determinant is 0) made reportlab divide by zero
+    as it drew the icon: an internal error naming neither the card nor the SVG."""
+    from pdftext import page_texts
+
+    project, _ = built
+    star = project / "data/demo/icons/star.svg"
+    edit(star, "<polygon", '<g transform="matrix(0 0 0 0 0 0)"><rect width="5" height="5"/></g><polygon transform="scale(0)"')
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": SVG "star.svg" draws nothing: it '
+                        "holds no shape (path, rect, circle, polygon, ...)", ONE)
+    edit(star, '<polygon transform="scale(0)"', "<polygon")
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    assert "Escape Artist" in page_texts(project / "output/demo.pdf")[0]
+
+
 def test_a_custom_paper_from_the_command_line_is_named_in_the_does_not_fit_message(built, cli):
     """`--paper 60x80 --gutter-fold` was an internal error: the message formatted "60mm" as a number."""
     refused(cli, built, 'data/demo/set.yaml:8: card "Quick Draw": a 63.5 x 88.9 mm card with 3 mm bleed does not fit '
