@@ -54,6 +54,25 @@ def test_a_none_or_list_written_in_the_template_itself_is_not_printed_either(bui
             "cardgen: 2 errors, 0 warnings")
 
 
+def test_a_none_joined_into_text_or_a_macro_printed_uncalled_is_not_printed_either(built, cli):
+    """``"Flavor: " ~ set.accent`` printed "Flavor: None" for a value left empty, as did
+    ``"%s" % ...``; a macro named without its () printed "<Macro 'm'>"."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  accent: ~\ndefaults:")
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", '{{ "Flavor: " ~ set.accent }}')
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{% macro m() %}x{% endmacro %}{{ m }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": a value joined into text here (with ~ or %) '
+                        'is none (left empty in YAML, or nothing found), which would print as "None": give it a value, '
+                        "or test it with `is none` (and 3 more cards)",
+            """templates/demo/token.xml.j2:3: card "Marker": the value printed here is a Macro, which would print as """
+            """Python writes it, "<Macro 'm'>": call it, with ()""", "cardgen: 2 errors, 0 warnings")
+    edit(project / "templates/demo/action.xml.j2", '"Flavor: " ~ set.accent', '"Flavor: %s" % set.accent')
+    edit(project / "templates/demo/token.xml.j2", "{{ m }}", "{{ m() }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": a value joined into text here (with ~ or %) '
+                        'is none (left empty in YAML, or nothing found), which would print as "None": give it a value, '
+                        "or test it with `is none` (and 3 more cards)", ONE)
+
+
 def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(built, cli):
     """``flavor: [Fast, Quiet]`` in a YAML card file printed "['Fast', 'Quiet']" on the card."""
     project, _ = built

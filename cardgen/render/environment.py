@@ -6,7 +6,9 @@ Every element tag in a template is marked with the template file and line it was
 """
 from __future__ import annotations
 
+import datetime
 import hashlib
+import numbers
 import os
 import re
 from pathlib import Path
@@ -22,7 +24,7 @@ from markupsafe import Markup
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside, not_a_file
-from .bounded import BoundedEnvironment, TemplateLimit
+from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .fragments import FragmentCache
 
@@ -138,24 +140,48 @@ NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing 
 _PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
 _CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
                (Mapping, "mapping", "print one of its values"))
+_TEXT_LIKE = (str, numbers.Number, datetime.date, datetime.time)  # a YAML date prints as written: 2024-05-01
+
+
+def _not_text(value: Any) -> str | None:
+    """Why ``value`` would print as something no one wrote (after "the value printed here"),
+    or None: none, a container, or an object Python writes as "<Macro 'm'>"."""
+    if value is None:
+        return NONE_PRINTED.removeprefix("the value printed here ")
+    for *kinds, name, instead in _CONTAINERS:
+        if isinstance(value, tuple(kinds)):
+            return f'is a {name}, which would print as Python writes it, "{value!r}": {instead}'
+    if isinstance(value, (_TEXT_LIKE, jinja2.Undefined)) or hasattr(value, "__html__"):
+        return None  # Undefined: the empty text of `a if b` without an else (a strict one raises itself)
+    instead = "call it, with ()" if callable(value) else "print one of its values"
+    return f'is a {type(value).__name__}, which would print as Python writes it, "{value}": {instead}'
 
 
 @jinja2.pass_eval_context
 def _printable(_: Any, value: Any) -> Any:
-    """What ``{{ ... }}`` prints: anything but none and the containers Python would write out.
-    Jinja wrote None as the word "None": on a card as text, and in an attribute as the colour
-    "none", which paints nothing; a list from a YAML card file as "['a', 'b']". It takes the
-    evaluation context (unused) so that Jinja calls it at every rendering: a finalize without
-    one is applied to a constant (``{{ none }}``, ``{{ [1, 2] }}``) when the template is compiled,
-    after autoescape has made it the text "None", which it then lets through."""
+    """What ``{{ ... }}`` prints: anything but none, the containers and the objects Python would
+    write out. Jinja wrote None as the word "None": on a card as text, and in an attribute as the
+    colour "none", which paints nothing; a list from a YAML card file as "['a', 'b']"; a macro
+    named without its () as "<Macro 'm'>". It takes the evaluation context (unused) so that Jinja
+    calls it at every rendering: a finalize without one is applied to a constant (``{{ none }}``,
+    ``{{ [1, 2] }}``) when the template is compiled, after autoescape has made it the text
+    "None", which it then lets through."""
     if value.__class__ in _PRINTS_AS_ITSELF:
         return value
-    if value is None:
-        raise ValueError(NONE_PRINTED)
-    for *kinds, name, instead in _CONTAINERS:
-        if isinstance(value, tuple(kinds)):
-            raise ValueError(f'the value printed here is a {name}, which would print as Python writes it, '
-                             f'"{value!r}": {instead}')
+    problem = _not_text(value)
+    if problem is not None:
+        raise ValueError(f"the value printed here {problem}")
+    return value
+
+
+def _joined(value: Any) -> Any:
+    """An operand of ``~`` (or a value ``%`` formats), refused as ``_printable`` refuses a
+    printed one: ``"Cost: " ~ cost`` printed "Cost: None" for a cost left empty."""
+    if value.__class__ in _PRINTS_AS_ITSELF:
+        return value
+    problem = _not_text(value)
+    if problem is not None:
+        raise ValueError(f"a value joined into text here (with ~ or %) {problem}")
     return value
 
 
@@ -223,6 +249,7 @@ class Templates:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
             finalize=_printable)
         self.env.filters["random"] = _no_random
+        self.env.filters[JOINED] = _joined
         self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
         self.env.filters["float"] = _number
