@@ -54,23 +54,27 @@ def test_a_none_or_list_written_in_the_template_itself_is_not_printed_either(bui
             "cardgen: 2 errors, 0 warnings")
 
 
-def test_a_none_joined_into_text_or_a_macro_printed_uncalled_is_not_printed_either(built, cli):
-    """``"Flavor: " ~ set.accent`` printed "Flavor: None" for a value left empty, as did
-    ``"%s" % ...``; a macro named without its () printed "<Macro 'm'>"."""
+JOINED_NONE = ('a value joined into text here (with ~, %, join or format) is none (left empty in YAML, or nothing '
+               'found), which would print as "None": give it a value, or test it with `is none` (and 3 more cards)')
+
+
+@pytest.mark.parametrize("joined", ['"Flavor: " ~ set.accent', '"Flavor: %s" % set.accent',
+                                    '["Flavor", set.accent] | join(": ")', '"Flavor: %s" | format(set.accent)'],
+                         ids=["tilde", "percent", "join", "format"])
+def test_a_none_joined_into_text_is_not_printed_either(built, cli, joined):
+    """``"Flavor: " ~ set.accent`` printed "Flavor: None" for a value left empty, as did the
+    other ways of making text of it."""
     project, _ = built
     edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  accent: ~\ndefaults:")
-    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", '{{ "Flavor: " ~ set.accent }}')
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ " + joined + " }}")
+    refused(cli, built, f'templates/demo/action.xml.j2:6: card "Quick Draw": {JOINED_NONE}', ONE)
+
+
+def test_a_macro_printed_without_its_call_is_not_printed_as_python_writes_it(built, cli):
+    project, _ = built
     edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{% macro m() %}x{% endmacro %}{{ m }}")
-    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": a value joined into text here (with ~ or %) '
-                        'is none (left empty in YAML, or nothing found), which would print as "None": give it a value, '
-                        "or test it with `is none` (and 3 more cards)",
-            """templates/demo/token.xml.j2:3: card "Marker": the value printed here is a Macro, which would print as """
-            """Python writes it, "<Macro 'm'>": call it, with ()""", "cardgen: 2 errors, 0 warnings")
-    edit(project / "templates/demo/action.xml.j2", '"Flavor: " ~ set.accent', '"Flavor: %s" % set.accent')
-    edit(project / "templates/demo/token.xml.j2", "{{ m }}", "{{ m() }}")
-    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": a value joined into text here (with ~ or %) '
-                        'is none (left empty in YAML, or nothing found), which would print as "None": give it a value, '
-                        "or test it with `is none` (and 3 more cards)", ONE)
+    refused(cli, built, """templates/demo/token.xml.j2:3: card "Marker": the value printed here is a Macro, which would """
+                        """print as Python writes it, "<Macro 'm'>": call it, with ()""", ONE)
 
 
 def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(built, cli):

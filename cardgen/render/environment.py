@@ -18,6 +18,7 @@ import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.filters import do_float, do_int
+from jinja2.nodes import EvalContext
 from jinja2.sandbox import MAX_RANGE
 from markupsafe import Markup
 
@@ -181,8 +182,33 @@ def _joined(value: Any) -> Any:
         return value
     problem = _not_text(value)
     if problem is not None:
-        raise ValueError(f"a value joined into text here (with ~ or %) {problem}")
+        raise ValueError(f"a value joined into text here (with ~, %, join or format) {problem}")
     return value
+
+
+def _joining_checked(original: Any, values: Any) -> Any:
+    """Jinja's ``join`` or ``format`` filter, each value it joins into text refused as ``~``
+    refuses one: ``[a, b] | join(", ")`` printed "a, None" for a b left empty."""
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        given = args[1:] if args and isinstance(args[0], EvalContext) else args
+        for value in values(given, kwargs):
+            _joined(value)
+        return original(*args, **kwargs)
+
+    if hasattr(original, "jinja_pass_arg"):
+        checked.jinja_pass_arg = original.jinja_pass_arg
+    return checked
+
+
+def _joined_items(given: tuple, kwargs: dict) -> tuple:
+    """The items ``join`` writes out: those of a list, unless it joins one attribute of each."""
+    if not given or not isinstance(given[0], (list, tuple)) or len(given) > 2 or "attribute" in kwargs:
+        return ()
+    return tuple(given[0])
+
+
+def _formatted_values(given: tuple, kwargs: dict) -> tuple:
+    return tuple(given[1:]) + tuple(kwargs.values())
 
 
 def _no_random(*_: Any) -> None:
@@ -249,6 +275,8 @@ class Templates:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
             finalize=_printable)
         self.env.filters["random"] = _no_random
+        self.env.filters["join"] = _joining_checked(self.env.filters["join"], _joined_items)
+        self.env.filters["format"] = _joining_checked(self.env.filters["format"], _formatted_values)
         self.env.filters[JOINED] = _joined
         self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
