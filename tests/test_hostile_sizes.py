@@ -59,8 +59,9 @@ JOINED_NONE = ('a value joined into text here (with ~, %, join or format) is non
 
 
 @pytest.mark.parametrize("joined", ['"Flavor: " ~ set.accent', '"Flavor: %s" % set.accent',
-                                    '["Flavor", set.accent] | join(": ")', '"Flavor: %s" | format(set.accent)'],
-                         ids=["tilde", "percent", "join", "format"])
+                                    '["Flavor", set.accent] | join(": ")', '"Flavor: %s" | format(set.accent)',
+                                    '"Flavor: {}".format(set.accent)'],
+                         ids=["tilde", "percent", "join", "format", "str-format"])
 def test_a_none_joined_into_text_is_not_printed_either(built, cli, joined):
     """``"Flavor: " ~ set.accent`` printed "Flavor: None" for a value left empty, as did the
     other ways of making text of it."""

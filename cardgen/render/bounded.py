@@ -149,6 +149,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             owner = getattr(__obj, "__self__", getattr(getattr(__obj, "__wrapped__", None), "__self__", None))
             if isinstance(owner, str):  # what a string method builds: "a".ljust(10 ** 9)
                 __self.charge(_string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
+                if getattr(__obj, "__name__", "") == "format":  # "{} coins".format(cost) wrote "None coins"
+                    for value in (*args, *kwargs.values()):
+                        if value is None:  # (a container is passed: "{m[k]}" reads a field of it)
+                            __self.filters[JOINED](value)
             elif __obj is __self.globals.get("lipsum"):
                 n = kwargs.get("n", args[0] if args else 5)
                 __self.charge(n * 100 if isinstance(n, int) else 0)
