@@ -209,6 +209,15 @@ def test_a_device_named_on_the_command_line_is_not_read(built, cli):
             args=("build", "demo", "--sheet", os.devnull))
 
 
+def test_a_sheet_given_as_empty_text_is_refused(built, cli):
+    """``--sheet ''`` (a variable left unset) printed on the plain grid without a word."""
+    project, before = built
+    result = cli(project, "build", "demo", "--sheet", "")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, "Error: Invalid value for '--sheet': empty text: name a sheet template (OL32, circle-cut, ...) or a file")
+    intact(project, before)
+
+
 @pytest.mark.parametrize("args", [("build", "demo"), ("proof", "demo"), ("export", "demo"), ("calibrate",), ("clean",),
                                   ("preflight", "demo"), ("watch", "demo"), ("serve", "demo"), ("new",)])
 def test_an_output_folder_given_as_empty_text_is_refused(built, cli, args):
