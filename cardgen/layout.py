@@ -4,7 +4,6 @@ The result is everything the draw stage needs; it is computed once per distinct 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -24,7 +23,7 @@ from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook, MissingFace
 from .text.hyphenate import SOFT_HYPHEN, Hyphenator
-from .text.rich import UnknownIcon, parse
+from .text.rich import COLOR_OPEN, UnknownIcon, parse
 from .units import PT_PER_MM
 
 SAFE_TOLERANCE = 1e-6  # mm
@@ -236,9 +235,6 @@ def _wide(mm: float) -> str:
     return f"{mm:,.0f}" if mm >= 1000 else f"{mm:.4g}"
 
 
-_COLOR_RUN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
-
-
 def font_label(fonts: FontBook, file_name: str) -> str:
     """A font file as the designer names it: its family, and its style unless regular."""
     for family, styles in fonts.families.items():
@@ -301,7 +297,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         raise TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
     rich = a["markup"] == "rich"
     if rich and "[color=" in (element.content or ""):
-        for value in set(_COLOR_RUN.findall(element.content)):
+        for value in set(COLOR_OPEN.findall(element.content)):  # as rich.py reads them: cmyk(...) too
             try:
                 parse_color(value)
             except ValueError as exc:
