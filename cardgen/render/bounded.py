@@ -27,7 +27,7 @@ from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
 SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
-JOINED = "cardgen_joined"  # the filter every operand of ``~`` is passed through (render/environment.py sets it)
+JOINED = "cardgen_joined"  # the filter every operand of ``~`` is passed through (render/printable.py: joined)
 NESTED = "cardgen_nested"  # the filter every list, tuple and dict a template writes is passed through
 _DIGITS = re.compile(r"\d+")
 _PLAIN_NUMBERS = frozenset({int, float})

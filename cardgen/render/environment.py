@@ -6,9 +6,7 @@ Every element tag in a template is marked with the template file and line it was
 """
 from __future__ import annotations
 
-import datetime
 import hashlib
-import numbers
 import os
 import re
 from pathlib import Path
@@ -18,9 +16,7 @@ import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, meta
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.filters import do_float, do_int
-from jinja2.nodes import EvalContext
 from jinja2.sandbox import MAX_RANGE
-from markupsafe import Markup
 
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
@@ -28,6 +24,7 @@ from ..paths import OutsideProject, confined, is_inside, not_a_file
 from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .fragments import FragmentCache
+from .printable import formatted_values, joined, joined_items, joining_checked, printable
 
 # What marking looks for: an element's start tag, to mark; or the start of a stretch whose ``<``
 # opens no element (a Jinja expression, statement or comment, whose strings and comparisons are
@@ -136,81 +133,6 @@ def _names_shape(kept) -> bool:
             and all(name is None or name.__class__ is str for name in kept[1]))
 
 
-NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
-                '"None": give it a value, or test it with `is none`')
-_PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
-_CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
-               (Mapping, "mapping", "print one of its values"))
-_TEXT_LIKE = (str, numbers.Number, datetime.date, datetime.time)  # a YAML date prints as written: 2024-05-01
-
-
-def _not_text(value: Any) -> str | None:
-    """Why ``value`` would print as something no one wrote (after "the value printed here"),
-    or None: none, a container, or an object Python writes as "<Macro 'm'>"."""
-    if value is None:
-        return NONE_PRINTED.removeprefix("the value printed here ")
-    for *kinds, name, instead in _CONTAINERS:
-        if isinstance(value, tuple(kinds)):
-            return f'is a {name}, which would print as Python writes it, "{value!r}": {instead}'
-    if isinstance(value, (_TEXT_LIKE, jinja2.Undefined)) or hasattr(value, "__html__"):
-        return None  # Undefined: the empty text of `a if b` without an else (a strict one raises itself)
-    instead = "call it, with ()" if callable(value) else "print one of its values"
-    return f'is a {type(value).__name__}, which would print as Python writes it, "{value}": {instead}'
-
-
-@jinja2.pass_eval_context
-def _printable(_: Any, value: Any) -> Any:
-    """What ``{{ ... }}`` prints: anything but none, the containers and the objects Python would
-    write out. Jinja wrote None as the word "None": on a card as text, and in an attribute as the
-    colour "none", which paints nothing; a list from a YAML card file as "['a', 'b']"; a macro
-    named without its () as "<Macro 'm'>". It takes the evaluation context (unused) so that Jinja
-    calls it at every rendering: a finalize without one is applied to a constant (``{{ none }}``,
-    ``{{ [1, 2] }}``) when the template is compiled, after autoescape has made it the text
-    "None", which it then lets through."""
-    if value.__class__ in _PRINTS_AS_ITSELF:
-        return value
-    problem = _not_text(value)
-    if problem is not None:
-        raise ValueError(f"the value printed here {problem}")
-    return value
-
-
-def _joined(value: Any) -> Any:
-    """An operand of ``~`` (or a value ``%`` formats), refused as ``_printable`` refuses a
-    printed one: ``"Cost: " ~ cost`` printed "Cost: None" for a cost left empty."""
-    if value.__class__ in _PRINTS_AS_ITSELF:
-        return value
-    problem = _not_text(value)
-    if problem is not None:
-        raise ValueError(f"a value joined into text here (with ~, %, join or format) {problem}")
-    return value
-
-
-def _joining_checked(original: Any, values: Any) -> Any:
-    """Jinja's ``join`` or ``format`` filter, each value it joins into text refused as ``~``
-    refuses one: ``[a, b] | join(", ")`` printed "a, None" for a b left empty."""
-    def checked(*args: Any, **kwargs: Any) -> Any:
-        given = args[1:] if args and isinstance(args[0], EvalContext) else args
-        for value in values(given, kwargs):
-            _joined(value)
-        return original(*args, **kwargs)
-
-    if hasattr(original, "jinja_pass_arg"):
-        checked.jinja_pass_arg = original.jinja_pass_arg
-    return checked
-
-
-def _joined_items(given: tuple, kwargs: dict) -> tuple:
-    """The items ``join`` writes out: those of a list, unless it joins one attribute of each."""
-    if not given or not isinstance(given[0], (list, tuple)) or len(given) > 2 or "attribute" in kwargs:
-        return ()
-    return tuple(given[0])
-
-
-def _formatted_values(given: tuple, kwargs: dict) -> tuple:
-    return tuple(given[1:]) + tuple(kwargs.values())
-
-
 def _no_random(*_: Any) -> None:
     """Jinja's ``random`` picked anew at every build: cardgen's output is the same for the same input."""
     raise ValueError("the random filter picks anew at every build, and the same input must print the same: "
@@ -273,11 +195,11 @@ class Templates:
         self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
-            finalize=_printable)
+            finalize=printable)
         self.env.filters["random"] = _no_random
-        self.env.filters["join"] = _joining_checked(self.env.filters["join"], _joined_items)
-        self.env.filters["format"] = _joining_checked(self.env.filters["format"], _formatted_values)
-        self.env.filters[JOINED] = _joined
+        self.env.filters["join"] = joining_checked(self.env.filters["join"], joined_items)
+        self.env.filters["format"] = joining_checked(self.env.filters["format"], formatted_values)
+        self.env.filters[JOINED] = joined
         self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
         self.env.filters["float"] = _number
