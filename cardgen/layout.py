@@ -78,6 +78,8 @@ class Resources:
 
     def _find_image(self, src: str) -> Path:
         root = self.card_set.root
+        if not src.strip():  # else the set's folder itself, "a folder, not a file"
+            raise ValueError("image src is empty: it names no file")
         candidates = [confined(root, folder, src, "image") for folder in (self.card_set.directory, root / "templates")]
         for candidate in candidates:
             if candidate.is_file():

@@ -70,8 +70,11 @@ def test_a_tiny_ink_of_text_is_written_as_a_pdf_number(built, cli):
     ('<text x="5" y="5" w="40" h="20" size="8" min-size="9">x</text>',
      'templates/demo/action.xml.j2:2: card "Quick Draw": <text> min-size: must not be larger than size (8 pt), '
      "got 9"),
+    # it was "the set's folder is a folder, not a file"
+    ('<image x="5" y="5" w="8" h="10" src=" "/>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": image src is empty: it names no file'),
 ], ids=["a gradient of cmyk and rgb colours", "half a utf-16 pair written in a template", "a corner too round",
-        "an image's corner below 0", "a smallest size above the largest"])
+        "an image's corner below 0", "a smallest size above the largest", "an empty image src"])
 def test_a_value_the_layout_writes_is_refused_at_its_line(built, cli, element, message):
     project, _ = built
     layout(project, element)
