@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import pipeline
-from .errors import CardgenError
+from .errors import CardgenError, os_message
 from .reprint import compare, face_hashes
 from .write.manifest import load_manifest
 
@@ -67,6 +67,9 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         except CardgenError as error:
             lines.extend(str(problem) for problem in error.problems)
             lines.append(f"{name}: not built ({len(error.problems)} problem{'s' * (len(error.problems) != 1)})")
+            continue
+        except OSError as error:  # the machine's refusal (an --out that is a file or a pipe), not a bug
+            lines.append(f"{name}: not built ({os_message(error)})")
             continue
         except Exception as error:  # a bug, not bad input: say so and keep watching
             lines.append(f"{name}: not built (internal error: {error!r})")

@@ -143,3 +143,10 @@ def test_rebuild_refreshes_proofs_of_the_changed_card_only(project):
     assert line.startswith("demo: changed Escape Artist (")
     after = {p.name: p.read_bytes() for p in (proofs / "demo").glob("*-front.png")}
     assert sorted(n for n in before if before[n] != after[n]) == ["escape-artist-1-front.png"]
+
+
+def test_rebuild_says_an_output_folder_that_is_a_file_is_one_and_keeps_watching(project, monkeypatch):
+    monkeypatch.chdir(project)
+    (project / "output").write_text("not a folder")
+    assert rebuild(["demo"], project, project / "output") == [
+        "demo: not built (cannot write output/demo.pdf: output is a file, not a folder)"]

@@ -18,13 +18,17 @@ from ..page.data import problem_json
 
 def run(root: Path, name: str, out: Path) -> dict:
     from .. import pipeline
-    from ..errors import CardgenError
+    from ..errors import CardgenError, os_message
 
     started = time.perf_counter()
     try:
         result = pipeline.build_set(name, pipeline.Session(root), out)
     except CardgenError as error:
         return {"ok": False, "problems": [problem_json(p) for p in error.problems]}
+    except OSError as error:  # the machine's refusal (an --out that is a file or a pipe), not a bug
+        message = os_message(error)
+        return {"ok": False, "problems": [{"severity": "error", "message": message, "where": "", "card": None,
+                                           "text": message}]}
     return {"ok": True, "pages": result.pages, "seconds": round(time.perf_counter() - started, 2), "problems": []}
 
 

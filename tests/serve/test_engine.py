@@ -133,3 +133,14 @@ def test_a_pdf_waits_out_the_delay_and_a_burst_of_refreshes_builds_it_once():
     stop.clear()
     assert queue.take(stop, 0) == "demo"  # --pdf-delay 0: at once
     assert queue.pending == {}  # once for both refreshes
+
+
+def test_the_pdf_build_says_an_output_folder_that_is_a_file_is_one(tmp_path, monkeypatch):
+    from cardgen.serve.pdfbuild import run
+
+    root = make_project(tmp_path, "preview")
+    monkeypatch.chdir(root)
+    (root / "output").write_text("not a folder")
+    message = "cannot write output/demo.pdf: output is a file, not a folder"
+    assert run(root, "demo", root / "output") == {"ok": False, "problems": [
+        {"severity": "error", "message": message, "where": "", "card": None, "text": message}]}
