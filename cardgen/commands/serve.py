@@ -7,6 +7,22 @@ import click
 
 from .outputfolder import OutputFolder
 
+MOST_DELAY = 86400.0  # s: a day; a longer wait overflows the clock the PDF thread sleeps on
+
+
+class Seconds(click.FloatRange):
+    """A wait from 0 to a day: click's FloatRange lets nan and inf through, and the PDF thread
+    then never builds (nan) or dies with a traceback (inf, 1e308)."""
+
+    def __init__(self):
+        super().__init__(min=0)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not seconds <= MOST_DELAY:
+            self.fail(f'"{value}" is not a number of seconds from 0 to {MOST_DELAY:.0f}', param, ctx)
+        return seconds
+
 
 @click.command()
 @click.argument("sets", nargs=-1)
@@ -17,7 +33,7 @@ from .outputfolder import OutputFolder
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
 @click.option("--out", type=OutputFolder(), default=None,
               help="Output folder the PDFs are built into (default: output/).")
-@click.option("--pdf-delay", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+@click.option("--pdf-delay", type=Seconds(), default=None, metavar="SECONDS",
               help="Seconds after the last refresh of the preview before the set's PDF is built (default "
                    "0.5: the page's new images load first, and a burst of saves builds one PDF).")
 @click.pass_context

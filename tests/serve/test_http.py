@@ -170,3 +170,13 @@ def test_usage_mistakes_are_reported(tmp_path, cli):
     negative = cli(root, "serve", "--pdf-delay", "-1")
     assert negative.exit_code == 2
     assert "Invalid value for '--pdf-delay': -1.0 is not in the range x>=0." in negative.output
+    with socket.socket() as taken:  # a port in use: were the delay let through, no server would start
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        endless_runs = {endless: cli(root, "serve", "--port", str(port), "--pdf-delay", endless)
+                        for endless in ("inf", "nan", "1e308")}
+    for endless, refused in endless_runs.items():  # the PDF thread died with a traceback, or never built
+        assert refused.exit_code == 2
+        assert f'Invalid value for \'--pdf-delay\': "{endless}" is not a number of seconds from 0 to 86400' \
+            in refused.output
