@@ -178,6 +178,7 @@ def parse_ceconv(path: Path | str) -> list[dict[str, Any]]:
     path = Path(path)
     file = path.as_posix()
     text = read_text(path, file)  # as every text file: bytes that are not UTF-8 named at their line
+    text = text.removeprefix("\ufeff")  # Notepad's UTF-8 mark, as the CSV reader drops it (utf-8-sig)
     parser = _Parser(file)
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):

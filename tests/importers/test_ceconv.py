@@ -217,3 +217,9 @@ def copy_set(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "templates", root / "templates")
     shutil.copytree(ROOT / "fonts", root / "fonts")
     return root
+
+
+def test_a_utf8_mark_before_the_first_line_is_not_text(tmp_path):
+    marked = tmp_path / "marked.txt"  # Notepad saves UTF-8 with the mark; it was "text outside a power" at line 1
+    marked.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8-sig")
+    assert parse_ceconv(marked) == parse_ceconv(FIXTURE)
