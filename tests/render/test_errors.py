@@ -191,6 +191,12 @@ def test_a_glyph_missing_in_a_template_literal_names_the_template_line(project):
      '<circle> fill: a gradient stop is a percentage such as "40%", got "nan%"'),
     ('<circle', '<group transform="rotate(nan)"/><circle', 2,
      '<group> transform: expected a finite number, got "nan"'),
+    ('size="20"', 'size="20" rotate="1e308"', 3,
+     '<text> rotate: expected an angle from -3600 to 3600 degrees (ten turns), got "1e308"'),
+    ('<circle', '<group transform="rotate(-1e308 5 5)"/><circle', 2,
+     '<group> transform: expected an angle from -3600 to 3600 degrees (ten turns), got "-1e308"'),
+    ('r="{{ w / 2 + bleed }}"', 'r="1e-320"', 2,
+     "<circle> r: must be at least 0.0001 mm: a smaller size prints nothing, got 1e-320"),
     ('r="{{ w / 2 + bleed }}"', 'r="100001"', 2,
      "<circle> r: expected a length of at most 100000 mm (100 m), got 100001"),
 ])
