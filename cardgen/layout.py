@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .draw import CONTAINERS, GROUP_END, pdfops
-from .draw.attributes import color as parse_color
+from .draw.attributes import ink
 from .draw.transform import IDENTITY, apply, check_stretch, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image, raster_placement
@@ -137,7 +137,7 @@ class Resources:
             raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
                                        f'character U+{ord(missing):04X} ({missing})', icon.source))
         try:
-            fixed = parse_color(icon.color) if icon.color else None
+            fixed = ink(icon.color) if icon.color else None
         except ValueError as exc:
             raise CardgenError(Problem(f'icon "{icon.name}": color: {exc}', icon.source)) from None
 
@@ -301,7 +301,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
     if rich and "[color=" in (element.content or ""):
         for value in set(COLOR_OPEN.findall(element.content)):  # as rich.py reads them: cmyk(...) too
             try:
-                parse_color(value)
+                ink(value)
             except ValueError as exc:
                 token = f"[color={value}]"
                 raise TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None

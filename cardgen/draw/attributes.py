@@ -89,6 +89,16 @@ def color(value: str):
                      f'got "{value}"')
 
 
+def ink(value: str):
+    """A colour that must print: text's and an icon's. ``none`` would set the letters invisible,
+    where a shape's ``none`` leaves out a fill or outline nobody needs."""
+    result = color(value)
+    if result is None:
+        raise ValueError(f'"{value.strip()}" would print the text invisible: give a colour such as "#000000", '
+                         f"or leave the text out")
+    return result
+
+
 def paint(value: str):
     """A fill: a colour (see ``color``) or a ``linear-gradient(...)`` / ``radial-gradient(...)``."""
     from .gradient import is_gradient, parse_gradient

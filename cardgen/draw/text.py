@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .attributes import ROTATE, Attr, choice, color, length, number, positive_length, positive_number, text
+from .attributes import ROTATE, Attr, choice, color, ink, length, number, positive_length, positive_number, text
 from . import pdfops
 from .content import TEXT, replay
 from .context import rotation
@@ -56,7 +56,7 @@ ATTRIBUTES = {
                   "paragraph, or before a newline, fills the width)", "left"),
     "valign": Attr(choice("top", "middle", "bottom"), "vertical alignment of the text block in the box: top, "
                    "middle or bottom", "top"),
-    "color": Attr(color, "text colour", color("#000000")),
+    "color": Attr(ink, "text colour", color("#000000")),
     "letter-spacing": Attr(em, 'space after every character, in em (fractions of the size) such as "0.05em"',
                            0.0),
     "hyphenate": Attr(language, "break long words at a line's end: `auto` (in the set's `language`, if it "

@@ -216,3 +216,23 @@ def test_a_character_markup_cannot_carry_is_named_at_the_line_that_prints_it(pro
     only_tokens(project, "M")
     assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": a value here holds {character}, '
                                     "which card markup cannot carry: remove it from the data"]
+
+
+def test_card_text_and_icons_are_not_printed_in_no_colour(project):
+    # [color=none] and an icon's color: none printed nothing where the text said something
+    token = project / "templates/demo/token.xml.j2"
+    edit(token, "color=\"{{ '#2e8b57' | contrast }}\"", 'color="none"')
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": <text> color: "none" would print the text invisible: give a '
+        'colour such as "#000000", or leave the text out']
+    edit(token, 'color="none"', 'color="#000000"')
+    edit(token, "{{ label }}", "{{ label }} [color=none]x[/color]")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label": [color=none]: "none" would print the text '
+        'invisible: give a colour such as "#000000", or leave the text out']
+    edit(token, " [color=none]x[/color]", " :heart:")
+    edit(project / "data/demo/set.yaml", 'color: "#c00000"', "color: none")
+    assert problems_of(project) == [
+        'data/demo/set.yaml:21: card "Marker": icon "heart": color: "none" would print the text invisible: give a '
+        'colour such as "#000000", or leave the text out']
