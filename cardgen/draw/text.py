@@ -9,12 +9,19 @@ from . import pdfops
 from .content import TEXT, replay
 from .context import rotation
 
+MIN_LETTER_SPACING = -0.5  # em: i, l and the period are narrower: past it the text runs backwards
+
+
 def em(value: str) -> float:
     """A length in em (a fraction of the text size): "0.05" or "0.05em"."""
     try:
-        return number(value.strip().removesuffix("em"))
+        spacing = number(value.strip().removesuffix("em"))
     except ValueError:
         raise ValueError(f'expected a number of em such as "0.05em", got "{value}"') from None
+    if spacing < MIN_LETTER_SPACING:
+        raise ValueError(f"must be at least {MIN_LETTER_SPACING:g}em: closer, most letters print over the one "
+                         f'before, got "{value}"')
+    return spacing
 
 
 MIN_TEXT_SIZE = 1.0  # pt: smaller text prints as specks, not letters (and 1e-320 was written as 0)

@@ -187,6 +187,9 @@ def test_a_glyph_missing_in_a_template_literal_names_the_template_line(project):
     ('size="20"', 'size="20" rotate="1e999"', 3, '<text> rotate: expected a finite number, got "1e999"'),
     ('size="20"', 'size="20" letter-spacing="nan"', 3,
      '<text> letter-spacing: expected a number of em such as "0.05em", got "nan"'),
+    ('size="20"', 'size="20" letter-spacing="-3em"', 3,
+     '<text> letter-spacing: must be at least -0.5em: closer, most letters print over the one before, '
+     'got "-3em"'),
     ('fill="#2e8b57"', 'fill="linear-gradient(90, red nan%, blue)"', 2,
      '<circle> fill: a gradient stop is a percentage such as "40%", got "nan%"'),
     ('<circle', '<group transform="rotate(nan)"/><circle', 2,
