@@ -57,7 +57,7 @@ class ImageStore:
                 cached = _load(path, most, self.root, self.kept)
             except ValueError as problem:  # remembered too: a broken image is read once, not per card
                 cached = problem
-                if self.root is not None and str(problem).startswith("cannot read "):
+                if self.root is not None and str(problem).startswith(("cannot read ", f'image "{path.name}"')):
                     line = getattr(problem, "line", None)
                     if line is not None:  # damage at a line of the file (an SVG's): the place to edit
                         cached = CardgenError(Problem(str(problem).replace(f' "{path.name}"', "", 1),
