@@ -212,7 +212,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
         if value.__class__ is str:  # most values: checked here, without a call
             if "\r" in value:
                 value = value.replace("\r\n", "\n").replace("\r", "\n")
-            if _FORBIDDEN.search(value) is None:
+            if value.isprintable() or _FORBIDDEN.search(value) is None:  # (no printable character is forbidden)
                 fields[key] = value
                 continue
         elif value is None:  # `flavor:` left empty in YAML: an empty cell, as in CSV, not the word "None" printed
