@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
-from ..model import Card, CardType
+from ..model import Card, CardType, new_card
 from .tables import Row, read_rows
 from .yamlfile import relative_name
 
@@ -223,7 +223,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
 
     each = fields.pop("each", None)
     if each in (None, ""):
-        return [Card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
+        return [new_card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
         raise CardgenError(Problem(f'each: "{each}" must name a list of {{name: ...}} items in the set\'s variables',
