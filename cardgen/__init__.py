@@ -9,7 +9,7 @@ The Python API behind the command line::
 """
 import gc as _gc
 
-from . import dataclass_code as _dataclass_code
+from . import dataclass_code as _dataclass_code, regex_code as _regex_code
 
 
 class collector_paused:
@@ -17,15 +17,18 @@ class collector_paused:
     and no garbage, and every 700 new objects the cycle collector would scan the youngest
     (about 80 scans for the build stack: a tenth of its import time). Restores the collector
     as it was, so a program that imports cardgen keeps its own setting. Meanwhile the methods
-    of the dataclasses defined come compiled from an earlier run (see dataclass_code.py)."""
+    of the dataclasses defined and the regular expressions compiled come from an earlier run
+    (see dataclass_code.py and regex_code.py)."""
 
     def __enter__(self):
         self.collecting = _gc.isenabled()
         _gc.disable()
         _dataclass_code.enter()
+        _regex_code.enter()
         return self
 
     def __exit__(self, *exc_info):
+        _regex_code.leave()
         _dataclass_code.leave()
         if self.collecting:
             _gc.enable()

@@ -11,11 +11,13 @@ import re
 import signal
 import sys
 
-from . import collector_paused, stops
-from .commands.inputfile import InputFile
-from .commands.outputfolder import OutputFolder
+from . import collector_paused, regex_code
 
 with collector_paused():
+    from . import stops
+    from .commands.inputfile import InputFile
+    from .commands.outputfolder import OutputFolder
+
     from dataclasses import replace
     from pathlib import Path
     from typing import Any
@@ -367,6 +369,7 @@ def run() -> None:
     # and temporary folders are removed and earlier outputs stay as they were (see stops.py)
     stops.unwind_on_stops()
     code = 1  # a stop that cuts short the command's own exit (click says 1 for Ctrl-C)
+    regex_code.enter()  # the command's patterns (jinja2's lexer, Pillow's, ...) compiled as at the last run
     try:
         try:
             main(prog_name="cardgen")
@@ -377,6 +380,7 @@ def run() -> None:
             stops.note_stops_only()  # the command is over and its files whole: only the status changes
     except KeyboardInterrupt:  # it came before the handlers above were in place
         pass
+    regex_code.leave()  # (keeps the patterns compiled anew)
     if signal.SIGTERM in stops.asked():
         code = 128 + signal.SIGTERM  # as a shell reports a process ended by SIGTERM
     if isinstance(code, str):

@@ -11,7 +11,7 @@ from .cache import FaceCache
 from .errors import CardgenError
 from .load.cards import KEPT_CARDS, CardFiles
 from .load.cursor import LateCursor, LateMarks
-from .load.tables import CSV_SUFFIXES
+from .load.tables import CSV_SUFFIXES, YAML_SUFFIXES
 from .model import CardSet
 from .options import BuildOptions, sheet_options
 from .rendered import Rendered, render_set
@@ -38,6 +38,7 @@ class Started:
 
 
 EXPECTED_ROW = 512  # bytes a card row is taken to hold at most, to tell a large set by its files' size
+EARLY_SUFFIXES = CSV_SUFFIXES + YAML_SUFFIXES
 
 
 def started_early(card_set: CardSet, session: "Session", options: BuildOptions, cache_path: Path | None) -> Started | None:
@@ -45,16 +46,17 @@ def started_early(card_set: CardSet, session: "Session", options: BuildOptions, 
     of a large set are forked when all it takes to start them is known without them: the build's
     process checks them while the workers render. That is so when the set's every card type goes
     to the same sheets (the workers' cards are then the set's, in order), and its card files, all
-    CSV, are large enough that the check would not keep the cards (load/cards.py): their size
-    gives the chunks' size. Until the check and rules pass, the build's process draws nothing;
-    if they fail, the workers are stopped and the problems are raised as ever. None: the set
-    builds as any other (checked first)."""
+    CSV or YAML (whose rows a worker's cursor passes over unread once the check has marked them,
+    load/cursor.py), are large enough that the check would not keep the cards (load/cards.py):
+    their size gives the chunks' size. Until the check and rules pass, the build's process draws
+    nothing; if they fail, the workers are stopped and the problems are raised as ever. None:
+    the set builds as any other (checked first)."""
     cards = card_set.cards
     if options.deck is not None or options.changed_since is not None or not isinstance(cards, CardFiles):
         return None
     if not workers.pays(workers.resolve_jobs(options.jobs), workers.MIN_CARDS):
         return None
-    if not cards.files or any(path.suffix.lower() not in CSV_SUFFIXES for path, _ in cards.files):
+    if not cards.files or any(path.suffix.lower() not in EARLY_SUFFIXES for path, _ in cards.files):
         return None
     try:
         expected = sum(path.stat().st_size for path, _ in cards.files) // EXPECTED_ROW

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 import cardgen
 from cardgen import workers
 from cardgen.cli import main
+from cardgen.load.cards import MARK
 from projects import REPO, make_project
 from workerbuilds import CHUNK, CLI, FORKS, LARGE_SET, WORDS, build_code, build_in, on_workers, same_output
 
@@ -291,7 +292,7 @@ def test_a_worker_takes_its_chunks_of_a_large_set_as_a_reading_from_the_start_gi
     monkeypatch.setattr("cardgen.load.cards.MARK_EVERY", 3)
     cards = load_set("demo", root).cards
     every = list(cards)
-    assert len(cards.marks) == 3 * -(-len(every) // 3) and len(every) == 40 + 2 * 6 + 5 + 20
+    assert len(cards.marks) == MARK * -(-len(every) // 3) and len(every) == 40 + 2 * 6 + 5 + 20
     sources = [str(card.source) for card in every]
     assert sources[:3] == ["data/demo/odd.csv:4", "data/demo/odd.csv:5", "data/demo/odd.csv:7"]
     assert sources[-1] == "data/demo/tabs.tsv:21" and "data/demo/middle.yaml:1" in sources

@@ -231,18 +231,26 @@ def place_raster(canvas, raster: Raster, x: float, y: float, w: float, h: float)
 def raster_placement(raster: Raster, x: float, y: float, w: float, h: float) -> tuple[str, str, str]:
     """(image name, XObject name, operators) of what ``place_raster`` writes for the box once
     the document holds the image (the operators as the page joins them, by lines)."""
-    from reportlab.pdfbase.pdfdoc import xObjectName
+    registered = _REGISTERED.get(raster.name)
+    if registered is None:  # (looked up once per image: an icon may be placed on every card)
+        from reportlab.pdfbase.pdfdoc import xObjectName
 
-    registered = xObjectName(raster.name)
+        registered = _REGISTERED[raster.name] = xObjectName(raster.name)
     return raster.name, registered, f"q\n{_placement(x, y, w, h)}\n/{registered} Do\nQ"
+
+
+_REGISTERED: dict[str, str] = {}  # an image's name -> its XObject's name (a name per image file and size)
 
 
 def _placement(x: float, y: float, w: float, h: float) -> str:
     """``translate(x, y)`` then ``scale(w, h)`` as reportlab writes them: one ``cm`` operator,
     the second transform multiplied into the first as reportlab reads it back from its text
     (``fp_str(1, 0, 0, 1, x, y)`` read back gives 1.0, 0.0, 0.0, 1.0, so the product is
-    w, 0, 0, h and the translation as read back; a zero prints as 0 whatever its sign)."""
-    return f"{_number(w)} 0 0 {_number(h)} {_number(float(_number(x)))} {_number(float(_number(y)))} cm"
+    w, 0, 0, h and the translation as read back; a zero prints as 0 whatever its sign). A
+    number _number wrote reads back as a value it writes the same way (its digits are the
+    ones that value rounds to), but for "-0", a small negative value, which reads back as 0."""
+    x_text, y_text = _number(x), _number(y)
+    return f"{_number(w)} 0 0 {_number(h)} {'0' if x_text == '-0' else x_text} {'0' if y_text == '-0' else y_text} cm"
 
 
 _LOG_E_10 = log(10.0)
@@ -254,7 +262,14 @@ def _number(value: float) -> str:
     size = abs(value)
     if size <= 1e-7:
         return "0"
-    places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LOG_E_10)), 6)
+    if 1 < size < 9.9:  # well inside a power of ten (the usual size and place), log's digits known
+        places = 6
+    elif 10.1 < size < 99:
+        places = 5
+    elif 101 < size < 990:
+        places = 4
+    else:
+        places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LOG_E_10)), 6)
     text = _FORMATS[places] % value
     if places:
         text = text.rstrip("0")

@@ -91,15 +91,19 @@ class Preparer:
             known = self._fonts[pdf_name] = (ttf, chars, codes, plain)
         return known
 
-    def _text(self, index: int, items: Sequence) -> tuple | None:
+    def _text(self, index: int, items: Sequence, careful: bool = False) -> tuple | None:
         """A text object as write_text writes it, font names left as holes; None if a
-        character's code depends on the document."""
+        character's code depends on the document. The usual text object, printable ASCII with
+        nothing to escape in fonts that have fixed codes for all of it, is written run by run
+        as it is and its characters checked once, together; any other is made again,
+        ``careful``: each run checked on its own."""
         code = ["BT"]
         append = code.append
         names: list[str] = []
         ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
         font_name = chars = table = plain = None
         current_name = current_size = None  # of the Tf in force
+        texts: list[str] = []  # the runs' texts, when not careful
         for item in items:
             if item.__class__ is str:
                 append(item)
@@ -110,9 +114,15 @@ class Preparer:
                 ttf, chars, table, plain = self._font(font_name)
                 if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
                     return None
-            simple = plain(text) is not None  # the usual run: each character its own code, none escaped
-            if not simple and not chars.issuperset(text):
-                return None
+                if plain is _never and not careful:
+                    return self._text(index, items, True)
+            if careful:
+                simple = plain(text) is not None  # each character its own code, none escaped
+                if not simple and not chars.issuperset(text):
+                    return None
+            else:
+                simple = True  # (checked below, with the others)
+                texts.append(text)
             if size != current_size or font_name != current_name:
                 current_name, current_size = font_name, size
                 append(f"{_HOLE} {size} Tf")
@@ -122,8 +132,16 @@ class Preparer:
                 append(f"({text}) Tj")
             else:
                 append(f"({text.translate(table)}) Tj")
+        if not careful and not _plain("".join(texts)):
+            return self._text(index, items, True)
         append("ET")
         return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` is printable ASCII with nothing to escape (what _PLAIN_RUN matches,
+    tested by the string's own methods: a whole text object's runs at once)."""
+    return text.isascii() and text.isprintable() and "(" not in text and ")" not in text and "\\" not in text
 
 
 def _never(text: str) -> None:

@@ -107,13 +107,13 @@ def record(element, geometry, prepared: PreparedText) -> list:
     word_space = 0.0
     line_x = line_y = 0  # the text line start in force, in hundredths of a point
     moves = _MOVES
-    for line in laid.lines:
-        baseline = top - line.baseline
-        if line.word_space != word_space:
-            word_space = line.word_space
+    for line_baseline, segments, line_word_space in laid.lines:
+        baseline = top - line_baseline
+        if line_word_space != word_space:
+            word_space = line_word_space
             append(f"{word_space:.3f} Tw")  # reportlab's subsets keep the space at code 32
         at_y = None
-        for x, text_run, face, run_color, icon in line.segments:
+        for x, text_run, face, run_color, icon in segments:
             run_color = color(run_color) if run_color else box_color
             if icon is not None:
                 icons.append((icon, left + x, baseline, run_color))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType, new_card
-from .tables import Row, read_rows
+from .tables import YAML_SUFFIXES, Row, read_rows, yaml_rows_from
 from .yamlfile import relative_name
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 KEPT_CARDS = 2000  # a set of at most this many cards is held once checked (a few megabytes)
 MARK_EVERY = 32  # of a larger set's cards, one in this many has its place noted (see cursor.py)
+MARK = 4  # numbers a mark: the card's file, its row's line, the cards its row made before it, a byte offset
 
 
 class CardFiles(Sequence):
@@ -45,10 +46,12 @@ class CardFiles(Sequence):
         self.copies: dict[str, int] = {}
         self._kept: tuple[Card, ...] | None = None  # a small set's cards, as checked
         # where the cards 0, n, 2n... (n: ``marked_every``) of a set not kept are read: (index of
-        # the file, line of the row, cards the row makes before it) each, one after the other
+        # the file, line of the row, cards the row makes before it, the byte offset of a YAML
+        # file's row to read it from, see yamlmarks.py, else -1) each, one after the other
         self.marks = array("q")
         self.marked_every = MARK_EVERY
         self.checked = False  # by ``check``: a build may fork its workers before (pipeline.py)
+        self._told: dict[Path, dict] = {}  # what a reading of each YAML file tells the next (tables.read_rows)
 
     def check(self) -> None:
         problems: list[Problem] = []
@@ -58,15 +61,16 @@ class CardFiles(Sequence):
         most = limit(COPIES_PER_SET)
         warnings = []
         marks, every = array("q"), MARK_EVERY
+        lists: list[tuple[int, int, int]] = []  # YAML files read as lists, whose marks get offsets: (file, marks)
         row, row_start = None, 0  # the source of the last card's row, and the first card it made
         for index, (path, forced_type) in enumerate(self.files):
-            before = count
+            before, first_mark = count, len(marks)
             rows = self.rows_of(path)
             for card in self.cards_of(rows, forced_type, problems):
                 if card.source is not row:  # (a row makes several cards with `each`)
                     row, row_start = card.source, count
                 if not count % every:
-                    marks.extend((index, card.source.line or 0, count - row_start))
+                    marks.extend((index, card.source.line or 0, count - row_start, -1))
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
                 total += card.count
@@ -74,7 +78,7 @@ class CardFiles(Sequence):
                     problems.append(Problem(limit_message(COPIES_PER_SET, f"the set's cards come to more than "
                                                                           f"{most} copies here"),
                                             card.source, card.name))
-                    if path.suffix.lower() in (".yaml", ".yml"):
+                    if path.suffix.lower() in YAML_SUFFIXES:
                         for _ in rows:  # a broken YAML file's own error comes first, as when it was read whole
                             pass
                     raise CardgenError(problems)
@@ -85,11 +89,16 @@ class CardFiles(Sequence):
             if count == before and not problems:
                 warnings.append(Problem("the card file holds no cards", Source(relative_name(path, self.root)),
                                         severity="warning"))
+            if self._told.get(path, {}).get("list") and len(marks) > first_mark:
+                lists.append((index, first_mark, len(marks)))
         self.warnings = tuple(warnings)
         if problems:
             raise CardgenError(problems)
         self._count, self.copies = count, copies
         self._kept = tuple(kept) if kept is not None else None
+        if kept is None:
+            for index, first_mark, end in lists:
+                _offsets_marked(marks, first_mark, end, self.files[index][0])
         self.marks, self.marked_every = (marks if kept is None else array("q")), every
         self.checked = True
 
@@ -108,7 +117,11 @@ class CardFiles(Sequence):
 
     def rows_of(self, path: Path) -> Iterator[Row]:
         """The rows of one of the card files."""
-        return read_rows(path, self.root, self.delimiters.get(path))
+        return read_rows(path, self.root, self.delimiters.get(path), self._told.setdefault(path, {}))
+
+    def rows_from(self, path: Path, offset: int, line: int) -> Iterator[Row]:
+        """The rows of one of the card files, YAML, from the row a mark's offset names."""
+        return yaml_rows_from(path, self.root, offset, line)
 
     def cards_of(self, rows: Iterator[Row], forced_type: str | None, problems: list[Problem]) -> Iterator[Card]:
         """The cards of ``rows``; each problem of a row is added to ``problems``."""
@@ -129,6 +142,16 @@ class CardFiles(Sequence):
 
     def __getitem__(self, index):
         return tuple(self)[index]
+
+
+def _offsets_marked(marks: array, first_mark: int, end: int, path: Path) -> None:
+    """Give the marks of a YAML file read as a list (``marks[first_mark:end]``) the byte offset
+    their row may be read from (yamlmarks.py)."""
+    from .yamlmarks import item_offsets
+
+    lines = marks[first_mark + 1:end:MARK]
+    for at, offset in enumerate(item_offsets(path, lines)):
+        marks[first_mark + MARK * at + 3] = offset
 
 
 def _clean(value: Any, field: str, source: Source, card: str | None) -> Any:

@@ -3,14 +3,16 @@ takes one chunk in so many, and passes over the others'.
 
 A larger set's cards are not kept (cards.py): they are read from their files again. Between two
 chunks, the cards of a CSV file are passed over unread: ``CardFiles.check`` notes where it read
-every n-th card (cards.MARK_EVERY): its file, its row's line, the cards its row made before it.
-The cursor sends that line to the file's rows (tables._csv_rows), which pass over the lines
-before it without parsing them, and it makes the cards from that card on. Elsewhere (YAML,
-XLSX, ODS; a set kept) the cards between are made and dropped. Either way each card is made
-from its row as a reading from the start makes it, with the same source (file, line). A file
-changed since it was checked gives other cards, as a reading from the start would: the build's
-process compares each card a worker sends with its own, and renders those that differ itself
-(workers.py).
+every n-th card (cards.MARK_EVERY): its file, its row's line, the cards its row made before it,
+and in a YAML file the byte offset its row may be read from. The cursor sends that line to a CSV
+file's rows (tables._csv_rows), which pass over the lines before it without parsing them, or has
+libyaml read a YAML file from that offset (yamlmarks.py), and it makes the cards from that card
+on. Elsewhere (XLSX, ODS, YAML of another shape; a set kept) the cards between are made and
+dropped. Either way each card is made from its row as a reading from the start makes it, with
+the same source (file, line). A file changed since it was checked gives other cards, as a
+reading from the start would, or fails to be read (the worker stops): the build's process
+compares each card a worker sends with its own, and renders those that differ, or that no
+worker sent, itself (workers.py).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from typing import Iterable, Iterator
 
 from ..errors import CardgenError, Problem
 from ..model import Card
-from .cards import CardFiles
+from .cards import MARK, CardFiles
 from .tables import CSV_SUFFIXES, Row
 
 
@@ -62,7 +64,8 @@ class Cursor:
 
 class _MarkedCursor(Cursor):
     """The cards of a CardFiles that ``check`` marked: it goes to a marked card in a CSV file
-    by sending its row's line to the file's rows (see tables._csv_rows)."""
+    by sending its row's line to the file's rows (see tables._csv_rows), in a YAML file by
+    reading it from the row's offset (see yamlmarks.py)."""
 
     def __init__(self, files: CardFiles):
         self.files = files
@@ -76,8 +79,8 @@ class _MarkedCursor(Cursor):
             return
         every, marks = self.files.marked_every, self.files.marks
         mark = start // every
-        if mark * every > self.position and 3 * mark < len(marks):
-            file, line, in_row = marks[3 * mark:3 * mark + 3]
+        if mark * every > self.position and MARK * mark < len(marks):
+            file, line, in_row, offset = marks[MARK * mark:MARK * mark + MARK]
             path = self.files.files[file][0]
             if path.suffix.lower() in CSV_SUFFIXES:
                 if file == self.reading:
@@ -88,6 +91,10 @@ class _MarkedCursor(Cursor):
                     if row.source.line != line:
                         row = self.rows.send(line)
                 self.cards = self._cards_from(file, chain((row,), self.rows), in_row)
+                self.position = mark * every
+            elif offset >= 0:  # a YAML file read as a list: libyaml reads it from there
+                self.reading, self.rows = file, self.files.rows_from(path, offset, line)
+                self.cards = self._cards_from(file, self.rows, in_row)
                 self.position = mark * every
         super()._pass(start)
 
@@ -116,7 +123,7 @@ class LateMarks:
     next time it passes over cards (until then it makes the cards it passes over). They go
     through memory shared with the workers; a pipe made readable says they are there."""
 
-    SIZE = 1 << 20  # bytes shared (only those written are used): the marks of a million cards and more
+    SIZE = 1 << 20  # bytes shared (only those written are used): the marks of a million cards
 
     def __init__(self):
         self.shared = mmap.mmap(-1, self.SIZE)

@@ -39,14 +39,17 @@ def new_row(values: Mapping[str, Any], source: Source, sources: Mapping[str, Sou
 
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")  # read as CSV: their rows can be sent a line (see _csv_rows)
+YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def read_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[Row]:
+def read_rows(path: Path, root: Path, delimiter: str | None = None, told: dict | None = None) -> Iterator[Row]:
     """The rows of a card file. ``delimiter``: a CSV file's, as set.yaml names it (else found
-    from the file's first lines; a .tsv file's is the tab)."""
+    from the file's first lines; a .tsv file's is the tab). ``told``: of a YAML file, what a
+    reading of it tells the next, and whether its rows may be read from their lines (see
+    yamlstream.card_entries)."""
     suffix = path.suffix.lower()
-    if suffix in (".yaml", ".yml"):
-        return _yaml_rows(path, root)
+    if suffix in YAML_SUFFIXES:
+        return _yaml_rows(path, root, told)
     if suffix in CSV_SUFFIXES:
         return _csv_rows(path, root, delimiter or ("\t" if suffix == ".tsv" else None))
     if suffix == ".xlsx":
@@ -63,7 +66,7 @@ def unknown_card_file_type(path: Path) -> str:
     return f"unknown card file type {path.suffix.lower()!r} (use .yaml, .csv, .tsv, .xlsx or .ods)"
 
 
-def _yaml_rows(path: Path, root: Path) -> Iterator[Row]:
+def _yaml_rows(path: Path, root: Path, told: dict | None = None) -> Iterator[Row]:
     """A card at a time through libyaml (yamlstream.py), or, where that reader is unsure, as
     read_yaml reads the whole file, from the card it stopped at."""
     from .yamlstream import Unsure, card_entries
@@ -71,13 +74,24 @@ def _yaml_rows(path: Path, root: Path) -> Iterator[Row]:
     name = relative_name(path, root)
     done = 0
     try:
-        for values, line, lines in card_entries(path):
+        for values, line, lines in card_entries(path, told):
             yield Row(values, Source(name, line), {key: Source(name, at) for key, at in lines.items()})
             done += 1
         return
     except Unsure:
         pass
     yield from _whole_yaml_rows(path, root)[done:]
+
+
+def yaml_rows_from(path: Path, root: Path, offset: int, line: int) -> Iterator[Row]:
+    """The rows of a YAML card file read whole through libyaml, from the card whose list item
+    starts line ``line`` at byte ``offset`` (see yamlmarks.py); a file changed since it was so
+    read may end in an exception of any kind."""
+    from .yamlstream import card_entries_from
+
+    name = relative_name(path, root)
+    for values, at, lines in card_entries_from(path, offset, line):
+        yield Row(values, Source(name, at), {key: Source(name, where) for key, where in lines.items()})
 
 
 def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:

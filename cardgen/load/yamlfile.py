@@ -97,7 +97,7 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     if len(text) < SMALL_YAML and not _libyaml_imported():  # ruamel itself: the reference, and here cheaper than importing libyaml's
         data = yamlkept.recall(path, text)  # as ruamel read it at the last build (yamlkept.py)
         if data is None:
-            data, fresh = _round_trip(text, name), True
+            data, fresh = _plain_or_round_trip(text, name), True
     else:
         from .yamlstream import Unsure, read_document  # a set whose YAML files are all small never needs it
 
@@ -109,6 +109,16 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
     if fresh:
         yamlkept.keep(path, text, data)
     return data
+
+
+def _plain_or_round_trip(text: str, name: str) -> Any:
+    """ruamel's reading of a small file: for the plainest YAML (yamlplain.py) without ruamel."""
+    from .yamlplain import Unsure, read_plain
+
+    try:
+        return read_plain(text)
+    except Unsure:
+        return _round_trip(text, name)
 
 
 _DATE = re.compile(r"(?<![\w.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w.-]|:\d)")

@@ -12,7 +12,6 @@ changed, and the file is parsed again.
 """
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 from pathlib import Path
@@ -74,7 +73,10 @@ def keep(path: Path, text: str, data: Any) -> None:
     """Keep ruamel's reading ``data`` of ``text`` when it is plain (see the module's docstring)."""
     if _folder is None or any(mark in text for mark in _NOT_KEPT_TEXT):
         return
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    if data.__class__ in (KeptMap, KeptSeq):  # read by yamlplain.py: ruamel's reading, in these containers
+        CommentedMap, CommentedSeq = KeptMap, KeptSeq
+    else:
+        from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     seen: set[int] = set()
 
@@ -131,12 +133,16 @@ def _revived(stored) -> Any:
 
 
 def _entry_path(path: Path) -> Path:
-    name = hashlib.blake2b(os.fsencode(str(Path(path).resolve())), digest_size=16).hexdigest()
+    from hashlib import blake2b  # (imported when a project's cache is read: `cardgen list` reads none)
+
+    name = blake2b(os.fsencode(str(Path(path).resolve())), digest_size=16).hexdigest()
     return _folder / f"yaml-{name}.marshal"
 
 
 def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).hexdigest()
+    from hashlib import blake2b
+
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).hexdigest()
 
 
 _IDENTITY: list = []

@@ -12,42 +12,21 @@ once. Here libyaml (PyYAML's C extension) parses, and the values are built from 
 Both take only what they read exactly as ruamel does (YAML 1.2 as ruamel resolves it, lines as
 ruamel records them). On anything else (a parse error, an anchor, alias or tag, a tab, a value
 other than text, a number, true/false or null, a key given twice, a card file of another
-shape) they give up (``Unsure``), and the caller reads the file with ruamel's parser (a card
-file from the card this reader stopped at): results and messages stay what they were.
+shape; what yamlscan.py looks for first) they give up (``Unsure``), and the caller reads the
+file with ruamel's parser (a card file from the card this reader stopped at): results and
+messages stay what they were.
 """
 from __future__ import annotations
 
-import codecs
-import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import CardgenError, UsageError
 from ..limits import YAML_EXPANSION, limit
+from .yamlplain import Unsure as NotPlain, resolved_plainly
+from .yamlscan import Unsure, scanned, spaces_line_between, unsure_text
 
 MAX_DEPTH = 64  # lists and mappings inside a card; deeper is read_yaml's to judge
-
-# Characters read_yaml takes differently from libyaml, or that ruamel's reader refuses: a file
-# holding one is read_yaml's. Line breaks YAML 1.1 has and 1.2 has not, a byte-order mark, what
-# is not printable, a line ended by a carriage return alone, and a tab but in a comment line
-# (ruamel and libyaml differ on where one may stand). The patterns are compiled when a file is first read here (_unsure_text, which every reading
-# starts with): a build whose files are all CSV or small YAML never pays for them.
-_UNSURE_CHARACTER = _UNSURE_TAB = _UNSURE_SYNTAX = _SPACES_LINE = _SPACES_LINE_BYTES = None
-
-
-def _compile_patterns() -> None:
-    global _UNSURE_CHARACTER, _UNSURE_TAB, _UNSURE_SYNTAX, _SPACES_LINE, _SPACES_LINE_BYTES
-    # Written as the characters refused, not the complement of those taken: the same set, but a
-    # negated class with ranges up to U+10FFFF costs `re` about 3 ms to compile, this 0.3 ms.
-    _UNSURE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
-                                   "|\r(?!\n)")
-    _UNSURE_TAB = re.compile("^(?! *#).*\t", re.M)
-    # A block scalar's header with a comment and no space before it ("|#"): libyaml takes it, ruamel not.
-    _UNSURE_SYNTAX = re.compile(r"[|>][-+0-9]*#")
-    # A line of spaces only inside a block scalar: ruamel refuses some that libyaml takes.
-    _SPACES_LINE = re.compile(r"[\r\n] +[\r\n]")
-    _SPACES_LINE_BYTES = re.compile(_SPACES_LINE.pattern.encode())
-
 
 _STR = "tag:yaml.org,2002:str"
 _KNOWN = {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
@@ -55,23 +34,27 @@ _KNOWN = {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002
 CardEntry = tuple[dict[str, Any], int, dict[str, int]]  # values, 1-based line, each field's line
 
 
-class Unsure(Exception):
-    """This reader cannot promise to read the file exactly as read_yaml does."""
-
-
 class _Scalars:
     """Plain (unquoted) scalars resolved as ruamel resolves them for YAML 1.2, and numbers and
     true/false built by ruamel's own constructor."""
 
     def __init__(self):
+        self.resolvers: dict | None = None  # first character -> [(tag, pattern)], ruamel's
+        self.constructor = None
+        self.cache: dict[str, Any] = {}
+
+    def _ruamels(self) -> None:
+        """ruamel's resolver and constructor: imported for the first scalar that is more than
+        text, a whole number, true/false or null (most card files have none)."""
         from ruamel.yaml import YAML
 
         yaml = YAML(typ="rt", pure=True)
-        self.resolvers = yaml.resolver.versioned_resolver  # first character -> [(tag, pattern)]
+        self.resolvers = yaml.resolver.versioned_resolver
         self.constructor = yaml.constructor
-        self.cache: dict[str, Any] = {}
 
     def tag(self, value: str) -> str:
+        if self.resolvers is None:
+            self._ruamels()
         for tag, pattern in self.resolvers.get(value[:1], ()):
             if pattern.match(value):
                 return str(tag)
@@ -79,6 +62,10 @@ class _Scalars:
 
     def built(self, text: str) -> Any:
         """The plain scalar ``text`` as read_yaml's loader builds it (ruamel's number types)."""
+        try:  # text, a whole number, true/false or null, as ruamel builds them (yamlplain.py)
+            return resolved_plainly(text)
+        except NotPlain:
+            pass
         from ruamel.yaml.nodes import ScalarNode
 
         tag = self.tag(text)
@@ -105,27 +92,29 @@ class _Scalars:
 _scalars: _Scalars | None = None
 
 
-def card_entries(path: Path) -> Iterator[CardEntry]:
+def card_entries(path: Path, told: dict | None = None) -> Iterator[CardEntry]:
     """The cards of the YAML card file ``path``, each as (values, line, field lines), as
     ``tables.py`` makes them from ``read_yaml``. Raises ``Unsure`` (possibly after some cards)
     where it cannot read on exactly as read_yaml would; a file read_yaml refuses always ends so.
-    The file is read in pieces, twice (first for what only read_yaml may read), never held."""
+    The file is read in pieces, twice (first for what only read_yaml may read), never held.
+    ``told`` holds what a reading learns of the file for the next (one build's): what the first
+    pass found, kept for the file as it is (``yamlscan.scanned``), and ``told["list"]``, set when the
+    whole file was read so, its cards a list in block style at its top (``- name: ...``): then
+    each card's line may be read from (``card_entries_from``)."""
     global _scalars
+    told = {} if told is None else told
+    told.pop("list", None)
     try:
         limit(YAML_EXPANSION)  # read_yaml's check after parsing: a bad setting is its to report
-        ascii, spaces_lines = _scan(path)
-        try:
-            from yaml import events
-            from yaml._yaml import CParser
-        except ImportError:  # PyYAML built without libyaml: read_yaml reads it all
-            raise Unsure from None
+        ascii, spaces_lines = scanned(path, told)
+        CParser, events = _libyaml()
         if _scalars is None:
             _scalars = _Scalars()
         # a line of spaces only may stand inside a block scalar: then the bytes are kept to look
         data = Path(path).read_bytes() if spaces_lines else None
         with open(path, "rb") as handle:
             yield from _Reader(CParser(data if data is not None else handle), events, _scalars, data,
-                               ascii).document()
+                               ascii, told=told).document()
     except Unsure:
         raise
     except (OSError, CardgenError, UsageError, ValueError):
@@ -138,44 +127,39 @@ def card_entries(path: Path) -> Iterator[CardEntry]:
         raise
 
 
-SCAN_PIECE = 1 << 20  # characters
-
-
-def _unsure_text(text: str) -> bool:
-    if _UNSURE_CHARACTER is None:
-        _compile_patterns()
-    return bool(_UNSURE_CHARACTER.search(text) or _UNSURE_SYNTAX.search(text)
-                or ("\t" in text and _UNSURE_TAB.search(text)))
-
-
-def _scan(path: Path) -> tuple[bool, bool]:
-    """Read the file a piece at a time for what only read_yaml may read (``Unsure``); tell
-    whether it is ASCII and whether it has a line of spaces only."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    ascii, spaces_lines, carried = True, False, ""
+def card_entries_from(path: Path, offset: int, line: int) -> Iterator[CardEntry]:
+    """The cards of the YAML card file ``path`` that ``card_entries`` read whole as a list in
+    block style (``told["list"]``), from the one whose list item starts line ``line`` (1-based),
+    at byte ``offset``: as ``card_entries`` gives them, lines and all. libyaml reads the file from
+    there, as a list of its own: that item's "-" stands at its line's start, after the spaces the
+    list's other items have, and nothing outside the list is above it but the document's start.
+    The file is not looked at again for what only read_yaml may read (``card_entries`` did): a
+    file changed since may end in ``Unsure`` or another error, or give other cards (workers.py
+    compares them with the build's)."""
+    global _scalars
+    CParser, events = _libyaml()
+    if _scalars is None:
+        _scalars = _Scalars()
     with open(path, "rb") as handle:
-        while True:
-            piece = handle.read(SCAN_PIECE)
-            try:
-                text = carried + decoder.decode(piece, final=not piece)
-            except UnicodeDecodeError:
-                raise Unsure from None
-            if piece:  # whole lines only: the patterns look at line starts and ends
-                cut = text.rfind("\n") + 1
-                text, carried = text[:cut], text[cut:]
-                if len(carried) > 4 * SCAN_PIECE:
-                    raise Unsure  # one line of megabytes: read_yaml's
-            if _unsure_text(text):
-                raise Unsure
-            ascii = ascii and text.isascii()
-            spaces_lines = spaces_lines or _SPACES_LINE.search("\n" + text) is not None
-            if not piece:
-                return ascii, spaces_lines
+        handle.seek(offset)
+        yield from _Reader(CParser(handle), events, _scalars, None, True, first_line=line).document(list_only=True)
+
+
+def _libyaml():
+    """libyaml's parser and PyYAML's events (``Unsure`` without them)."""
+    try:
+        from yaml import events
+        from yaml._yaml import CParser
+    except ImportError:  # PyYAML built without libyaml: read_yaml reads it all
+        raise Unsure from None
+    return CParser, events
 
 
 class _Reader:
-    def __init__(self, parser, events, scalars: _Scalars, data: bytes | None, ascii: bool):
+    def __init__(self, parser, events, scalars: _Scalars, data: bytes | None, ascii: bool,
+                 first_line: int = 1, told: dict | None = None):
         self.parser, self.scalars = parser, scalars
+        self.first_line, self.told = first_line, told  # the line libyaml's first is (1-based) in the file
         self.data, self.ascii, self._text = data, ascii, None  # data None: no line of spaces only
         self.next = parser.get_event
         self.ScalarEvent, self.MappingStartEvent = events.ScalarEvent, events.MappingStartEvent
@@ -188,12 +172,12 @@ class _Reader:
         if self.data is None:
             return False
         if self.ascii:
-            return _SPACES_LINE_BYTES.search(self.data, start, end) is not None
+            return spaces_line_between(self.data, start, end)
         if self._text is None:
             self._text = self.data.decode("utf-8")
-        return _SPACES_LINE.search(self._text, start, end) is not None
+        return spaces_line_between(self._text, start, end)
 
-    def document(self) -> Iterator[CardEntry]:
+    def document(self, list_only: bool = False) -> Iterator[CardEntry]:
         events = self.events
         if type(self.next()) is not events.StreamStartEvent:
             raise Unsure
@@ -206,12 +190,14 @@ class _Reader:
         if type(top) is self.SequenceStartEvent:
             self.collection(top)
             yield from self.cards()
-        elif type(top) is self.MappingStartEvent:
+        elif type(top) is self.MappingStartEvent and not list_only:
             yield from self.top_mapping(top)
         else:  # a lone value, or an alias: read_yaml's
             raise Unsure
         if type(self.next()) is not events.DocumentEndEvent or type(self.next()) is not events.StreamEndEvent:
             raise Unsure  # a second document (read_yaml refuses it)
+        if self.told is not None and type(top) is self.SequenceStartEvent and not top.flow_style:
+            self.told["list"] = True
 
     @staticmethod
     def collection(event) -> None:
@@ -243,6 +229,7 @@ class _Reader:
 
     def cards(self) -> Iterator[CardEntry]:
         """The entries of the list of cards, up to its end."""
+        first = self.first_line
         while True:
             event = self.next()
             if type(event) is self.SequenceEndEvent:
@@ -259,9 +246,9 @@ class _Reader:
                 key = self.key(key_event)
                 if key in values:
                     raise Unsure
-                lines[key] = key_event.start_mark.line + 1
+                lines[key] = key_event.start_mark.line + first
                 values[key] = self.value(self.next(), 1)
-            yield values, event.start_mark.line + 1, lines
+            yield values, event.start_mark.line + first, lines
 
     def key(self, event) -> str:
         if type(event) is not self.ScalarEvent or event.anchor is not None or event.tag is not None:
@@ -313,7 +300,7 @@ def read_document(text: str) -> Any:
     CommentedMap and CommentedSeq with the same line records, ruamel's own scalar types. Raises
     ``Unsure`` where it cannot promise that (see the module's docstring)."""
     global _scalars
-    if _unsure_text(text):
+    if unsure_text(text):
         raise Unsure
     try:
         from yaml import YAMLError, events

@@ -66,12 +66,12 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
             recorded = text.record(element, geometry, prepared)
             replay(canvas, recorded, drawing.face_named, None, icon)
             parts.extend(recorded)
-        elif not direct(element):  # through reportlab (images, transparency): drawn anew each time
-            draw_element(canvas, element, geometry, prepared)
-            parts.append((ELEMENT, index))
-        else:  # one string, written the same whether fresh or replayed
+        else:
             ops = _direct_ops(canvas, element, geometry, prepared)
-            if ops:
+            if ops is None:  # through reportlab (images, transparency): drawn anew each time
+                draw_element(canvas, element, geometry, prepared)
+                parts.append((ELEMENT, index))
+            elif ops:  # one string, written the same whether fresh or replayed
                 canvas._code.append(ops)
                 parts.append(ops)
     parts = tuple(parts)
@@ -97,12 +97,16 @@ def draw_element(canvas, element, geometry, prepared) -> None:
 _DRAWN = Latest(256)
 
 
-def _direct_ops(canvas, element, geometry: FaceGeometry, prepared) -> str:
-    """The operators that draw a direct element (see draw.direct), as one string."""
+def _direct_ops(canvas, element, geometry: FaceGeometry, prepared) -> str | None:
+    """The operators that draw a direct element (see draw.direct), as one string; None for an
+    element that is not direct. (Whether an element is direct depends on its attributes alone:
+    an element whose operators are known is direct.)"""
     key = (id(element.attrs), element.tag, geometry.w, geometry.h)
     known = _DRAWN.get(key)
     if known is not None and known[0] is element.attrs:
         return known[1]
+    if not direct(element):
+        return None
     code = canvas._code
     start = len(code)
     draw_element(canvas, element, geometry, prepared)
@@ -121,10 +125,10 @@ def record_face(canvas, card_type, laid: LaidFace) -> tuple:
     for index, (element, prepared) in enumerate(laid.items):
         if element.tag == "text":
             parts.extend(text.record(element, geometry, prepared))
-        elif not direct(element):
-            parts.append((ELEMENT, index))
         else:
             ops = _direct_ops(canvas, element, geometry, prepared)
-            if ops:
+            if ops is None:
+                parts.append((ELEMENT, index))
+            elif ops:
                 parts.append(ops)
     return tuple(parts)

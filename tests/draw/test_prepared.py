@@ -61,3 +61,14 @@ def test_a_font_without_a_fixed_code_for_a_printable_character_leaves_runs_holdi
     assert preparer.prepare([(TEXT, ((face.pdf_name, "9", "these words"),))]) == (("P", 0),)
     (ready,) = preparer.prepare([(TEXT, ((face.pdf_name, "9", "awkward"),))])
     assert ready[0] == TEXT and ready[3] == ("BT ", " 9 Tf (awkward) Tj ET")
+
+
+@pytest.mark.parametrize("texts", [("plain words", "more [plain] words"), ("plain words", "a (bracketed) word"),
+                                   ("caf\u00e9", "plain"), ("tab\there",), ("a back\\slash",), ("",), ("\x7f",)])
+def test_a_text_object_checked_at_once_is_the_one_checked_run_by_run(fonts, texts):
+    """The usual text object's runs are checked together; any other, or a run the check refuses,
+    is made run by run: both ways make the same object."""
+    regular, bold = fonts.face("DejaVu Sans"), fonts.face("DejaVu Sans", bold=True)
+    items = ("0.250 Tw",) + tuple((face.pdf_name, "9", text) for face, text in zip((regular, bold) * 2, texts))
+    preparer = Preparer(fonts.face_named, None)
+    assert preparer._text(4, items) == preparer._text(4, items, careful=True)

@@ -323,12 +323,19 @@ def test_a_small_file_reads_the_same_before_and_after_libyaml_is_imported(tmp_pa
 def test_the_characters_left_to_read_yaml_are_all_but_those_it_takes_as_libyaml_does():
     import re
 
-    from cardgen.load import yamlstream
+    from cardgen.load import yamlscan
 
-    yamlstream._unsure_text("")  # compiles the patterns
+    yamlscan.unsure_text("")  # compiles the patterns
     taken = re.compile("[\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-    refused = yamlstream._UNSURE_CHARACTER
+    refused = yamlscan._UNSURE_CHARACTER
     assert [hex(code) for code in range(0x110000)
             if bool(refused.match(chr(code) + "\n")) == bool(taken.match(chr(code)))] == []
-    assert refused.search("a\rb") and not refused.search("a\r\nb")
+    assert yamlscan.unsure_text("a\rb") and not yamlscan.unsure_text("a\r\nb")
+    # an ASCII text is searched for those of them it may hold: the same
+    assert [hex(code) for code in range(0x80)
+            if bool(yamlscan._UNSURE_ASCII.match(chr(code))) != bool(refused.match(chr(code)))] == []
+    assert [text for text in ("a\x01", "a: |#b", "a: 'b\tc'", "\u2028", "\x85")
+            if not (yamlscan.unsure_text(text) and yamlscan.unsure_text(text + "\xe9"))] == []
+    assert [text for text in ("a: | #b", "# a\tb", "a\r\n", "a: b #c")
+            if yamlscan.unsure_text(text) or yamlscan.unsure_text(text + "\xe9")] == []
 

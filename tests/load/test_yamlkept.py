@@ -67,7 +67,10 @@ def test_a_small_file_kept_from_the_last_build_reads_as_ruamel_reads_it(tmp_path
         assert yamlkept.recall(path, text + "\n") is None  # another text: parsed again
     finally:
         yamlkept.keep_in(None)
-    _same_round_trip(first, slow)
+    if type(first).__name__ in ("KeptMap", "KeptSeq"):  # the plainest YAML, read without ruamel (yamlplain.py)
+        _same_as_ruamel(first, slow)
+    else:
+        _same_round_trip(first, slow)
     if case in KEPT_CASES and slow is not None:
         _same_as_ruamel(again, slow)
     else:
