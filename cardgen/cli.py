@@ -211,6 +211,14 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
                         mix_backs=mix_backs, jobs=jobs)
 
 
+def _sheet_named(ctx, param, value: str | None) -> str | None:
+    """``--sheet ''`` (a variable left unset) printed on the set's own sheet, or the plain grid,
+    without a word."""
+    if value is not None and not value.strip():
+        raise click.BadParameter('empty text: name a sheet template (OL32, circle-cut, ...) or a file', ctx, param)
+    return value
+
+
 def _typed_sheet_file(sheet: str | None) -> str | None:
     """``--sheet FILE`` is a path the user typed: from the working folder when it is there (a
     set.yaml's sheet file is found from the set's folder instead)."""
@@ -250,7 +258,7 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
               help="butt: cards touch; bleed: full bleed around every card.")
 @click.option("--crop-marks/--no-crop-marks", default=None, help="Crop marks outside the cut area (default on).")
 @click.option("--cut-lines", is_flag=True, default=None, help="Full-length cut lines across the sheet.")
-@click.option("--sheet", default=None, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
+@click.option("--sheet", default=None, callback=_sheet_named, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
 @click.option("--deck", type=InputFile(), default=None,

@@ -140,17 +140,25 @@ def os_reason(error: OSError) -> str:
     if error.errno == errno.EROFS:
         return "the file system is read-only"
     if error.errno in (errno.ENOTDIR, errno.EEXIST) and getattr(error, "cardgen_folder", None):
-        return f"{shown_path(error.cardgen_folder)} is a file, not a folder"
+        return f"{shown_path(error.cardgen_folder)} is {_file_kind(error.cardgen_folder)}, not a folder"
     if error.errno == errno.ENOTDIR and error.filename is not None:
         blocking = file_on_the_way(os.fspath(error.filename))
         if blocking is not None:  # a folder of the path is a file: the same words as above
-            return f"{shown_path(blocking)} is a file, not a folder"
+            return f"{shown_path(blocking)} is {_file_kind(blocking)}, not a folder"
     if error.errno == errno.EISDIR:
         return "it is a folder, not a file"
     if error.errno == errno.ELOOP:
         return LOOP_REASON
     text = error.strerror or str(error) or type(error).__name__
     return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def _file_kind(path) -> str:
+    """"a file", or what else stands where a folder goes: an output folder that was a named
+    pipe was said to be "a file"."""
+    from .paths import kind_at  # paths imports this module
+
+    return kind_at(path) or "a file"
 
 
 def file_on_the_way(path) -> str | None:

@@ -4,7 +4,6 @@ The result is everything the draw stage needs; it is computed once per distinct 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -18,12 +17,13 @@ from .draw.text import PreparedText
 from .blame import TextProblem, blame
 from .errors import CardgenError, Problem
 from .model import CardSet, Icon
-from .paths import confined
+from .load.yamlfile import relative_name
+from .paths import confined, not_a_file
 from .render.markup import Element
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook, MissingFace
 from .text.hyphenate import SOFT_HYPHEN, Hyphenator
-from .text.rich import UnknownIcon, parse
+from .text.rich import COLOR_OPEN, UnknownIcon, parse
 from .units import PT_PER_MM
 
 SAFE_TOLERANCE = 1e-6  # mm
@@ -78,10 +78,15 @@ class Resources:
 
     def _find_image(self, src: str) -> Path:
         root = self.card_set.root
-        for folder in (self.card_set.directory, root / "templates"):
-            candidate = confined(root, folder, src, "image")
+        if not src.strip():  # else the set's folder itself, "a folder, not a file"
+            raise ValueError("image src is empty: it names no file")
+        candidates = [confined(root, folder, src, "image") for folder in (self.card_set.directory, root / "templates")]
+        for candidate in candidates:
             if candidate.is_file():
                 return candidate
+        for candidate in candidates:  # there, but a folder or a pipe: said what it is
+            if not_a_file(candidate) != "not found":
+                raise ValueError(f'image "{relative_name(candidate, root)}" {not_a_file(candidate)}')
         raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
 
     def icon(self, name: str) -> tuple[float, Callable]:
@@ -232,9 +237,6 @@ def _wide(mm: float) -> str:
     return f"{mm:,.0f}" if mm >= 1000 else f"{mm:.4g}"
 
 
-_COLOR_RUN = re.compile(r"\[color=([#A-Za-z0-9]+)\]")
-
-
 def font_label(fonts: FontBook, file_name: str) -> str:
     """A font file as the designer names it: its family, and its style unless regular."""
     for family, styles in fonts.families.items():
@@ -297,7 +299,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         raise TextProblem(box, f'unknown icon "{token}" (the set has: {known})', lambda text: token in text) from None
     rich = a["markup"] == "rich"
     if rich and "[color=" in (element.content or ""):
-        for value in set(_COLOR_RUN.findall(element.content)):
+        for value in set(COLOR_OPEN.findall(element.content)):  # as rich.py reads them: cmyk(...) too
             try:
                 parse_color(value)
             except ValueError as exc:

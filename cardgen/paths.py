@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 from pathlib import Path
 
 from .errors import LOOP_REASON
@@ -42,6 +43,35 @@ def link_loop(error: BaseException) -> OSError | None:
     return OSError(errno.ELOOP, os.strerror(errno.ELOOP), match.group(1))
 
 
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def kind_of(mode: int) -> str | None:
+    """What a file of this mode is when it is no regular file ("a folder", "a named pipe
+    (FIFO)", "a socket", "a device"); None for a regular file."""
+    for test, kind in _KINDS:
+        if test(mode):
+            return kind
+    return None
+
+
+def kind_at(path: Path | str) -> str | None:
+    """What is at ``path`` (links followed) when it is there but is no regular file; else None."""
+    try:
+        return kind_of(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return None
+
+
+def not_a_file(path: Path | str) -> str:
+    """The words after a file's name when it is no regular file: "not found", or what it is
+    instead. A named pipe (a FIFO left by another tool) was said "not found", and the designer
+    looked for a missing file that was there; reading one waits for a writer for ever."""
+    kind = kind_at(path)
+    return "not found" if kind is None else f"is {kind}, not a file"
+
+
 CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
 
 
@@ -50,7 +80,13 @@ def set_names(root: Path | str) -> list[str]:
     data = Path(root) / "data"
     if not data.is_dir():
         return []
-    return sorted(p.name for p in data.iterdir() if (p / "set.yaml").is_file())
+    return sorted(p.name for p in data.iterdir() if _may_be_set_file(p / "set.yaml"))
+
+
+def _may_be_set_file(path: Path) -> bool:
+    """A set.yaml that is a file, or a pipe or device in its place: that set is listed, and
+    loading it says what its set.yaml is (it was left out of a build of every set unsaid)."""
+    return path.is_file() or kind_at(path) not in (None, "a folder")
 
 
 PACKAGE = Path(__file__).resolve().parent  # cardgen/

@@ -274,15 +274,20 @@ def test_yaml_nested_too_deeply(built, cli):
     intact(project, before)
 
 
-def test_a_bad_colour_in_card_text_names_the_row(built, cli):
+@pytest.mark.parametrize("colour, said", [
+    ("zzz", 'expected a colour such as "#c8102e", "#fff", "black", "cmyk(0,0,0,100)" or "none", got "zzz"'),
+    # a colour with brackets, commas or dots was not checked with the card: an internal error as it was drawn
+    ("cmyk(0,0,0,200)", 'cmyk() takes four percentages from 0 to 100, got "cmyk(0,0,0,200)"'),
+], ids=["name", "cmyk"])
+def test_a_bad_colour_in_card_text_names_the_row(built, cli, colour, said):
     project, before = built
     cards = project / "data/demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("Draw **two** cards", "Draw [color=zzz]two[/color] cards"))
+    cards.write_text(cards.read_text().replace("Draw **two** cards", f"Draw [color={colour}]two[/color] cards"))
     result = cli(project, "build", "demo")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        'data/demo/cards.yaml:4: card "Quick Draw": field "text": [color=zzz]: expected a colour such as "#c8102e", '
-        '"#fff", "black", "cmyk(0,0,0,100)" or "none", got "zzz" (drawn by templates/demo/action.xml.j2:5)', "cardgen: 1 error, 0 warnings"]
+        f'data/demo/cards.yaml:4: card "Quick Draw": field "text": [color={colour}]: {said} (drawn by '
+        "templates/demo/action.xml.j2:5)", "cardgen: 1 error, 0 warnings"]
     intact(project, before)
 
 

@@ -60,7 +60,21 @@ def test_a_tiny_ink_of_text_is_written_as_a_pdf_number(built, cli):
     ('<text x="5" y="5" w="40" h="20">{{ "\\ud800" }}</text>',
      'templates/demo/action.xml.j2:2: card "Quick Draw": a value here holds U+D800 (not a character: half of a '
      "UTF-16 pair), which card markup cannot carry (and 3 more cards)"),
-], ids=["a gradient of cmyk and rgb colours", "half a utf-16 pair written in a template"])
+    # it said "r must be between 0 and half the shorter side": not which element, nor the numbers
+    ('<rect x="5" y="5" w="20" h="10" r="6"/>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": <rect> r: must be between 0 and half the shorter side '
+     "(5 mm), got 6"),
+    ('<image x="5" y="5" w="8" h="10" r="-1" src="icons/star.svg"/>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": <image> r: must be between 0 and half the shorter side '
+     "(4 mm), got -1"),
+    ('<text x="5" y="5" w="40" h="20" size="8" min-size="9">x</text>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": <text> min-size: must not be larger than size (8 pt), '
+     "got 9"),
+    # it was "the set's folder is a folder, not a file"
+    ('<image x="5" y="5" w="8" h="10" src=" "/>',
+     'templates/demo/action.xml.j2:2: card "Quick Draw": image src is empty: it names no file'),
+], ids=["a gradient of cmyk and rgb colours", "half a utf-16 pair written in a template", "a corner too round",
+        "an image's corner below 0", "a smallest size above the largest", "an empty image src"])
 def test_a_value_the_layout_writes_is_refused_at_its_line(built, cli, element, message):
     project, _ = built
     layout(project, element)

@@ -52,6 +52,18 @@ def test_out_naming_a_file(built, cli):
     result = cli(project, "build", "demo", "--out", "output/demo.pdf")
     assert result.exit_code == 1
     assert result.stderr == "cardgen: cannot write output/demo.pdf/demo.pdf: output/demo.pdf is a file, not a folder\n"
+
+
+def test_out_naming_a_named_pipe_says_what_it_is(built, cli):
+    """A FIFO where the output folder goes was said to be "a file"."""
+    import os
+
+    project, before = built
+    os.mkfifo(project / "pipe")
+    result = cli(project, "build", "demo", "--out", "pipe")
+    assert (result.exit_code, result.stderr) == (
+        1, "cardgen: cannot write pipe/demo.pdf: pipe is a named pipe (FIFO), not a folder\n")
+    intact(project, before)
     intact(project, before)
 
 

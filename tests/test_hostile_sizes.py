@@ -40,6 +40,44 @@ def test_a_value_that_is_none_is_not_printed_as_the_word(built, cli):
                         'with `is none` (and 2 more cards)', ONE)
 
 
+def test_a_none_or_list_written_in_the_template_itself_is_not_printed_either(built, cli):
+    """``{{ none }}`` printed "None": Jinja folded the constant when it compiled the template,
+    autoescaped to the text "None" before cardgen's check saw it."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ none }}")
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ [1, 2] }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": the value printed here is none (left empty '
+                        'in YAML, or nothing found), which would print as "None": give it a value, or test it with '
+                        '`is none` (and 3 more cards)',
+            'templates/demo/token.xml.j2:3: card "Marker": the value printed here is a list, which would print as '
+            'Python writes it, "[1, 2]": print its items in a loop, or join them with | join(", ")',
+            "cardgen: 2 errors, 0 warnings")
+
+
+JOINED_NONE = ('a value joined into text here (with ~, %, join or format) is none (left empty in YAML, or nothing '
+               'found), which would print as "None": give it a value, or test it with `is none` (and 3 more cards)')
+
+
+@pytest.mark.parametrize("joined", ['"Flavor: " ~ set.accent', '"Flavor: %s" % set.accent',
+                                    '["Flavor", set.accent] | join(": ")', '"Flavor: %s" | format(set.accent)',
+                                    '"Flavor: {}".format(set.accent)'],
+                         ids=["tilde", "percent", "join", "format", "str-format"])
+def test_a_none_joined_into_text_is_not_printed_either(built, cli, joined):
+    """``"Flavor: " ~ set.accent`` printed "Flavor: None" for a value left empty, as did the
+    other ways of making text of it."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  accent: ~\ndefaults:")
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ " + joined + " }}")
+    refused(cli, built, f'templates/demo/action.xml.j2:6: card "Quick Draw": {JOINED_NONE}', ONE)
+
+
+def test_a_macro_printed_without_its_call_is_not_printed_as_python_writes_it(built, cli):
+    project, _ = built
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{% macro m() %}x{% endmacro %}{{ m }}")
+    refused(cli, built, """templates/demo/token.xml.j2:3: card "Marker": the value printed here is a Macro, which would """
+                        """print as Python writes it, "<Macro 'm'>": call it, with ()""", ONE)
+
+
 def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(built, cli):
     """``flavor: [Fast, Quiet]`` in a YAML card file printed "['Fast', 'Quiet']" on the card."""
     project, _ = built
@@ -50,18 +88,6 @@ def test_a_list_or_mapping_from_a_card_file_is_not_printed_as_python_writes_it(b
                         'them with | join(", ")',
             'templates/demo/token.xml.j2:3: card "Marker": the value printed here is a mapping, which would print as '
             'Python writes it, "{\'letter\': \'M\'}": print one of its values', "cardgen: 2 errors, 0 warnings")
-
-
-def test_a_pipe_in_the_project_folder_is_not_read(built, cli):
-    """A FIFO anywhere in the project (a named pipe left by another tool) hung every build: the
-    look for an unchanged project read it, waiting for a writer that never came. Named as an
-    image, it is not a file the set has."""
-    import os
-
-    project, _ = built
-    os.mkfifo(project / "data/demo/icons/pipe.svg")
-    edit(project / "data/demo/set.yaml", "icons/star.svg", "icons/pipe.svg")
-    refused(cli, built, 'data/demo/set.yaml:22: icon "star": image "icons/pipe.svg" not found', ONE, args=("build", "demo"))
 
 
 def test_a_file_name_longer_than_a_file_system_takes_is_said_at_its_line(built, cli):
@@ -85,6 +111,21 @@ def test_an_svg_holding_nan_or_inf_is_refused_at_the_line_that_names_it(built, c
     refused(cli, built, line, ONE)
     edit(star, 'viewBox="0 0 nan 20"><polygon', 'viewBox="0 0 20 20"><polygon stroke-width="inf" stroke="red"')
     refused(cli, built, line.replace("a group's transform", "a polygon's strokeWidth"), ONE)
+
+
+def test_an_svg_group_flattened_to_nothing_is_left_out_as_a_browser_leaves_it(built, cli):
+    """A group scaled by 0 (or by a matrix whose determinant is 0) made reportlab divide by zero
+    as it drew the icon: an internal error naming neither the card nor the SVG."""
+    from pdftext import page_texts
+
+    project, _ = built
+    star = project / "data/demo/icons/star.svg"
+    edit(star, "<polygon", '<g transform="matrix(0 0 0 0 0 0)"><rect width="5" height="5"/></g><polygon transform="scale(0)"')
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": SVG "star.svg" draws nothing: it '
+                        "holds no shape (path, rect, circle, polygon, ...)", ONE)
+    edit(star, '<polygon transform="scale(0)"', "<polygon")
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    assert "Escape Artist" in page_texts(project / "output/demo.pdf")[0]
 
 
 def test_a_custom_paper_from_the_command_line_is_named_in_the_does_not_fit_message(built, cli):
@@ -166,6 +207,15 @@ def test_a_device_named_on_the_command_line_is_not_read(built, cli):
             2, f'Error: Invalid value for {option}: "{os.devnull}" is a device, not a file')
     refused(cli, built, f"{os.devnull}: it is a device, not a file", ONE,
             args=("build", "demo", "--sheet", os.devnull))
+
+
+def test_a_sheet_given_as_empty_text_is_refused(built, cli):
+    """``--sheet ''`` (a variable left unset) printed on the plain grid without a word."""
+    project, before = built
+    result = cli(project, "build", "demo", "--sheet", "")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, "Error: Invalid value for '--sheet': empty text: name a sheet template (OL32, circle-cut, ...) or a file")
+    intact(project, before)
 
 
 @pytest.mark.parametrize("args", [("build", "demo"), ("proof", "demo"), ("export", "demo"), ("calibrate",), ("clean",),

@@ -92,14 +92,15 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
 
 
 def _file(directory: Path, name: Any, where: Source) -> Path:
-    from ..paths import OutsideProject, confined
+    from ..paths import OutsideProject, confined, not_a_file
 
     try:  # the project folder holds data/<set>: confined there, like every data-named file
         path = confined(directory.resolve().parent.parent, directory, str(name), "file")
     except OutsideProject as exc:
         raise fail(str(exc), where) from None
     if not path.is_file():
-        raise fail(f'file "{name}" not found in the set folder', where)
+        said = not_a_file(path)
+        raise fail(f'file "{name}" {"not found in the set folder" if said == "not found" else said}', where)
     return path
 
 

@@ -1,11 +1,12 @@
-"""A file named on the command line to be read: it exists, is no folder, and is no device."""
+"""A file named on the command line to be read: it exists, and is no folder, pipe or device."""
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import click
+
+from ..paths import kind_of
 
 
 class InputFile(click.Path):
@@ -21,6 +22,7 @@ class InputFile(click.Path):
             mode = os.stat(path).st_mode
         except OSError:
             return path  # said where it is read, in the reader's words
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-            self.fail(f'"{value}" is a device, not a file', param, ctx)
+        kind = kind_of(mode)
+        if kind is not None:  # a named pipe read waits for a writer for ever: --deck naming one hung
+            self.fail(f'"{value}" is {kind}, not a file', param, ctx)
         return path

@@ -39,8 +39,9 @@ ATTRIBUTES = {
 
 
 def check(attrs: dict) -> None:
-    if attrs["r"] < 0 or attrs["r"] > min(attrs["w"], attrs["h"]) / 2:
-        raise ValueError("r must be between 0 and half the shorter side")
+    half = min(attrs["w"], attrs["h"]) / 2
+    if attrs["r"] < 0 or attrs["r"] > half:  # said as an attribute's problem is: which element, and the numbers
+        raise ValueError(f'<{TAG}> r: must be between 0 and half the shorter side ({half:g} mm), got {attrs["r"]:g}')
 
 
 def direct(attrs) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Problem, Source
-from ..paths import svg_references
+from ..paths import not_a_file, svg_references
 from .kept_images import kept_raster
 from .raster import Raster, load_raster
 
@@ -74,7 +74,7 @@ class ImageStore:
 
 def _load(path: Path, most: int | None, root: Path | None = None, kept: Path | None = None) -> LoadedImage:
     if not path.is_file():
-        raise ValueError(f'image "{path.name}" not found')
+        raise ValueError(f'image "{path.name}" {not_a_file(path)}')
     if path.suffix.lower() == ".svg":
         return _load_svg(path, root)
     raster = kept_raster(path, most, kept) if kept is not None else load_raster(path, most)
@@ -107,6 +107,7 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
     if endless is not None:  # reportlab writes it as an integer's conversion error, far from the SVG
         raise ValueError(f'cannot read SVG "{path.name}": it holds nan or inf where a number belongs '
                          f"(svglib read it as {endless})")
+    _drop_flattened(drawing)
     if not _holds_a_shape(drawing):  # printed, it would be a silent blank where a picture was meant
         raise ValueError(f'SVG "{path.name}" draws nothing: it holds no shape (path, rect, circle, polygon, ...)')
     if _holds_raster(drawing):
@@ -128,6 +129,26 @@ def _endless_number(drawing) -> str | None:
                          if isinstance(v, float)):
                 return f"a {type(node).__name__.lower()}'s {key}"
     return None
+
+
+def _drop_flattened(drawing) -> None:
+    """Leave out the groups whose transform flattens them to nothing (scale(0), a matrix whose
+    determinant is 0): a browser draws nothing of them, and reportlab divided by zero drawing
+    them, an internal error naming neither the card nor the SVG."""
+    pending = [drawing]
+    while pending:
+        node = pending.pop()
+        contents = getattr(node, "contents", None)
+        if contents is None:
+            continue
+        kept = [child for child in contents if not _flattened(getattr(child, "transform", None))]
+        if len(kept) != len(contents):
+            node.contents = kept
+        pending.extend(kept)
+
+
+def _flattened(transform) -> bool:
+    return transform is not None and len(transform) == 6 and transform[0] * transform[3] - transform[1] * transform[2] == 0
 
 
 def _holds_a_shape(drawing) -> bool:

@@ -120,7 +120,7 @@ def _arc(x1, y1, rx, ry, angle, large, sweep, x2, y2) -> list[Segment]:
     if (x1, y1) == (x2, y2):
         return []
     rx, ry = abs(rx), abs(ry)
-    if rx == 0 or ry == 0:
+    if rx * rx == 0 or ry * ry == 0:  # 0, or so small its square is 0 (1e-300): a line, as SVG draws a 0 radius
         return [Segment("L", (x2, y2))]
     phi = math.radians(angle % 360)
     cos_phi, sin_phi = math.cos(phi), math.sin(phi)
@@ -128,7 +128,8 @@ def _arc(x1, y1, rx, ry, angle, large, sweep, x2, y2) -> list[Segment]:
     x1p, y1p = cos_phi * hx + sin_phi * hy, -sin_phi * hx + cos_phi * hy
     scale = x1p ** 2 / rx ** 2 + y1p ** 2 / ry ** 2
     if scale > 1:  # radii too small: scaled up just enough, as SVG says
-        rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
+        grow = math.sqrt(scale) if scale < math.inf else math.hypot(x1p / rx, y1p / ry)  # 1e-160 squared: inf
+        rx, ry = rx * grow, ry * grow
     num = rx ** 2 * ry ** 2 - rx ** 2 * y1p ** 2 - ry ** 2 * x1p ** 2
     den = rx ** 2 * y1p ** 2 + ry ** 2 * x1p ** 2
     factor = math.sqrt(max(0.0, num / den)) * (-1 if large == sweep else 1)

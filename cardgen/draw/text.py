@@ -70,7 +70,7 @@ def check(attrs: dict) -> None:
     if attrs["min-size"] is None:
         attrs["min-size"] = attrs["size"]
     if attrs["min-size"] > attrs["size"]:
-        raise ValueError("min-size must not be larger than size")
+        raise ValueError(f'<text> min-size: must not be larger than size ({attrs["size"]:g} pt), got {attrs["min-size"]:g}')
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 from ..color.settings import color_settings
 from ..errors import Source, fail
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
-from ..paths import OutsideProject, confined, set_names  # noqa: F401 - set_names: the API's name here
+from ..paths import OutsideProject, confined, not_a_file, set_names  # noqa: F401 - set_names: the API's name here
 from ..units import parse_length
 from .cards import CardFiles
 from .setvalues import card_shape, check_date, length, text, unknown_keys
@@ -42,9 +42,13 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
     except OutsideProject as exc:
         raise fail(str(exc), Source(f"data/{name}")) from None
     if not path.is_file():
+        said = not_a_file(path)
+        if not directory.is_dir():
+            raise fail("no such set folder", Source(f"data/{name}"))
+        if said != "not found":
+            raise fail(f"set.yaml {said}", Source(f"data/{name}"))
         raise fail("set.yaml is missing: a set folder holds set.yaml, which names its card types and files",
-                   Source(f"data/{name}")) if directory.is_dir() else fail(
-                   "no such set folder", Source(f"data/{name}"))
+                   Source(f"data/{name}"))
     data = read_yaml(path, root)
     file = relative_name(path, root)
     if not isinstance(data, dict):
@@ -162,7 +166,7 @@ def _rest_of_set(name, root, directory, data, file, at, types, backs, cards, ico
         except OutsideProject as exc:
             raise fail(str(exc), where) from None
         if not rules_path.is_file():
-            raise fail(f'rules file "{entry}" not found', where)
+            raise fail(f'rules file "{entry}" {not_a_file(rules_path)}', where)
         rules.append(rules_path)
 
     title = text(data, "title", at)
@@ -231,7 +235,7 @@ def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
             except OutsideProject as exc:
                 raise fail(f'box "{name}": {exc}', at(spec, "deck")) from None
             if not deck.is_file():
-                raise fail(f'box "{name}": deck list "{spec["deck"]}" not found', at(spec, "deck"))
+                raise fail(f'box "{name}": deck list "{spec["deck"]}" {not_a_file(deck)}', at(spec, "deck"))
         fields = spec.get("fields") or {}
         if not isinstance(fields, dict):
             raise fail(f'box "{name}": `fields` must be a mapping of name: value', at(spec, "fields"))
@@ -300,7 +304,7 @@ def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple
             if warning is not None:
                 warnings.append(warning)
         elif not card_path.is_file():
-            raise fail(f'card file "{name}" not found', where)
+            raise fail(f'card file "{name}" {not_a_file(card_path)}', where)
         elif card_path.suffix.lower() not in CARD_FILE_SUFFIXES:  # said here, where set.yaml names it
             raise fail(f'card file "{name}": {unknown_card_file_type(card_path)}', where)
         if spec.get("delimiter") is not None:
@@ -358,7 +362,7 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
             except OutsideProject as exc:
                 raise fail(str(exc), where) from None
             if not path.is_file():
-                raise fail(f'sheet template file "{name.split("#", 1)[0]}" not found', where)
+                raise fail(f'sheet template file "{name.split("#", 1)[0]}" {not_a_file(path)}', where)
 
 
 def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
@@ -375,7 +379,7 @@ def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
             except OutsideProject as exc:
                 raise fail(str(exc), where) from None
             if not image.is_file():
-                raise fail(f'icon "{icon_name}": image "{spec["image"]}" not found', where)
+                raise fail(f'icon "{icon_name}": image "{spec["image"]}" {not_a_file(image)}', where)
         glyph, font, color = (text(spec, key, at, f'icon "{icon_name}": {key}') for key in ("glyph", "font", "color"))
         if "glyph" in spec and not glyph:
             raise fail(f'icon "{icon_name}": glyph must be a character, got nothing', at(spec, "glyph"))

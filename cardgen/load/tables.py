@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import warnings
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -115,7 +116,12 @@ def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
 
 
 def _header(cells: list[Any], source: Source) -> list[str]:
+    """The column names; empty cells after the last name are no columns: a spreadsheet saves
+    them where a cell past the table was formatted (a bold header row), and exports them to CSV
+    as trailing commas. A row with a value under one is refused as a row longer than the header."""
     header = [str(c).strip() if c is not None else "" for c in cells]
+    while header and not header[-1]:
+        header.pop()
     for column, title in enumerate(header, start=1):
         if not title:
             raise fail(f"column {column} of the header row has no name", source)
@@ -154,8 +160,10 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                 if not any(map(str.strip, cells)):
                     continue
                 if len(cells) > len(header):
-                    raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns",
-                               Source(name, line))
+                    if any(map(str.strip, cells[len(header):])):
+                        raise fail(f"row has {len(cells)} cells but the header has {len(header)} columns",
+                                   Source(name, line))
+                    del cells[len(header):]
                 if len(cells) < len(header):
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
@@ -224,6 +232,10 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     """The first sheet's rows, each cell as the spreadsheet shows it (see xlsxcells.py); a
     cell that cannot be is an error naming it (``cards.xlsx:Sheet1!F3``)."""
     from openpyxl import load_workbook  # imported here: only XLSX users pay for it
+
+    # openpyxl printed its warnings (a date out of range, a missing stylesheet) as Python writes
+    # them, with its own file's path; what they warn of is said by cell (an error value) or harmless
+    warnings.filterwarnings("ignore", module="openpyxl")
 
     from .xlsxcells import CellError, Merges, merged_ranges, shown
 

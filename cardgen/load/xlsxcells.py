@@ -90,6 +90,10 @@ def shown(cell, formula: Any, row: int, column: int) -> Any:
                                                     f"program that wrote the file does not calculate: open the "
                                                     f"file in a spreadsheet program and save it)")
         return None
+    if getattr(cell, "data_type", None) == "e":  # printed, "#DIV/0!" would be the card's text
+        raise CellError(cell_name(row, column), f"the cell shows the error {value} (a formula that failed, or a "
+                                                f"date or number the spreadsheet cannot hold): correct it in the "
+                                                f"spreadsheet and save it")
     number_format = getattr(cell, "number_format", "General") or "General"
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return _date(value, number_format, cell_name(row, column))

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
+from ..paths import kind_of
 from . import yamlkept
 
 
@@ -27,10 +27,11 @@ def relative_name(path: Path, root: Path | None) -> str:
 def read_text(path: Path, name: str) -> str:
     """A UTF-8 text file; a missing or undecodable file is an error naming ``name``."""
     try:
-        with open(path, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode
-            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # --sheet naming the zero device read until memory ran out
-                raise fail("it is a device, not a file", Source(name))
+        # not blocking: a named pipe opened for reading waits for a writer for ever (--deck naming one hung)
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            kind = kind_of(os.fstat(handle.fileno()).st_mode)
+            if kind is not None and kind != "a folder":  # the zero device read until memory ran out
+                raise fail(f"it is {kind}, not a file", Source(name))
             data = handle.read()
     except FileNotFoundError:
         raise fail("file not found", Source(name)) from None

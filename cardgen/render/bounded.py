@@ -27,6 +27,7 @@ from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
 SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
+JOINED = "cardgen_joined"  # the filter every operand of ``~`` is passed through (render/printable.py: joined)
 NESTED = "cardgen_nested"  # the filter every list, tuple and dict a template writes is passed through
 _DIGITS = re.compile(r"\d+")
 _PLAIN_NUMBERS = frozenset({int, float})
@@ -57,6 +58,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters[COUNTED] = self._counted
         self.filters[SIZED] = self._sized
         self.filters[NESTED] = self._sized
+        self.filters[JOINED] = _as_is
         for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size),
                            ("replace", _replace_size), ("batch", _batch_size), ("slice", _slice_size),
                            ("join", self._join_size), ("sum", self._sum_size)):
@@ -147,6 +149,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             owner = getattr(__obj, "__self__", getattr(getattr(__obj, "__wrapped__", None), "__self__", None))
             if isinstance(owner, str):  # what a string method builds: "a".ljust(10 ** 9)
                 __self.charge(_string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
+                if getattr(__obj, "__name__", "") == "format":  # "{} coins".format(cost) wrote "None coins"
+                    for value in (*args, *kwargs.values()):
+                        if value is None:  # (a container is passed: "{m[k]}" reads a field of it)
+                            __self.filters[JOINED](value)
             elif __obj is __self.globals.get("lipsum"):
                 n = kwargs.get("n", args[0] if args else 5)
                 __self.charge(n * 100 if isinstance(n, int) else 0)
@@ -199,6 +205,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return operator.pow(left, right)
         if isinstance(left, str):  # "%" formats: a width or precision is a length to build, and the values
             self.charge(_format_size(left, right) + self.size_of(right))
+            for value in right if isinstance(right, tuple) else () if isinstance(right, dict) else (right,):
+                self.filters[JOINED](value)
         return operator.mod(left, right)
 
 
@@ -210,6 +218,8 @@ class _Guard(NodeTransformer):
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
+        node.nodes = [part if isinstance(part, nodes.Const) else
+                      nodes.Filter(part, JOINED, [], [], None, None, lineno=part.lineno) for part in node.nodes]
         return nodes.Filter(node, SIZED, [], [], None, None, lineno=node.lineno)
 
     def _nested(self, node: nodes.Node) -> nodes.Node:
@@ -219,6 +229,10 @@ class _Guard(NodeTransformer):
         return nodes.Filter(node, NESTED, [], [], None, None, lineno=node.lineno)
 
     visit_List = visit_Tuple = visit_Dict = _nested
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def _items(node: nodes.Node) -> list:

@@ -17,14 +17,14 @@ from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, Template
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.filters import do_float, do_int
 from jinja2.sandbox import MAX_RANGE
-from markupsafe import Markup
 
 from ..errors import CardgenError, Problem, Source, os_reason
 from ..limits import LimitReached
-from ..paths import OutsideProject, confined, is_inside
-from .bounded import BoundedEnvironment, TemplateLimit
+from ..paths import OutsideProject, confined, is_inside, not_a_file
+from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .fragments import FragmentCache
+from .printable import formatted_values, joined, joined_items, joining_checked, printable
 
 # What marking looks for: an element's start tag, to mark; or the start of a stretch whose ``<``
 # opens no element (a Jinja expression, statement or comment, whose strings and comparisons are
@@ -62,6 +62,10 @@ class OutsideTemplate(TemplateNotFound):
     """A template that resolves (through a link) outside the project folder: never read."""
 
 
+class TemplateNotAFile(TemplateNotFound):
+    """A template name that names a folder or a named pipe, not a file: said what it is."""
+
+
 class TemplateNotText(TemplateSyntaxError):
     """A template file that is not UTF-8 text."""
 
@@ -82,6 +86,11 @@ class MarkedLoader(FileSystemLoader):
             raise OutsideTemplate(template, str(exc)) from None
         try:
             source, filename, uptodate = super().get_source(environment, template)
+        except TemplateNotFound:
+            said = not_a_file(self.root / name)
+            if said != "not found":  # Jinja looks for files only: a pipe or folder there was "not found"
+                raise TemplateNotAFile(template, f'template "{name}" {said}') from None
+            raise
         except PermissionError as exc:
             raise TemplateNotText(f"cannot read the template: {os_reason(exc)}", None, template) from None
         except UnicodeDecodeError as exc:
@@ -122,28 +131,6 @@ def _names_shape(kept) -> bool:
     return (kept.__class__ is tuple and len(kept) == 2 and kept[0].__class__ is tuple and kept[1].__class__ is tuple
             and all(name.__class__ is str for name in kept[0])
             and all(name is None or name.__class__ is str for name in kept[1]))
-
-
-NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
-                '"None": give it a value, or test it with `is none`')
-_PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
-_CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
-               (Mapping, "mapping", "print one of its values"))
-
-
-def _printable(value: Any) -> Any:
-    """What ``{{ ... }}`` prints: anything but none and the containers Python would write out.
-    Jinja wrote None as the word "None": on a card as text, and in an attribute as the colour
-    "none", which paints nothing; a list from a YAML card file as "['a', 'b']"."""
-    if value.__class__ in _PRINTS_AS_ITSELF:
-        return value
-    if value is None:
-        raise ValueError(NONE_PRINTED)
-    for *kinds, name, instead in _CONTAINERS:
-        if isinstance(value, tuple(kinds)):
-            raise ValueError(f'the value printed here is a {name}, which would print as Python writes it, '
-                             f'"{value!r}": {instead}')
-    return value
 
 
 def _no_random(*_: Any) -> None:
@@ -208,8 +195,11 @@ class Templates:
         self.env = BoundedEnvironment(
             loader=MarkedLoader(self.folder, self.root), autoescape=True, undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
-            finalize=_printable)
+            finalize=printable)
         self.env.filters["random"] = _no_random
+        self.env.filters["join"] = joining_checked(self.env.filters["join"], joined_items)
+        self.env.filters["format"] = joining_checked(self.env.filters["format"], formatted_values)
+        self.env.filters[JOINED] = joined
         self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
         self.env.filters["float"] = _number
@@ -279,7 +269,7 @@ class Templates:
             # a missing include or parent is the including line's problem; a missing layout, set.yaml's
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else declared_at
-            if isinstance(exc, OutsideTemplate):
+            if isinstance(exc, (OutsideTemplate, TemplateNotAFile)):
                 message = exc.message
             elif exc.name is None:  # {% include none %}, {% include nothing_set %}: no name at all
                 message = INCLUDE_NAMES

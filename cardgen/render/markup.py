@@ -248,6 +248,9 @@ def _attributes(tag: str, items: tuple[tuple[str, str], ...]) -> Mapping[str, An
             attrs[key] = spec[key].parse(value)
         except ValueError as exc:
             raise ValueError(f'<{tag}> {key}: {exc}') from None
+        except ArithmeticError:  # a parser's arithmetic on numbers too near 0 or too large: the attribute's problem
+            raise ValueError(f'<{tag}> {key}: its numbers are too large or too near 0 to compute with, got '
+                             f'"{value}"') from None
     for key, attr in spec.items():
         if key not in attrs:
             if attr.required:

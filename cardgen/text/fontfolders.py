@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import LOOP_REASON, Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
-from ..paths import OutsideProject, confined, link_loop, real_inside, shipped_folder
+from ..paths import OutsideProject, confined, link_loop, kind_at, not_a_file, real_inside, shipped_folder
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 FONT_SUFFIXES = (".ttf", ".otf")
@@ -102,6 +102,9 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
                     raise
                 raise fail(f'font file "{value}" of family "{name}" is {LOOP_REASON}',
                            Source(file, line_of(styles, key))) from None
+            if inside and path.suffix.lower() in FONT_SUFFIXES and kind_at(path) is not None:
+                raise fail(f'font file "{value}" of family "{name}" {not_a_file(path)}',
+                           Source(file, line_of(styles, key)))
             if not inside or not path.is_file() or path.suffix.lower() not in FONT_SUFFIXES:
                 raise fail(f'font file "{value}" of family "{name}" is not in {folder_name}/ '
                            f"(a .ttf or .otf file)", Source(file, line_of(styles, key)))
@@ -116,8 +119,10 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
 def _scanned(folder: Path, root: Path) -> dict[str, Family]:
     """A fonts/ folder without fonts.yaml: its files, grouped by the names their fonts give."""
     found: dict[str, Family] = {}
-    for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in FONT_SUFFIXES and p.is_file()):
+    for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in FONT_SUFFIXES and not p.is_dir()):
         name = relative_name(folder, root) + "/" + path.name
+        if kind_at(path) is not None:  # a pipe named as a font was passed over unsaid
+            raise fail(f"it is {kind_at(path)}, not a font file", Source(name))
         try:
             confined(root, folder, path.name, "font file")
         except OutsideProject as exc:
@@ -212,15 +217,17 @@ def project_families(root: Path) -> Families:
         confined(root, root, "fonts", "the fonts folder")
     except OutsideProject as exc:
         raise fail(str(exc), Source("fonts")) from None
-    if own.is_file():  # its fonts would be left out without a word, and a layout's family "not known"
-        raise fail("it is a file, not a folder: the project's own fonts go in a folder named fonts (rename or "
-                   "remove the file)", Source("fonts"))
+    if own.exists() and not own.is_dir():  # its fonts would be left out without a word, and a family "not known"
+        raise fail(f"it is {kind_at(own) or 'a file'}, not a folder: the project's own fonts go in a folder "
+                   "named fonts (rename or remove the file)", Source("fonts"))
     if own.is_dir() and own.resolve() != shipped.resolve():
         index = own / "fonts.yaml"
         try:
             confined(root, own, "fonts.yaml")
         except OutsideProject as exc:
             raise fail(str(exc), Source("fonts")) from None
+        if kind_at(index) is not None:  # a pipe or folder: the fonts were scanned instead, unsaid
+            raise fail(f"it is {kind_at(index)}, not a file", Source("fonts/fonts.yaml"))
         if index.is_file():
             added, own_default = _declared(index, root, "project", "fonts")
             indexes.append(index)

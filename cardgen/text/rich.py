@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-_COLOR_OPEN = re.compile(r"\[color=([#A-Za-z0-9(),. ]+)\]")
+COLOR_OPEN = re.compile(r"\[color=([#A-Za-z0-9(),. ]+)\]")  # layout.py checks each colour with it
 _BREAKS = re.compile(r"[ \t\f\v]*\n(?:[ \t\f\v]*\n)+[ \t\f\v]*")  # a blank line: new paragraph
 
 
@@ -206,7 +206,7 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
             elif kind == "italic":
                 italic = not italic
             elif kind == "open":
-                colors.append(_COLOR_OPEN.match(part).group(1))
+                colors.append(COLOR_OPEN.match(part).group(1))
             else:
                 colors.pop()
             style = _style(bold, italic, colors[-1] if colors else None)

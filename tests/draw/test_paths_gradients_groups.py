@@ -98,6 +98,22 @@ def test_a_half_circle_arc_passes_through_the_circle():
     assert segments[2].points[-2:] == pytest.approx((20, 10))
 
 
+def test_an_arc_of_radii_too_near_0_to_square_is_scaled_up_as_svg_says():
+    """1e-300 squared is 0 and divided by it raised ZeroDivisionError, 1e-160 squared gave an inf
+    and then nan: internal errors. Radii 0 draw a line; any too small, a half ellipse."""
+    assert [s.op for s in parse_path("M 0 0 A 1e-300 1e-300 0 1 1 5 5")] == ["M", "L"]
+    assert parse_path("M 0 0 A 1e-160 1e-160 0 1 1 20 0") == parse_path("M 0 0 A 10 10 0 1 1 20 0")
+
+
+def test_a_path_whose_numbers_cannot_be_computed_with_is_the_attributes_problem():
+    from cardgen.render.markup import _attributes
+
+    with pytest.raises(ValueError) as caught:
+        _attributes("path", (("d", "M 0 0 A 1e-150 1e5 0 1 1 5 5"),))
+    assert str(caught.value) == ('<path> d: its numbers are too large or too near 0 to compute with, got '
+                                 '"M 0 0 A 1e-150 1e5 0 1 1 5 5"')
+
+
 @pytest.mark.parametrize("data, message", [
     ("L 1 1", "path data must start with a move (M or m)"),
     ("M 1 1 L 2", 'path data: "L" needs 2 numbers'),

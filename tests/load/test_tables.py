@@ -345,3 +345,43 @@ def test_a_file_that_is_not_a_workbook_says_what_it_is(project, content, reason)
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
     assert error_lines(excinfo) == [f"data/demo/sheet.xlsx: cannot read the workbook: {reason}"]
+
+
+def test_xlsx_error_values_are_refused_naming_the_cell_never_printed(project):
+    """A cell showing "#DIV/0!" was the card's text; a date past the spreadsheet's last became
+    "#VALUE!" too, after openpyxl printed a Python warning with its own file's path."""
+    import warnings
+
+    workbook, sheet = _typed_sheet()
+    sheet["C3"] = "#DIV/0!"  # openpyxl stores an error code as an error value, as a spreadsheet does
+    _sheet_set(project, workbook)
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    said = "(a formula that failed, or a date or number the spreadsheet cannot hold): correct it in the spreadsheet and save it"
+    assert error_lines(excinfo) == [f"data/demo/sheet.xlsx:Sheet!C3: the cell shows the error #DIV/0! {said}"]
+    sheet["C3"] = "y"
+    sheet["D3"] = 9_999_999  # formatted as a date: 25,000 years on
+    workbook.save(project / "data/demo/sheet.xlsx")
+    with warnings.catch_warnings(record=True) as printed, pytest.raises(CardgenError) as excinfo:
+        warnings.simplefilter("always")
+        load_set("demo", project)
+    assert error_lines(excinfo) == [f"data/demo/sheet.xlsx:Sheet!D3: the cell shows the error #VALUE! {said}"]
+    assert printed == []
+
+
+def test_empty_header_cells_after_the_last_column_are_no_columns(project):
+    """A cell formatted past the table (a bold header row) is saved in the sheet, and a CSV
+    export writes trailing commas: "column 9 of the header row has no name" refused the file."""
+    from openpyxl.styles import Font
+
+    workbook, sheet = _typed_sheet()
+    sheet["J1"].font = Font(bold=True)
+    _sheet_set(project, workbook)
+    more = project / "data/demo/more.csv"
+    more.write_text("".join(line.rstrip("\n") + ",,\n" for line in more.read_text().splitlines(keepends=True)))
+    cards = {c.name: c.fields["text"][:9] for c in load_set("demo", project).cards if c.name in ("A", "Long Winded")}
+    assert cards == {"A": "x", "Long Winded": "This text"}
+    more.write_text(more.read_text().replace("& more,,", "& more,,x", 1))  # a value under no name is still refused
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ["data/demo/more.csv:2: row has 5 cells but the header has 3 columns"]

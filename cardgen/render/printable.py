@@ -1,0 +1,87 @@
+"""What Jinja may write into a card's markup: text, numbers, dates; never none, a container or an
+object Python writes as "<Macro 'm'>", whether printed (``{{ ... }}``) or joined into text
+(``~``, ``%``, ``join``, ``format``, ``.format()``): each is an error at its template line where
+Jinja wrote "None" or "['a', 'b']" onto the card."""
+from __future__ import annotations
+
+import datetime
+import numbers
+from typing import Any, Mapping
+
+import jinja2
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
+
+NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
+                '"None": give it a value, or test it with `is none`')
+_PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
+_CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
+               (Mapping, "mapping", "print one of its values"))
+_TEXT_LIKE = (str, numbers.Number, datetime.date, datetime.time)  # a YAML date prints as written: 2024-05-01
+
+
+def _not_text(value: Any) -> str | None:
+    """Why ``value`` would print as something no one wrote (after "the value printed here"),
+    or None: none, a container, or an object Python writes as "<Macro 'm'>"."""
+    if value is None:
+        return NONE_PRINTED.removeprefix("the value printed here ")
+    for *kinds, name, instead in _CONTAINERS:
+        if isinstance(value, tuple(kinds)):
+            return f'is a {name}, which would print as Python writes it, "{value!r}": {instead}'
+    if isinstance(value, (_TEXT_LIKE, jinja2.Undefined)) or hasattr(value, "__html__"):
+        return None  # Undefined: the empty text of `a if b` without an else (a strict one raises itself)
+    instead = "call it, with ()" if callable(value) else "print one of its values"
+    return f'is a {type(value).__name__}, which would print as Python writes it, "{value}": {instead}'
+
+
+@jinja2.pass_eval_context
+def printable(_: Any, value: Any) -> Any:
+    """What ``{{ ... }}`` prints: anything but none, the containers and the objects Python would
+    write out. Jinja wrote None as the word "None": on a card as text, and in an attribute as the
+    colour "none", which paints nothing; a list from a YAML card file as "['a', 'b']"; a macro
+    named without its () as "<Macro 'm'>". It takes the evaluation context (unused) so that Jinja
+    calls it at every rendering: a finalize without one is applied to a constant (``{{ none }}``,
+    ``{{ [1, 2] }}``) when the template is compiled, after autoescape has made it the text
+    "None", which it then lets through."""
+    if value.__class__ in _PRINTS_AS_ITSELF:
+        return value
+    problem = _not_text(value)
+    if problem is not None:
+        raise ValueError(f"the value printed here {problem}")
+    return value
+
+
+def joined(value: Any) -> Any:
+    """An operand of ``~`` (or a value ``%`` formats), refused as ``printable`` refuses a
+    printed one: ``"Cost: " ~ cost`` printed "Cost: None" for a cost left empty."""
+    if value.__class__ in _PRINTS_AS_ITSELF:
+        return value
+    problem = _not_text(value)
+    if problem is not None:
+        raise ValueError(f"a value joined into text here (with ~, %, join or format) {problem}")
+    return value
+
+
+def joining_checked(original: Any, values: Any) -> Any:
+    """Jinja's ``join`` or ``format`` filter, each value it joins into text refused as ``~``
+    refuses one: ``[a, b] | join(", ")`` printed "a, None" for a b left empty."""
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        given = args[1:] if args and isinstance(args[0], EvalContext) else args
+        for value in values(given, kwargs):
+            joined(value)
+        return original(*args, **kwargs)
+
+    if hasattr(original, "jinja_pass_arg"):
+        checked.jinja_pass_arg = original.jinja_pass_arg
+    return checked
+
+
+def joined_items(given: tuple, kwargs: dict) -> tuple:
+    """The items ``join`` writes out: those of a list, unless it joins one attribute of each."""
+    if not given or not isinstance(given[0], (list, tuple)) or len(given) > 2 or "attribute" in kwargs:
+        return ()
+    return tuple(given[0])
+
+
+def formatted_values(given: tuple, kwargs: dict) -> tuple:
+    return tuple(given[1:]) + tuple(kwargs.values())
