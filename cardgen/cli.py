@@ -219,6 +219,14 @@ def _sheet_named(ctx, param, value: str | None) -> str | None:
     return value
 
 
+def _rules_options_named(ctx, param, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--rules-option ''`` (a variable left unset) was blamed on the set's set.yaml, line 1."""
+    if any(not name.strip() for name in value):
+        raise click.BadParameter("empty text: name an option of the set's rules files (their `options:`)",
+                                 ctx, param)
+    return value
+
+
 def _typed_sheet_file(sheet: str | None) -> str | None:
     """``--sheet FILE`` is a path the user typed: from the working folder when it is there (a
     set.yaml's sheet file is found from the set's folder instead)."""
@@ -311,7 +319,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 @click.argument("sets", nargs=-1)
 @click.option("--deck", type=InputFile(), default=None,
               help="Check this deck list against the set's rules.")
-@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
+@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME", callback=_rules_options_named,
               help="Turn on a named reading that the set's rules file offers (repeatable).")
 @click.option("--cache/--no-cache", default=True,
               help="Take the faces the last build drew, with this same code, as fitting (default on).")

@@ -218,6 +218,15 @@ def test_a_sheet_given_as_empty_text_is_refused(built, cli):
     intact(project, before)
 
 
+def test_a_rules_option_given_as_empty_text_is_refused_as_usage(built, cli):
+    """``--rules-option ''`` was blamed on the set's set.yaml, line 1."""
+    project, _ = built
+    result = cli(project, "check", "demo", "--rules-option", "")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, "Error: Invalid value for '--rules-option': empty text: name an option of the set's rules files (their "
+           "`options:`)")
+
+
 @pytest.mark.parametrize("args", [("build", "demo"), ("proof", "demo"), ("export", "demo"), ("calibrate",), ("clean",),
                                   ("preflight", "demo"), ("watch", "demo"), ("serve", "demo"), ("new",)])
 def test_an_output_folder_given_as_empty_text_is_refused(built, cli, args):

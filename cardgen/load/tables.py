@@ -3,6 +3,7 @@ line (or row) it came from."""
 from __future__ import annotations
 
 import csv
+import re
 import datetime
 import io
 import warnings
@@ -248,14 +249,15 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except Exception as exc:  # openpyxl raises many types for a broken file
         raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
     sheet = workbook.worksheets[0] if workbook.worksheets else None
-    number = 0  # the last row read: openpyxl reads the sheet's XML a row at a time, as it is asked
+    # the row being read or handled: openpyxl reads the sheet's XML a row at a time, a cell's style when asked
+    at = [1]
     try:
         if sheet is None:  # Excel saves at least one: its sheet's part is missing
             raise fail("cannot read the workbook: it holds no worksheet (a damaged file?)", Source(name))
         merges = Merges(merged_ranges(sheet))
         header: list[str] | None = None
         rows = zip(sheet.iter_rows(), formulas.worksheets[0].iter_rows(values_only=True))
-        for number, (cells, formula_cells) in enumerate(rows, start=1):
+        for number, (cells, formula_cells) in _counted(rows, at):
             values = [shown(cell, formula_cells[i] if i < len(formula_cells) else None, number, i + 1)
                       for i, cell in enumerate(cells)]
             merges.fill(number, values)
@@ -281,10 +283,36 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except Exception as exc:  # openpyxl reading the row after the last one read: damaged XML or cell data
         if type(exc).__name__ in ("ParseError", "XMLSyntaxError"):  # read in pieces: no row to name
             raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
-        raise fail(f"cannot read the workbook: damaged cell data ({exc})", Source(name, number + 1)) from None
+        raise fail(f"cannot read the workbook: damaged cell data ({_cell_data_reason(exc)})",
+                   Source(name, at[0])) from None
     finally:
         workbook.close()
         formulas.close()
+
+
+def _counted(rows: Iterator, at: list[int]) -> Iterator:
+    """``enumerate(rows, start=1)``, keeping in ``at`` the number of the row read or handled."""
+    for number, row in enumerate(rows, start=1):
+        at[0] = number
+        yield number, row
+        at[0] = number + 1
+
+
+_NOT_A_NUMBER = re.compile(r"(?:invalid literal for int\(\) with base 10|could not convert string to float): (.*)",
+                           re.DOTALL)
+
+
+def _cell_data_reason(exc: Exception) -> str:
+    """openpyxl's own words for a damaged cell, but Python's, which name the int() it called
+    rather than the cell: said as what the workbook holds."""
+    not_a_number = _NOT_A_NUMBER.fullmatch(str(exc)) if isinstance(exc, ValueError) else None
+    if not_a_number:
+        return f"a number cell holds {not_a_number.group(1)[:40]}, which is not a number"
+    if isinstance(exc, IndexError):
+        return "a cell refers to a style or number format the workbook does not hold"
+    if isinstance(exc, (TypeError, AttributeError, KeyError)):
+        return "a cell or merged range that cannot be read"
+    return str(exc)
 
 
 def _workbook_reason(path: Path, exc: Exception) -> str:
