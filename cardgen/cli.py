@@ -176,8 +176,15 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
 
 
+def _root_named(ctx, param, value: str) -> Path:
+    """``--root ''`` (a variable left unset) quietly meant the working folder."""
+    if not value.strip():
+        raise click.BadParameter("empty text: name the project folder (. for this one)", ctx, param)
+    return Path(value)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
+@click.option("--root", type=click.Path(file_okay=False), default=".", callback=_root_named,
               help="The project folder holding data/, templates/ and fonts/.")
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
 @click.version_option(package_name="cardgen", prog_name="cardgen", message="%(prog)s %(version)s")
