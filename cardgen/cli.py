@@ -176,8 +176,15 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
 
 
+def _root_named(ctx, param, value: str) -> Path:
+    """``--root ''`` (a variable left unset) quietly meant the working folder."""
+    if not value.strip():
+        raise click.BadParameter("empty text: name the project folder (. for this one)", ctx, param)
+    return Path(value)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
+@click.option("--root", type=click.Path(file_okay=False), default=".", callback=_root_named,
               help="The project folder holding data/, templates/ and fonts/.")
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
 @click.version_option(package_name="cardgen", prog_name="cardgen", message="%(prog)s %(version)s")
@@ -216,6 +223,14 @@ def _sheet_named(ctx, param, value: str | None) -> str | None:
     without a word."""
     if value is not None and not value.strip():
         raise click.BadParameter('empty text: name a sheet template (OL32, circle-cut, ...) or a file', ctx, param)
+    return value
+
+
+def _rules_options_named(ctx, param, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--rules-option ''`` (a variable left unset) was blamed on the set's set.yaml, line 1."""
+    if any(not name.strip() for name in value):
+        raise click.BadParameter("empty text: name an option of the set's rules files (their `options:`)",
+                                 ctx, param)
     return value
 
 
@@ -311,7 +326,7 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 @click.argument("sets", nargs=-1)
 @click.option("--deck", type=InputFile(), default=None,
               help="Check this deck list against the set's rules.")
-@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
+@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME", callback=_rules_options_named,
               help="Turn on a named reading that the set's rules file offers (repeatable).")
 @click.option("--cache/--no-cache", default=True,
               help="Take the faces the last build drew, with this same code, as fitting (default on).")

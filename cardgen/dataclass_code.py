@@ -29,6 +29,35 @@ def _signature() -> tuple:
     return (sys.version, sys.implementation.cache_tag, sys.flags.optimize)
 
 
+def read_kept(path: str, signature: tuple) -> dict:
+    """The codes kept in ``path`` by the Python ``signature`` names; {} for a file missing,
+    unreadable, truncated, not ours or another Python's (its codes are then made afresh)."""
+    try:
+        with open(path, "rb") as handle:
+            kept_signature, codes = marshal.load(handle)
+    except Exception:
+        return {}
+    if kept_signature != signature or type(codes) is not dict:
+        return {}
+    return codes
+
+
+def write_kept(path: str, signature: tuple, codes: dict) -> None:
+    """Keep ``codes`` in ``path``, written whole under a temporary name and renamed into place;
+    silently not where the folder cannot be written (a read-only install makes them each run)."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "wb") as handle:
+            marshal.dump((signature, codes), handle)
+        os.replace(temporary, path)
+    except (OSError, ValueError):  # ValueError: a value marshal cannot write
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
 class KeptMethods:
     """An ``exec`` for ``dataclasses`` that reuses kept code objects; ``save`` keeps new ones."""
 
@@ -43,14 +72,7 @@ class KeptMethods:
         return self._codes
 
     def _read(self) -> dict:
-        try:
-            with open(self.path, "rb") as handle:
-                signature, codes = marshal.load(handle)
-        except Exception:  # missing, unreadable, truncated, or not ours: compile afresh
-            return {}
-        if signature != _signature() or type(codes) is not dict:
-            return {}
-        return codes  # text -> marshalled code, loaded when its class is made (a command makes few)
+        return read_kept(self.path, _signature())  # text -> marshalled code, loaded when its class is made
 
     def exec(self, source, globals=None, locals=None, /, **kwargs):
         if type(source) is not str or kwargs:  # not a dataclass method's text: as the builtin does
@@ -83,17 +105,7 @@ class KeptMethods:
         codes = {text: code for text, code in codes.items() if type(text) is str and type(code) is bytes}
         while len(codes) > MAX_METHODS:
             codes.pop(next(iter(codes)))
-        temporary = f"{self.path}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(temporary, "wb") as handle:
-                marshal.dump((_signature(), codes), handle)
-            os.replace(temporary, self.path)
-        except OSError:  # a read-only install: compile each time, as without this file
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+        write_kept(self.path, _signature(), codes)
 
 
 KEPT = KeptMethods()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .draw import CONTAINERS, GROUP_END, pdfops
-from .draw.attributes import color as parse_color
+from .draw.attributes import ink
 from .draw.transform import IDENTITY, apply, check_stretch, multiply, rotate_about
 from .draw.content import ICON, TEXT
 from .draw.images import ImageStore, draw_image, raster_placement
@@ -137,7 +137,7 @@ class Resources:
             raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
                                        f'character U+{ord(missing):04X} ({missing})', icon.source))
         try:
-            fixed = parse_color(icon.color) if icon.color else None
+            fixed = ink(icon.color) if icon.color else None
         except ValueError as exc:
             raise CardgenError(Problem(f'icon "{icon.name}": color: {exc}', icon.source)) from None
 
@@ -232,6 +232,19 @@ def _check_icons_fit_a_line(used, resources: Resources, box: str, box_mm: float,
                                        f"size {min_size:g} pt, wider than {box} ({box_mm:g} mm)", icon.source))
 
 
+def _check_icons_show(used, resources: Resources, size: float) -> None:
+    """An image icon as thin as a line (an SVG 1e-9 mm wide) is drawn at the text's height, its
+    width shrunk alike: a silent blank in the text, where <image> says so (_check_shows)."""
+    for name in used:
+        width_at_1pt = resources.icon(name)[0]
+        width_mm = width_at_1pt * size / PT_PER_MM
+        if width_mm < THINNEST_MM:
+            icon = resources.card_set.icons[name]
+            raise CardgenError(Problem(f'icon "{name}": its image is {width_at_1pt / ICON_HEIGHT:.4g} '
+                                       f"times as wide as it is high: inline at {size:g} pt it would print "
+                                       f"{width_mm:.3g} mm wide, too thin to show", icon.source))
+
+
 def _wide(mm: float) -> str:
     """A width in mm as a reader takes it: 95,250, not 9.525e+04 (a 60000 x 1 px icon's)."""
     return f"{mm:,.0f}" if mm >= 1000 else f"{mm:.4g}"
@@ -301,7 +314,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
     if rich and "[color=" in (element.content or ""):
         for value in set(COLOR_OPEN.findall(element.content)):  # as rich.py reads them: cmyk(...) too
             try:
-                parse_color(value)
+                ink(value)
             except ValueError as exc:
                 token = f"[color={value}]"
                 raise TextProblem(box, f"{token}: {exc}", lambda text: token in text) from None
@@ -335,4 +348,6 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
         raise TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None
     except MissingFace as exc:
         raise ValueError(f"{box}: {exc}") from None
+    if icon_parts:
+        _check_icons_show(icon_parts, resources, laid.size)
     return PreparedText(laid, icon_parts, resources.paint_icon)

@@ -21,7 +21,7 @@ import sys
 import warnings
 from array import array
 
-from .dataclass_code import FOLDER
+from .dataclass_code import FOLDER, read_kept, write_kept
 
 MAX_PATTERNS = 1024  # cardgen's run meets about 150: a program compiling patterns of its own stays bounded
 MAX_PATTERN_LENGTH = 20_000  # characters (jinja2's identifier class is about 2,000)
@@ -53,14 +53,7 @@ class KeptPatterns:
         return self._codes
 
     def _read(self) -> dict:
-        try:
-            with open(self.path, "rb") as handle:
-                signature, codes = marshal.load(handle)
-        except Exception:  # missing, unreadable, truncated, or not ours: compile afresh
-            return {}
-        if signature != _signature() or type(codes) is not dict:
-            return {}
-        return codes  # (pattern, flags) -> the arguments of _sre.compile but the pattern (code as bytes)
+        return read_kept(self.path, _signature())  # (pattern, flags) -> _sre.compile's arguments but the pattern
 
     def compile(self, p, flags=0):
         from re import _compiler
@@ -112,16 +105,7 @@ class KeptPatterns:
         codes = {**self._read(), **self.codes()}
         while len(codes) > MAX_PATTERNS:
             codes.pop(next(iter(codes)))
-        temporary = f"{self.path}.{os.getpid()}.tmp"
-        try:
-            with open(temporary, "wb") as handle:
-                marshal.dump((_signature(), codes), handle)
-            os.replace(temporary, self.path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+        write_kept(self.path, _signature(), codes)
 
     def _met(self) -> set:
         try:

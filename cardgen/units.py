@@ -47,6 +47,19 @@ def parse_number(value: str) -> float:
     return result
 
 
+MAX_ANGLE = 3600.0  # degrees: ten turns, past any turn a layout counts out (45 * loop.index)
+
+
+def parse_angle(value: str) -> float:
+    """Degrees, finite and within ten turns: at 1e308 degrees a float no longer holds the turn's
+    fraction, and the element was drawn at an angle nobody wrote."""
+    result = parse_number(value)
+    if abs(result) > MAX_ANGLE:
+        raise ValueError(f'expected an angle from -{MAX_ANGLE:g} to {MAX_ANGLE:g} degrees (ten turns), '
+                         f'got "{_shown(value)}"')
+    return result
+
+
 def _shown(value: object) -> str:
     text = str(value)
     return text if len(text) <= 24 else f"{text[:12]}...({len(text)} characters)"

@@ -31,6 +31,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from .draw.prepared import Marshalled
 from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
@@ -265,7 +266,7 @@ class ParallelRendered(Rendered):
 
     def ready(self, face: Face) -> tuple | None:
         """(parts, parts made ready to write) of a face a worker laid out, when it draws with
-        operators alone: what ``drawing`` gives it (and keeps, and counts), less the FaceDrawing
+        operators alone (the parts as draw/prepared.py's Marshalled, read if a part is needed): what ``drawing`` gives it (and keeps, and counts), less the FaceDrawing
         that only a face drawn otherwise needs. None, and nothing done, for any other face."""
         cache = self.cache
         content_hash = face.content_hash
@@ -278,15 +279,14 @@ class ParallelRendered(Rendered):
         for item in prepared:  # every part made ready (no element among them): operators alone
             if item.__class__ is not str and item[0] == "P":
                 return None
-        parts = marshal.loads(data)
         self.laid_out += 1
         last_build["faces_from_workers"] += 1
         if cache is not None and not self.resources.preview:
             if kept is not None:
                 cache.put_stored(content_hash, *kept)
             else:
-                cache.put(content_hash, parts)
-        return parts, prepared
+                cache.put(content_hash, marshal.loads(data))
+        return Marshalled(data), prepared  # (its parts read only if a part is written as it was recorded)
 
     def close(self) -> None:
         self.feed.close()

@@ -235,7 +235,7 @@ def test_a_decompression_bomb_png_names_the_limit_without_paths_or_addresses(bui
     assert (root / "data/demo/icons/bomb.png").stat().st_size < 1_000_000
     back(root, '<card>\n<image x="0" y="0" w="20" h="20" src="icons/bomb.png"/>\n</card>\n')
     fails_with(built, ['templates/demo/back.xml.j2:2: card "Quick Draw": ' + limit_text(
-        'image "bomb.png" has 20000 x 20000 = 400,000,000 pixels', "pixels in one image (width x height)",
+        'image "data/demo/icons/bomb.png" has 20000 x 20000 = 400,000,000 pixels', "pixels in one image (width x height)",
         "CARDGEN_MAX_IMAGE_PIXELS", 150_000_000)])  # the back is one face, laid out once
 
 
@@ -252,7 +252,7 @@ def test_a_lowered_pixel_limit_is_said_alike_with_the_faces_cache_warm_or_cold(b
     line = action.read_text(encoding="utf-8").splitlines().index(
         '<image x="5" y="60" w="20" h="10" src="icons/art.png"/>') + 1
     said = [f'templates/demo/action.xml.j2:{line}: card "Quick Draw": ' + limit_text(
-                'image "art.png" has 400 x 300 = 120,000 pixels', "pixels in one image (width x height)",
+                'image "data/demo/icons/art.png" has 400 x 300 = 120,000 pixels', "pixels in one image (width x height)",
                 "CARDGEN_MAX_IMAGE_PIXELS", 1000) + " (and 3 more cards)",
             "cardgen: 1 error, 0 warnings"]
     for cache in ("--cache", "--no-cache"):

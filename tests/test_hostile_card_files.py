@@ -103,12 +103,18 @@ def _damaged_xlsx(project, old: bytes, new: bytes) -> None:
      'data/demo/more.xlsx:2: card "X": count of 301 digits is too many copies; limit: copies of one card, '
      "CARDGEN_MAX_COPIES_PER_CARD=10000 (set that environment variable higher to raise it)"),
     (b'<c r="B2" t="n"><v>1</v></c>', b'<c r="B2" t="n"><v>NaN</v></c>',
-     "data/demo/more.xlsx:2: cannot read the workbook: damaged cell data (invalid literal for int() with base 10: "
-     "'NaN')"),
+     "data/demo/more.xlsx:2: cannot read the workbook: damaged cell data (a number cell holds 'NaN', which is not "
+     "a number)"),
+    (b'<c r="B2" t="n">', b'<c r="B2" t="n" s="999">',
+     "data/demo/more.xlsx:2: cannot read the workbook: damaged cell data (a cell refers to a style or number format "
+     "the workbook does not hold)"),
+    (b"</sheetData>", b'</sheetData><mergeCells count="1"><mergeCell ref="x"/></mergeCells>',
+     "data/demo/more.xlsx:1: cannot read the workbook: damaged cell data (a cell or merged range that cannot be "
+     "read)"),
     (b"<t>X</t>", b"<t>X&#1;</t>",
      "data/demo/more.xlsx: cannot read the workbook: damaged XML inside the workbook (reference to invalid "
      "character number: line 1, column 557)"),
-], ids=["1e300 copies", "cell data", "xml"])
+], ids=["1e300 copies", "cell data", "style", "merge", "xml"])
 def test_a_workbook_damaged_inside_a_sheet_is_said_as_damaged(project, old, new, message):
     """Damaged data and XML were internal errors (openpyxl reads a sheet's rows as they are asked
     for); a count of 1e300 was written out whole, 301 digits."""

@@ -61,6 +61,30 @@ def test_an_svg_that_draws_nothing_is_refused_not_printed_blank(built, cli, svg)
                         "it holds no shape (path, rect, circle, polygon, ...)", ONE)
 
 
+@pytest.mark.parametrize("paint, shown", [('fill="rgb(nan,1,1)"', "rgb(nan,1,1)"), ('stroke="bogus"', "bogus")])
+def test_an_svg_colour_that_cannot_be_read_is_refused_not_printed_black(built, cli, paint, shown):
+    # svglib painted rgb(nan,1,1) black, and left out a stroke of a colour it did not know: said only in its log
+    project, _ = built
+    (project / "data/demo/icons/odd.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" {paint}/></svg>\n')
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("icons/star.svg", "icons/odd.svg"))
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read SVG '
+                        f'"data/demo/icons/odd.svg": the colour "{shown}" is not one SVG can print: write one such as '
+                        '"#c8102e", "rgb(200, 16, 46)" or "red"', ONE)
+
+
+def test_an_image_icon_too_thin_to_show_is_refused_not_printed_blank(built, cli):
+    # drawn at the text's height, an SVG 1e-9 mm wide was a gap in the text, unsaid
+    project, _ = built
+    (project / "data/demo/icons/thin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="1e-9mm" '
+                                                     'height="10mm"><rect width="5" height="5"/></svg>\n')
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("icons/star.svg", "icons/thin.svg"))
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": its image is 1e-10 times as wide '
+                        "as it is high: inline at 11 pt it would print 3.49e-10 mm wide, too thin to show", ONE)
+
+
 def test_an_image_of_floating_point_pixels_is_refused_not_printed_black(built, cli):
     from PIL import Image
 

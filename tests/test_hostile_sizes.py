@@ -218,6 +218,30 @@ def test_a_sheet_given_as_empty_text_is_refused(built, cli):
     intact(project, before)
 
 
+def test_a_rules_option_given_as_empty_text_is_refused_as_usage(built, cli):
+    """``--rules-option ''`` was blamed on the set's set.yaml, line 1."""
+    project, _ = built
+    result = cli(project, "check", "demo", "--rules-option", "")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, "Error: Invalid value for '--rules-option': empty text: name an option of the set's rules files (their "
+           "`options:`)")
+
+
+@pytest.mark.parametrize("root", ["", " "])
+def test_a_root_given_as_empty_text_is_refused(built, root, monkeypatch):
+    """``--root ''`` (a variable left unset) quietly built the working folder's project."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    project, before = built
+    monkeypatch.chdir(project)  # a project is here: the empty root would have built it
+    result = CliRunner().invoke(main, ["--root", root, "build", "demo"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2, "Error: Invalid value for '--root': empty text: name the project folder (. for this one)")
+    intact(project, before)
+
+
 @pytest.mark.parametrize("args", [("build", "demo"), ("proof", "demo"), ("export", "demo"), ("calibrate",), ("clean",),
                                   ("preflight", "demo"), ("watch", "demo"), ("serve", "demo"), ("new",)])
 def test_an_output_folder_given_as_empty_text_is_refused(built, cli, args):

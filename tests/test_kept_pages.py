@@ -258,3 +258,27 @@ def test_pages_whose_faces_draw_through_reportlab_are_drawn_again_as_a_fresh_bui
     again = _build(many, "again")
     fresh = _build(many, "fresh", cache=False)
     assert again.pdf.read_bytes() == fresh.pdf.read_bytes()
+
+
+def test_a_first_build_writes_a_back_page_met_again_from_the_content_it_kept(many, monkeypatch):
+    """A deck's back pages are one page again and again: a first build draws it once placed as
+    forms, and writes it again from what it kept (the cache's own memory of its latest entries
+    has let it go long before), printing what a build without the cache prints."""
+    pages_drawn: dict[str, set] = {"first": set(), "fresh": set()}
+    original = pdf_writer._FaceDrawer.draw
+    build = ["first"]
+
+    def draw(self, placement):
+        if placement.face.side == "back":
+            pages_drawn[build[0]].add(placement.slot.page)
+        return original(self, placement)
+
+    monkeypatch.setattr(pdf_writer._FaceDrawer, "draw", draw)
+    first = _build(many, "first")
+    build[0] = "fresh"
+    fresh = _build(many, "fresh", cache=False)
+    assert first.pdf.read_bytes() == fresh.pdf.read_bytes()
+    assert first.manifest.read_bytes() == fresh.manifest.read_bytes()
+    # the first back page (its first face drawn, the others placed as its form), the first placed
+    # as forms alone; the later ones written as it
+    assert sorted(pages_drawn["first"]) == [2, 4] and len(pages_drawn["fresh"]) > 4

@@ -50,7 +50,14 @@ def _check_same_as_re(made: list) -> None:
 
 @pytest.fixture
 def no_bytecode_flag(monkeypatch):
+    """Bytecode written, and the threads the test runner keeps (pytest-xdist's) not counted:
+    keeping is refused while other threads run, and a test's own thread must still count."""
+    import threading
+
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    runner_threads = threading.active_count() - 1
+    counted = threading.active_count
+    monkeypatch.setattr(threading, "active_count", lambda: counted() - runner_threads)
 
 
 def _path(folder) -> str:

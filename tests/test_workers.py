@@ -16,7 +16,7 @@ from cardgen import workers
 from cardgen.cli import main
 from cardgen.load.cards import MARK
 from projects import REPO, make_project
-from workerbuilds import CHUNK, CLI, FORKS, LARGE_SET, WORDS, build_code, build_in, on_workers, same_output
+from workerbuilds import CHUNK, CLI, assert_each_worker_makes_only_its_chunks, FORKS, LARGE_SET, WORDS, build_code, build_in, on_workers, same_output
 
 ROWS = 48  # cards added to the demo set: with its own cards, 13 chunks (workerbuilds.CHUNK a chunk)
 
@@ -322,19 +322,7 @@ def test_a_worker_makes_no_card_of_the_other_workers_csv_rows(tmp_path, monkeypa
                       card_set.variables)
     cards.check()
     every = list(cards)
-    made_from = []
-    cards_from_row = cards_module._cards_from_row
-    monkeypatch.setattr(cards_module, "_cards_from_row",
-                        lambda row, *rest: made_from.append(str(row.source)) or cards_from_row(row, *rest))
-    chunk, jobs = 8, 2
-    for index in range(jobs):
-        del made_from[:]
-        cursor, rows = cards.cursor(), []
-        for number in range(index, len(every) // chunk + 1, jobs):
-            taken = cursor.take(number * chunk, chunk)
-            assert taken == every[number * chunk:(number + 1) * chunk]
-            rows += dict.fromkeys(str(card.source) for card in taken)  # (a row of `each` cut by a chunk: in both)
-        assert made_from == rows and 0 < len(rows) < len(every) / 2
+    assert_each_worker_makes_only_its_chunks(cards, every, monkeypatch)
 
 
 

@@ -1,4 +1,4 @@
-"""Builds on worker processes for the tests (test_workers.py, test_early_start.py): a build in a
+"""Builds on worker processes for the tests (test_workers.py, test_early_start.py, load/test_yaml_marks.py): a build in a
 new process forked from one that has loaded cardgen, its chunks made small so that a few dozen
 cards make many of them."""
 from __future__ import annotations
@@ -78,3 +78,23 @@ LARGE_SET = """
 from cardgen.load import cards
 cards.KEPT_CARDS, cards.MARK_EVERY = 0, 3  # the cards read from their files again, a mark every 3
 """
+
+
+def assert_each_worker_makes_only_its_chunks(cards, every: list, monkeypatch) -> None:
+    """Each of two workers' cursors over ``cards`` (a checked CardFiles whose cards are ``every``)
+    gives its chunks' cards exactly, and makes cards of its own chunks' rows alone."""
+    from cardgen.load import cards as cards_module
+
+    made_from = []
+    cards_from_row = cards_module._cards_from_row
+    monkeypatch.setattr(cards_module, "_cards_from_row",
+                        lambda row, *rest: made_from.append(str(row.source)) or cards_from_row(row, *rest))
+    chunk, jobs = 8, 2
+    for index in range(jobs):
+        del made_from[:]
+        cursor, rows = cards.cursor(), []
+        for number in range(index, len(every) // chunk + 1, jobs):
+            taken = cursor.take(number * chunk, chunk)
+            assert taken == every[number * chunk:(number + 1) * chunk]
+            rows += dict.fromkeys(str(card.source) for card in taken)  # (a row of `each` cut by a chunk: in both)
+        assert made_from == rows and 0 < len(rows) < len(every) / 2

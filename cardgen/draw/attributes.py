@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from reportlab.lib import colors
 
-from ..units import parse_length, parse_number
+from ..units import parse_angle, parse_length, parse_number
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,17 @@ def _positive(parse: Callable[[str], float]) -> Callable[[str], float]:
     return parse_positive
 
 
-positive_length = _positive(length)
+MIN_SIZE = 0.0001  # mm: the PDF writes 0.001 pt steps (0.00035 mm); a smaller size is written as 0
+
+
+def positive_length(value: str) -> float:
+    """A size: more than 0, and not so small that it prints nothing (1e-320 read as a size)."""
+    result = _positive(length)(value)
+    if result < MIN_SIZE:
+        raise ValueError(f"must be at least {MIN_SIZE:g} mm: a smaller size prints nothing, got {value}")
+    return result
+
+
 positive_number = _positive(number)
 
 
@@ -77,6 +87,16 @@ def color(value: str):
         return named
     raise ValueError(f'expected a colour such as "#c8102e", "#fff", "black", "cmyk(0,0,0,100)" or "none", '
                      f'got "{value}"')
+
+
+def ink(value: str):
+    """A colour that must print: text's and an icon's. ``none`` would set the letters invisible,
+    where a shape's ``none`` leaves out a fill or outline nobody needs."""
+    result = color(value)
+    if result is None:
+        raise ValueError(f'"{value.strip()}" would print the text invisible: give a colour such as "#000000", '
+                         f"or leave the text out")
+    return result
 
 
 def paint(value: str):
@@ -128,4 +148,4 @@ OPACITY = Attr(fraction, "opacity from 0 (invisible) to 1", 1.0)
 DASH = Attr(dash, 'dash pattern of the outline, lengths on and off such as "1 0.5"', None)
 # The paint of every closed shape.
 PAINT = {"fill": FILL, "stroke": STROKE, "stroke-width": STROKE_WIDTH, "dash": DASH, "opacity": OPACITY}
-ROTATE = Attr(number, "rotation in degrees, clockwise, about the element's centre", 0.0)
+ROTATE = Attr(parse_angle, "rotation in degrees, clockwise, about the element's centre", 0.0)

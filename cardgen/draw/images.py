@@ -57,7 +57,7 @@ class ImageStore:
                 cached = _load(path, most, self.root, self.kept)
             except ValueError as problem:  # remembered too: a broken image is read once, not per card
                 cached = problem
-                if self.root is not None and str(problem).startswith("cannot read "):
+                if self.root is not None and str(problem).startswith(("cannot read ", f'image "{path.name}"')):
                     line = getattr(problem, "line", None)
                     if line is not None:  # damage at a line of the file (an SVG's): the place to edit
                         cached = CardgenError(Problem(str(problem).replace(f' "{path.name}"', "", 1),
@@ -103,6 +103,11 @@ def _load_svg(path: Path, root: Path | None = None) -> LoadedImage:
             drawing.width and drawing.height) else f"its size, {drawing.width:g} x {drawing.height:g}, is not "
                   "a finite size above 0 (width, height or viewBox)")
         raise ValueError(f'cannot read SVG "{path.name}": {reason}')
+    unread_colour = next((m.removeprefix(_UNREAD_COLOUR) for m in said.warnings if m.startswith(_UNREAD_COLOUR)),
+                         None)
+    if unread_colour is not None:  # svglib paints it black, or not at all, and says so only in its log
+        raise ValueError(f'cannot read SVG "{path.name}": the colour "{_shown_colour(unread_colour)}" is not one '
+                         f'SVG can print: write one such as "#c8102e", "rgb(200, 16, 46)" or "red"')
     endless = _endless_number(drawing)
     if endless is not None:  # reportlab writes it as an integer's conversion error, far from the SVG
         raise ValueError(f'cannot read SVG "{path.name}": it holds nan or inf where a number belongs '
@@ -175,6 +180,22 @@ def _holds_raster(drawing) -> bool:
     return False
 
 
+_UNREAD_COLOUR = "Can't handle color: "
+_REFUSED_COLOUR = re.compile(r"setattr\(\w+,'(?:fill|stroke)Color',convertColor\(\*\['(.*)'\]\)\) caused ValueError")
+
+
+def _shown_colour(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:30]}...({len(text)} characters)"
+
+
+class _Said(list):
+    """svglib's errors, in order; its warnings apart, as ``warnings``."""
+
+    def __init__(self):
+        super().__init__()
+        self.warnings: list[str] = []
+
+
 @contextmanager
 def _svglib_said():
     """What svglib logs while it reads a file (it logs, rather than raises, why it gave up),
@@ -182,21 +203,29 @@ def _svglib_said():
     import logging  # only sets with SVG images pay for it
 
     logger = logging.getLogger("svglib")
-    said: list[str] = []
+    said = _Said()
 
     class Keep(logging.Handler):
         def emit(self, record):
             if record.levelno >= logging.ERROR:
                 said.append(record.getMessage())
+            elif record.levelno >= logging.WARNING:
+                said.warnings.append(record.getMessage())
+            else:  # a colour it cannot read is said only at debug level: the shape is then painted black
+                refused = _REFUSED_COLOUR.search(record.getMessage())
+                if refused:
+                    said.warnings.append(_UNREAD_COLOUR + refused.group(1))
 
-    handler, propagate = Keep(), logger.propagate
+    handler, propagate, level = Keep(), logger.propagate, logger.level
     logger.addHandler(handler)
     logger.propagate = False
+    logger.setLevel(logging.DEBUG)
     try:
         yield said
     finally:
         logger.removeHandler(handler)
         logger.propagate = propagate
+        logger.setLevel(level)
 
 
 def _plain(text: str, path: Path) -> str:

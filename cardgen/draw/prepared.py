@@ -28,6 +28,7 @@ builds on workers with builds in one process).
 """
 from __future__ import annotations
 
+import marshal
 import re
 from typing import Callable, Sequence
 
@@ -147,6 +148,26 @@ def _never(text: str) -> None:
     """A font that lacks a fixed code for some printable ASCII: every run is checked character
     by character."""
     return None
+
+
+class Marshalled:
+    """A face's parts as marshal data (as a build's worker sends them), read when a part is first
+    asked for: a face written from its prepared items seldom needs one, and reading them all
+    costs the build's process more than writing the face."""
+
+    __slots__ = ("data", "_parts")
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self._parts: tuple | None = None
+
+    def parts(self) -> tuple:
+        if self._parts is None:
+            self._parts = marshal.loads(self.data)
+        return self._parts
+
+    def __getitem__(self, index: int):
+        return self.parts()[index]
 
 
 def write(canvas, parts: Sequence, prepared: Sequence, face_named: Callable,

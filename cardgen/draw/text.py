@@ -4,17 +4,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .attributes import ROTATE, Attr, choice, color, length, number, positive_length, positive_number, text
+from .attributes import ROTATE, Attr, choice, color, ink, length, number, positive_length, positive_number, text
 from . import pdfops
 from .content import TEXT, replay
 from .context import rotation
 
+MIN_LETTER_SPACING = -0.5  # em: i, l and the period are narrower: past it the text runs backwards
+
+
 def em(value: str) -> float:
     """A length in em (a fraction of the text size): "0.05" or "0.05em"."""
     try:
-        return number(value.strip().removesuffix("em"))
+        spacing = number(value.strip().removesuffix("em"))
     except ValueError:
         raise ValueError(f'expected a number of em such as "0.05em", got "{value}"') from None
+    if spacing < MIN_LETTER_SPACING:
+        raise ValueError(f"must be at least {MIN_LETTER_SPACING:g}em: closer, most letters print over the one "
+                         f'before, got "{value}"')
+    return spacing
 
 
 MIN_TEXT_SIZE = 1.0  # pt: smaller text prints as specks, not letters (and 1e-320 was written as 0)
@@ -56,7 +63,7 @@ ATTRIBUTES = {
                   "paragraph, or before a newline, fills the width)", "left"),
     "valign": Attr(choice("top", "middle", "bottom"), "vertical alignment of the text block in the box: top, "
                    "middle or bottom", "top"),
-    "color": Attr(color, "text colour", color("#000000")),
+    "color": Attr(ink, "text colour", color("#000000")),
     "letter-spacing": Attr(em, 'space after every character, in em (fractions of the size) such as "0.05em"',
                            0.0),
     "hyphenate": Attr(language, "break long words at a line's end: `auto` (in the set's `language`, if it "

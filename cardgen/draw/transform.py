@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..units import parse_length, parse_number
+from ..units import parse_angle, parse_length, parse_number
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -61,8 +61,7 @@ def parse_transform(value: str) -> Matrix:
         parts = [p for p in re.split(r"[\s,]+", args_text.strip()) if p]
         if len(parts) not in _ARITY[name]:
             raise ValueError(f"{name}() takes {' or '.join(map(str, _ARITY[name]))} numbers, got {len(parts)}")
-        numbers = [parse_number(p) if name in ("rotate", "skewX", "skewY", "scale", "matrix") and
-                   not (name == "rotate" and i > 0) else parse_length(p) for i, p in enumerate(parts)]
+        numbers = [_read_argument(name, i, p) for i, p in enumerate(parts)]
         if name in ("skewX", "skewY") and not abs(math.tan(math.radians(numbers[0]))) <= MAX_STRETCH:
             raise ValueError(f"{name}({numbers[0]:g}) slants the content by 90 degrees, or so near it that it "
                              f"becomes a line: nothing would print")
@@ -71,6 +70,12 @@ def parse_transform(value: str) -> Matrix:
     inverse(result)  # refuses a transform that flattens its content
     check_stretch(result, "the transform")
     return result
+
+
+def _read_argument(name: str, index: int, text: str) -> float:
+    if name == "rotate":
+        return parse_angle(text) if index == 0 else parse_length(text)
+    return parse_number(text) if name in ("skewX", "skewY", "scale", "matrix") else parse_length(text)
 
 
 def check_stretch(m: Matrix, what: str) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
-from ..model import Card, CardType
+from ..model import Card, CardType, new_card
 from .tables import YAML_SUFFIXES, Row, read_rows, yaml_rows_from
 from .yamlfile import relative_name
 
@@ -235,7 +235,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
         if value.__class__ is str:  # most values: checked here, without a call
             if "\r" in value:
                 value = value.replace("\r\n", "\n").replace("\r", "\n")
-            if _FORBIDDEN.search(value) is None:
+            if value.isprintable() or _FORBIDDEN.search(value) is None:  # (no printable character is forbidden)
                 fields[key] = value
                 continue
         elif value is None:  # `flavor:` left empty in YAML: an empty cell, as in CSV, not the word "None" printed
@@ -246,7 +246,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
 
     each = fields.pop("each", None)
     if each in (None, ""):
-        return [Card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
+        return [new_card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
         raise CardgenError(Problem(f'each: "{each}" must name a list of {{name: ...}} items in the set\'s variables',

@@ -3,6 +3,7 @@ line (or row) it came from."""
 from __future__ import annotations
 
 import csv
+import re
 import datetime
 import io
 import warnings
@@ -12,19 +13,31 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..errors import CardgenError, Source, fail, os_reason
+from ..model import new_source
 from .delimiters import detect_delimiter
 from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
 
 SAMPLE = 65536  # characters read to find a CSV file's delimiter
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per card row
 class Row:
     """A row of a card file: its values, and where the row and each value were read."""
 
     values: Mapping[str, Any]
     source: Source
     sources: Mapping[str, Source]  # per field, where it differs from the row's (YAML); else empty
+
+
+_ROW_FIELDS = (Row.values.__set__, Row.source.__set__, Row.sources.__set__)
+
+
+def new_row(values: Mapping[str, Any], source: Source, sources: Mapping[str, Source]) -> Row:
+    """``Row(values, source, sources)``, made faster (a large set's rows are read again and again)."""
+    row = object.__new__(Row)
+    fields = _ROW_FIELDS
+    fields[0](row, values), fields[1](row, source), fields[2](row, sources)
+    return row
 
 
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")  # read as CSV: their rows can be sent a line (see _csv_rows)
@@ -155,7 +168,7 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
                 if len(cells) < len(header):
                     cells += [""] * (len(header) - len(cells))
                 values = dict(zip(header, cells))
-                to = yield Row(values, Source(name, line), {})  # every cell is on the row's line
+                to = yield new_row(values, new_source(name, line), {})  # every cell is on the row's line
                 if to is not None:  # the line a row starts on, given by an earlier reading of the file
                     if to <= last_line:
                         raise ValueError(f"line {to} is behind line {last_line}")
@@ -236,14 +249,15 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except Exception as exc:  # openpyxl raises many types for a broken file
         raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
     sheet = workbook.worksheets[0] if workbook.worksheets else None
-    number = 0  # the last row read: openpyxl reads the sheet's XML a row at a time, as it is asked
+    # the row being read or handled: openpyxl reads the sheet's XML a row at a time, a cell's style when asked
+    at = [1]
     try:
         if sheet is None:  # Excel saves at least one: its sheet's part is missing
             raise fail("cannot read the workbook: it holds no worksheet (a damaged file?)", Source(name))
         merges = Merges(merged_ranges(sheet))
         header: list[str] | None = None
         rows = zip(sheet.iter_rows(), formulas.worksheets[0].iter_rows(values_only=True))
-        for number, (cells, formula_cells) in enumerate(rows, start=1):
+        for number, (cells, formula_cells) in _counted(rows, at):
             values = [shown(cell, formula_cells[i] if i < len(formula_cells) else None, number, i + 1)
                       for i, cell in enumerate(cells)]
             merges.fill(number, values)
@@ -269,10 +283,36 @@ def _xlsx_rows(path: Path, root: Path) -> Iterator[Row]:
     except Exception as exc:  # openpyxl reading the row after the last one read: damaged XML or cell data
         if type(exc).__name__ in ("ParseError", "XMLSyntaxError"):  # read in pieces: no row to name
             raise fail(f"cannot read the workbook: {_workbook_reason(path, exc)}", Source(name)) from None
-        raise fail(f"cannot read the workbook: damaged cell data ({exc})", Source(name, number + 1)) from None
+        raise fail(f"cannot read the workbook: damaged cell data ({_cell_data_reason(exc)})",
+                   Source(name, at[0])) from None
     finally:
         workbook.close()
         formulas.close()
+
+
+def _counted(rows: Iterator, at: list[int]) -> Iterator:
+    """``enumerate(rows, start=1)``, keeping in ``at`` the number of the row read or handled."""
+    for number, row in enumerate(rows, start=1):
+        at[0] = number
+        yield number, row
+        at[0] = number + 1
+
+
+_NOT_A_NUMBER = re.compile(r"(?:invalid literal for int\(\) with base 10|could not convert string to float): (.*)",
+                           re.DOTALL)
+
+
+def _cell_data_reason(exc: Exception) -> str:
+    """openpyxl's own words for a damaged cell, but Python's, which name the int() it called
+    rather than the cell: said as what the workbook holds."""
+    not_a_number = _NOT_A_NUMBER.fullmatch(str(exc)) if isinstance(exc, ValueError) else None
+    if not_a_number:
+        return f"a number cell holds {not_a_number.group(1)[:40]}, which is not a number"
+    if isinstance(exc, IndexError):
+        return "a cell refers to a style or number format the workbook does not hold"
+    if isinstance(exc, (TypeError, AttributeError, KeyError)):
+        return "a cell or merged range that cannot be read"
+    return str(exc)
 
 
 def _workbook_reason(path: Path, exc: Exception) -> str:

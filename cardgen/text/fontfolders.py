@@ -57,6 +57,11 @@ class Families:
     indexes: list[Path]  # the fonts.yaml files read: part of the fonts' fingerprint
 
 
+def _yaml_kind(value: object) -> str:
+    kinds = ((bool, "true or false"), ((int, float), "number"), (list, "list"), (dict, "mapping"))
+    return next((kind for types, kind in kinds if isinstance(value, types)), "value")
+
+
 def _style_of(key: str, file: Source) -> str:
     if key not in STYLES:
         raise fail(f'unknown font style "{key}" (styles: {", ".join(STYLES)})', file)
@@ -89,6 +94,11 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
         faces = {}
         for key, value in styles.items():
             style = _style_of(str(key), Source(file, line_of(styles, key)))
+            if not isinstance(value, str) or not value.strip():  # null read as the file "None"
+                given = ("empty (null in YAML)" if value is None or isinstance(value, str)
+                         else f"a {_yaml_kind(value)}, {value!r}"[:80])
+                raise fail(f'font family "{name}": {key}: expected the name of a .ttf or .otf file in '
+                           f"{folder_name}/, got {given}", Source(file, line_of(styles, key)))
             path = folder / str(value)  # named as written: fonts/ itself may be a link inside the project
             if "\0" in str(value) or not real_inside(os.path.realpath(path), real_trusted):
                 try:  # refused: confined says why

@@ -43,6 +43,9 @@ class KeptPages:
         # the latest page contents used: the same page (a deck's backs) comes again and again,
         # and the cache's own memory of its latest entries is short
         self._contents = Latest(self.CONTENTS)
+        # the latest pages this build kept, by key: a deck's back pages are one page again and
+        # again, met again long after the cache's own memory of its latest entries has let it go
+        self._kept_here = Latest(self.CONTENTS)
         self._states: list[tuple] = []  # (font, its state in the document) of each font the document names
         self._sizes: dict[tuple, str] = {}  # a page's size, boxes and turn -> their text
 
@@ -77,7 +80,11 @@ class KeptPages:
                 if key in finished or key in once or name in defined:
                     return None  # a face met before: drawn inline again, or placed as a form
         self.key = key = _PREFIX + ("forms:" if forms else "") + self._digest(page, placements)
-        entry = self.kept.recall(key)
+        entry = self._kept_here.get(key)
+        if entry is None:
+            entry = self.kept.recall(key)
+        else:
+            self._kept_here.move_to_end(key)
         if not _entry_shape(entry):
             return None
         content_key, changes, used, has_images = entry
@@ -193,11 +200,15 @@ class KeptPages:
         changes = tuple(changes)
         key, self.key = self.key, None
         if plain and key is not None and content_key is not None and _plain_page(page_object):
-            self.kept.remember(key, (content_key, changes, self.forms, int(bool(self.has_images))))
+            entry = (content_key, changes, self.forms, int(bool(self.has_images)))
+            self.kept.remember(key, entry)
+            self._kept_here[key] = entry
+            self._contents[content_key] = page_object.Contents.content  # (compressed)
         self._advance(changes)
 
     def _advance(self, changes) -> None:
-        self.state = hashlib.blake2b(self.state + repr(changes).encode("utf-8"), digest_size=20).digest()
+        if changes:  # (a page that changed no subset leaves them as they were: the next page may be this one again)
+            self.state = hashlib.blake2b(self.state + repr(changes).encode("utf-8"), digest_size=20).digest()
 
 
 def _entry_shape(entry) -> bool:

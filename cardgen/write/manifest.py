@@ -60,8 +60,8 @@ class _Table:
         return self.count - 1
 
     def write_pending(self) -> None:
-        """Write the new lines: a write to the spooled file costs a call of Python, a page's
-        lines together cost one."""
+        """Write the new lines: a write to the spooled file costs a call of Python, the lines of
+        a few pages together cost one."""
         if self.pending:
             self.lines.write("".join(self.pending))
             self.pending.clear()
@@ -75,11 +75,13 @@ class _Table:
 
 
 class ManifestWriter:
-    """The manifest as JSON with one face a line: readable in a diff, and written page by page
-    as the PDF is, so that a large set never holds it in memory. What faces share (a card's
+    """The manifest as JSON with one face a line: readable in a diff, and written a few pages at
+    a time as the PDF is, so that a large set never holds it in memory. What faces share (a card's
     name, type and data, a slot's geometry, a content hash) goes once into a table, written
     beside the faces as it grows and copied after them at the end, when the page count (and
     ``extra``, a reprint's changelog) is known."""
+
+    PAGES_PENDING = 32  # pages whose lines are written together: a few tens of kilobytes
 
     def __init__(self, out: TextIO, card_set: CardSet, card_lines: Latest | None = None):
         """``card_lines``: id of a card -> (the card, its line), lines made already (kept_cards.py)."""
@@ -89,6 +91,7 @@ class ManifestWriter:
                 "face_fields": list(FACE_FIELDS)}
         out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "faces": [\n')
         self.separator = ""
+        self.pending: list[str] = []  # the face lines of the pages added, not written yet
         folder = str(Path(out.name).parent) if isinstance(getattr(out, "name", None), str) else None
         self.cards = _Table(folder)
         self.card_numbers = Latest(128)  # id(card) -> (card, its index): the card kept, so its id is not reused
@@ -105,7 +108,7 @@ class ManifestWriter:
             table.lines.close()
 
     def add(self, placements: Iterable[Placement]) -> None:
-        out, cards, hashes, slots, card_numbers = self.out, self.cards, self.hashes, self.slots, self.card_numbers
+        cards, hashes, slots, card_numbers = self.cards, self.hashes, self.slots, self.card_numbers
         card_lines = self.card_lines
         # met lately: found here, as _Table.index finds them
         latest_cards, latest_slots, latest_hashes = cards.latest, slots.latest, hashes.latest
@@ -146,12 +149,23 @@ class ManifestWriter:
             lines.append(f'{separator}[{number}, {face.copy}, "{face.side}", {slot.page}, {where}, {digest}]')
             separator = ",\n"
         self.separator = separator
-        out.write("".join(lines))
+        pending = self.pending
+        pending.append("".join(lines))
+        if len(pending) >= self.PAGES_PENDING:
+            self._write_pending()
+
+    def _write_pending(self) -> None:
+        """Write the lines of the pages added since the last time: a write (to the manifest,
+        and to each table's spooled file) costs a call of Python, and the pages of a large set
+        are thousands."""
+        self.out.write("".join(self.pending))
+        self.pending.clear()
         self.cards.write_pending()
         self.hashes.write_pending()
         self.slots.write_pending()
 
     def close(self, pages: int, extra: dict | None = None) -> None:
+        self._write_pending()
         out = self.out
         for name, table in (("slots", self.slots), ("hashes", self.hashes), ("cards", self.cards)):
             out.write(f'\n], "{name}": [')

@@ -15,7 +15,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from ..draw.prepared import write as write_prepared
+from ..draw.prepared import Marshalled, write as write_prepared
 from .face import FaceDrawing, ReadyFaces, draw_face
 from .kept_pages import KeptPages
 from .slots import draw_proof_boxes, into_slot, place
@@ -222,6 +222,8 @@ class _FaceDrawer:
         parts = self.recent.get(key) if second else None
         if parts.__class__ is bytes:  # met on a page kept whole: the cache's stored drawing
             parts = self.unpack(parts)
+        elif parts.__class__ is Marshalled:  # written from a worker's prepared items: read now
+            parts = parts.parts()
         try:
             drawing = self.drawing(face, parts)
         except CardgenError as error:

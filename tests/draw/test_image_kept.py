@@ -74,6 +74,6 @@ def test_the_pixel_limit_holds_for_a_kept_image(project, tmp_path, monkeypatch):
         _pdf(project, tmp_path / "again")
     with pytest.raises(cardgen.CardgenError) as fresh:
         _pdf(project, tmp_path / "fresh", cache=False)
-    said = 'image "art.png" has 400 x 300 = 120,000 pixels; limit: pixels in one image'
+    said = 'image "data/demo/icons/art.png" has 400 x 300 = 120,000 pixels; limit: pixels in one image'
     assert said in str(fresh.value.problems[0])
     assert [str(p) for p in kept.value.problems] == [str(p) for p in fresh.value.problems]

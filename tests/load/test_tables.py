@@ -1,6 +1,8 @@
 """Card rows from YAML, CSV and XLSX: values, counts, lines, and the errors that name them."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 import cardgen.pipeline  # named below as cardgen.pipeline: imported here, not by whichever test ran first
@@ -102,6 +104,32 @@ def test_control_characters_are_refused(project):
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
     assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Bell": text contains the control character U+0007']
+
+
+_FORBIDDEN = [*map(chr, [*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]), "\ufffe", "\uffff"]
+
+
+@pytest.mark.parametrize("char", _FORBIDDEN, ids=lambda c: f"U+{ord(c):04X}")
+def test_every_forbidden_character_of_a_cell_is_refused(char):
+    from cardgen.errors import Source
+    from cardgen.load.cards import _cards_from_row
+    from cardgen.load.tables import Row
+
+    row = Row({"name": "Bell", "type": "action", "text": f"ring {char} now"}, Source("cards.csv", 3), {})
+    with pytest.raises(CardgenError) as excinfo:
+        _cards_from_row(row, {"action": SimpleNamespace(defaults={})}, {}, None)
+    assert error_lines(excinfo) == [f'cards.csv:3: card "Bell": text contains the control character U+{ord(char):04X}']
+
+
+def test_characters_that_are_not_printable_but_allowed_are_kept():
+    from cardgen.errors import Source
+    from cardgen.load.cards import _cards_from_row
+    from cardgen.load.tables import Row
+
+    text = "tab\there, lines\nand \x85 \u2028 \u200b \ufeff \U000e0001 \ud7ff caf\u00e9"
+    row = Row({"name": "Bell", "type": "action", "text": text}, Source("cards.csv", 3), {})
+    (card,) = _cards_from_row(row, {"action": SimpleNamespace(defaults={})}, {}, None)
+    assert card.fields["text"] == text
 
 
 def test_xlsx_rows_with_row_numbers(project):

@@ -12,6 +12,7 @@ from cardgen.load.cards import MARK, CardFiles
 from cardgen.load.setfile import load_set
 from cardgen.load.yamlstream import card_entries
 from projects import make_project
+from workerbuilds import assert_each_worker_makes_only_its_chunks
 
 COLORS = {"colors": [{"name": "Red"}, {"name": "Green"}, {"name": "Blue"}]}
 
@@ -89,19 +90,7 @@ def test_a_worker_makes_no_card_of_the_other_workers_yaml_items(tmp_path, monkey
     cards = _card_files(root, _odd_list(40, apart=False))
     every = list(cards)
     assert min(cards.marks[3::MARK]) > 0
-    made_from = []
-    cards_from_row = cards_module._cards_from_row
-    monkeypatch.setattr(cards_module, "_cards_from_row",
-                        lambda row, *rest: made_from.append(str(row.source)) or cards_from_row(row, *rest))
-    chunk, jobs = 8, 2
-    for index in range(jobs):
-        del made_from[:]
-        cursor, rows = cards.cursor(), []
-        for number in range(index, len(every) // chunk + 1, jobs):
-            taken = cursor.take(number * chunk, chunk)
-            assert taken == every[number * chunk:(number + 1) * chunk]
-            rows += dict.fromkeys(str(card.source) for card in taken)  # (a row of `each` cut by a chunk: in both)
-        assert made_from == rows and 0 < len(rows) < len(every) / 2
+    assert_each_worker_makes_only_its_chunks(cards, every, monkeypatch)
 
 
 @pytest.mark.parametrize("text, read_from_lines", [

@@ -187,10 +187,19 @@ def test_a_glyph_missing_in_a_template_literal_names_the_template_line(project):
     ('size="20"', 'size="20" rotate="1e999"', 3, '<text> rotate: expected a finite number, got "1e999"'),
     ('size="20"', 'size="20" letter-spacing="nan"', 3,
      '<text> letter-spacing: expected a number of em such as "0.05em", got "nan"'),
+    ('size="20"', 'size="20" letter-spacing="-3em"', 3,
+     '<text> letter-spacing: must be at least -0.5em: closer, most letters print over the one before, '
+     'got "-3em"'),
     ('fill="#2e8b57"', 'fill="linear-gradient(90, red nan%, blue)"', 2,
      '<circle> fill: a gradient stop is a percentage such as "40%", got "nan%"'),
     ('<circle', '<group transform="rotate(nan)"/><circle', 2,
      '<group> transform: expected a finite number, got "nan"'),
+    ('size="20"', 'size="20" rotate="1e308"', 3,
+     '<text> rotate: expected an angle from -3600 to 3600 degrees (ten turns), got "1e308"'),
+    ('<circle', '<group transform="rotate(-1e308 5 5)"/><circle', 2,
+     '<group> transform: expected an angle from -3600 to 3600 degrees (ten turns), got "-1e308"'),
+    ('r="{{ w / 2 + bleed }}"', 'r="1e-320"', 2,
+     "<circle> r: must be at least 0.0001 mm: a smaller size prints nothing, got 1e-320"),
     ('r="{{ w / 2 + bleed }}"', 'r="100001"', 2,
      "<circle> r: expected a length of at most 100000 mm (100 m), got 100001"),
 ])
@@ -210,3 +219,23 @@ def test_a_character_markup_cannot_carry_is_named_at_the_line_that_prints_it(pro
     only_tokens(project, "M")
     assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": a value here holds {character}, '
                                     "which card markup cannot carry: remove it from the data"]
+
+
+def test_card_text_and_icons_are_not_printed_in_no_colour(project):
+    # [color=none] and an icon's color: none printed nothing where the text said something
+    token = project / "templates/demo/token.xml.j2"
+    edit(token, "color=\"{{ '#2e8b57' | contrast }}\"", 'color="none"')
+    only_tokens(project, "M")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": <text> color: "none" would print the text invisible: give a '
+        'colour such as "#000000", or leave the text out']
+    edit(token, 'color="none"', 'color="#000000"')
+    edit(token, "{{ label }}", "{{ label }} [color=none]x[/color]")
+    assert problems_of(project) == [
+        'templates/demo/token.xml.j2:3: card "Marker": text box "label": [color=none]: "none" would print the text '
+        'invisible: give a colour such as "#000000", or leave the text out']
+    edit(token, " [color=none]x[/color]", " :heart:")
+    edit(project / "data/demo/set.yaml", 'color: "#c00000"', "color: none")
+    assert problems_of(project) == [
+        'data/demo/set.yaml:21: card "Marker": icon "heart": color: "none" would print the text invisible: give a '
+        'colour such as "#000000", or leave the text out']

@@ -262,6 +262,19 @@ def test_a_font_file_missing_from_fonts_yaml_is_named(tmp_path, cli):
                                              "in fonts/ (a .ttf or .otf file)")
 
 
+@pytest.mark.parametrize("value, given", [("null", "empty (null in YAML)"), ('""', "empty (null in YAML)"),
+                                          ("[a.ttf]", "a list, ['a.ttf']")])
+def test_a_font_file_left_empty_in_fonts_yaml_is_named_at_its_line(tmp_path, cli, value, given):
+    # `regular: null` was read as the file "None"
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    (root / "fonts/fonts.yaml").write_text(f"families:\n  Body:\n    regular: {value}\n")
+    result = cli(root, "check")
+    assert (result.exit_code, result.output.splitlines()[0]) == (
+        1, f'fonts/fonts.yaml:3: font family "Body": regular: expected the name of a .ttf or .otf file in fonts/, '
+           f"got {given}")
+
+
 def _system_family() -> str | None:
     if shutil.which("fc-list") is None or shutil.which("fc-match") is None:
         return None

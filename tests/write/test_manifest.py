@@ -196,6 +196,7 @@ def test_a_build_that_fails_while_its_manifest_is_written_leaves_none_of_its_fil
     from cardgen.write import manifest
 
     monkeypatch.setattr(manifest, "_SPOOLED", 16)  # every table spills to a file at once
+    monkeypatch.setattr(manifest.ManifestWriter, "PAGES_PENDING", 1)  # with each page's lines
     tables = []
     spool = manifest.tempfile.SpooledTemporaryFile
 
@@ -214,3 +215,27 @@ def test_a_build_that_fails_while_its_manifest_is_written_leaves_none_of_its_fil
     assert len(tables) == 3 and all(table._rolled for table in tables)  # real files, each
     assert [table.closed for table in tables] == [True] * 3
     assert not (project / "out").exists() or sorted(p.name for p in (project / "out").iterdir()) == []
+
+
+@pytest.mark.parametrize("pending", [1, 3, 1000])
+def test_lines_written_a_few_pages_at_a_time_are_the_lines_of_each_page_in_turn(tmp_path, monkeypatch, pending):
+    """The writer holds the lines of a few pages before it writes them (PAGES_PENDING): the
+    manifest is the same, and whatever is held when it closes is written, before the tables."""
+    monkeypatch.setattr(ManifestWriter, "PAGES_PENDING", pending)
+    out = io.StringIO()
+    writer = ManifestWriter(out, _set("Fête"))
+    for page in range(7):
+        writer.add([_placement(f"Card {page}"), _placement(f"Card {page}b")])
+    writer.close(7)
+    document = json.loads(out.getvalue())
+    assert len(document["faces"]) == 14 and len(document["cards"]) == 14 and document["pages"] == 7
+    assert [f["card"] for f in expand(document)["faces"]] == [f"Card {p}{b}" for p in range(7) for b in ("", "b")]
+    if pending == 1:
+        return
+    monkeypatch.setattr(ManifestWriter, "PAGES_PENDING", 1)
+    page_by_page = io.StringIO()
+    writer = ManifestWriter(page_by_page, _set("Fête"))
+    for page in range(7):
+        writer.add([_placement(f"Card {page}"), _placement(f"Card {page}b")])
+    writer.close(7)
+    assert out.getvalue() == page_by_page.getvalue()

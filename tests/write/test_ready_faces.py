@@ -7,6 +7,7 @@ import marshal
 from types import SimpleNamespace
 
 from cardgen.cache import FaceCache
+from cardgen.draw.prepared import Marshalled
 from cardgen.workers import ParallelRendered
 from cardgen.write.face import FaceDrawing, ReadyFaces
 from write.writing import Page, Placement, Slot, card_type, face, write
@@ -58,6 +59,20 @@ def test_faces_made_ready_are_written_as_their_drawings_write_them(tmp_path):
     assert asked == ["a", "b", "c", "d"] and drawings == [("a", _parts(face("a")))]
 
 
+def test_parts_sent_as_marshal_data_are_read_only_when_a_face_is_placed_again(tmp_path):
+    write(tmp_path / "drawn.pdf", _pages(), _drawing)
+    drawings: list = []
+    counting = lambda f, parts=None: drawings.append((f.content_hash, parts)) or _drawing(f, parts)  # noqa: E731
+
+    def of(f):  # b, c and d written from their prepared items alone: their data is never read
+        parts = _parts(f)
+        return Marshalled(marshal.dumps(parts) if f.content_hash == "a" else b"not marshal data"), _prepared(parts)
+
+    write(tmp_path / "ready.pdf", _pages(), counting, ready=ReadyFaces(of, None, None))
+    assert (tmp_path / "ready.pdf").read_bytes() == (tmp_path / "drawn.pdf").read_bytes()
+    assert drawings == [("a", _parts(face("a")))]  # a's form, defined from its parts, read then
+
+
 def test_a_face_not_made_ready_goes_through_its_drawing(tmp_path):
     write(tmp_path / "drawn.pdf", _pages(), _drawing)
     drawings: list = []
@@ -87,7 +102,8 @@ def test_ready_gives_a_workers_face_made_ready_whole_and_keeps_it_as_drawing_doe
                 ("I", 2, "img", "FormXob.img", "q\n9 0 0 9 1 2 cm\n/FormXob.img Do\nQ"))
     rendered = _rendered(tmp_path, {"h1": (marshal.dumps(parts), None, None, prepared)})
     a = face("h1", KIND)
-    assert rendered.ready(a) == (parts, prepared)
+    made = rendered.ready(a)
+    assert made[1] == prepared and made[0].parts() == parts
     assert (rendered.laid_out, rendered.cache.laid_out) == (1, 1)
     assert rendered.cache.get("h1") == parts  # kept for the next build
     # once the cache holds it, the face's drawing takes the cache's parts: ready leaves it alone
