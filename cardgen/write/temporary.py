@@ -61,7 +61,7 @@ def remove_stale(*folders: Path, below: bool = False) -> list[Path]:
     for folder in folders:
         every.append(folder)
         if below:
-            every.extend(Path(top) / name for top, names, _files in os.walk(folder) for name in names)
+            every.extend(_folders_below(Path(folder)))
     for folder in every:
         for path in stale_temporaries(folder):
             try:
@@ -72,3 +72,19 @@ def remove_stale(*folders: Path, below: bool = False) -> list[Path]:
                 continue  # not ours to force
             removed.append(path)
     return removed
+
+
+# cardgen writes at most this deep below an output folder (output/tgc/<set>/<size>/): `clean --out /`
+# walked the whole file system, a hang to the user, reading far outside the project.
+DEEPEST_OUTPUT = 3
+
+
+def _folders_below(folder: Path) -> list[Path]:
+    """The folders inside ``folder`` down to ``DEEPEST_OUTPUT`` levels, links not followed."""
+    found = []
+    for top, names, _files in os.walk(folder):
+        depth = len(Path(top).relative_to(folder).parts) + 1
+        found.extend(Path(top) / name for name in names)
+        if depth >= DEEPEST_OUTPUT:
+            names[:] = []  # os.walk goes no deeper
+    return found

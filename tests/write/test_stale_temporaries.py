@@ -98,3 +98,15 @@ def test_a_temporary_that_cannot_be_removed_does_not_stop_the_others(tmp_path, m
     monkeypatch.setattr(Path, "unlink", refusing)
     assert remove_stale(tmp_path) == paths[2:]
     assert [p.exists() for p in paths] == [False, True, False, False]
+
+
+def test_remove_stale_below_stops_at_the_depth_cardgen_writes(tmp_path):
+    from cardgen.write.temporary import remove_stale
+
+    name = f".x.pdf.cardgen-{_dead_pid()}-0123abcd.tmp"  # `clean --out /` walked the whole file system
+    deepest, deeper = tmp_path / "tgc/set/size", tmp_path / "tgc/set/size/further"
+    deeper.mkdir(parents=True)
+    for folder in (deepest, deeper):
+        (folder / name).write_bytes(b"half")
+    assert remove_stale(tmp_path, below=True) == [deepest / name]
+    assert (deeper / name).exists()
