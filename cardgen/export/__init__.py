@@ -2,11 +2,14 @@
 Tabletop Simulator, all drawn by the build's own pipeline. See shops.py, shop_files.py, tts.py."""
 from __future__ import annotations
 
+import errno
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import pipeline
+from ..errors import file_on_the_way
 from .shop_files import export_pngs
 from .shops import SHOPS
 from .tts import export_tts
@@ -33,6 +36,9 @@ def export_report(name: str, root: Path | str = ".", out: Path | str | None = No
     session = pipeline.Session(root)
     lines = []
     rasterised = 0
+    tts_target = Path(out) if out is not None else root / "output" / "tts"
+    if shop is not None and tts:
+        _refuse_blocked(tts_target / name)  # before the shop's files: a failed export writes none
     if shop is not None:
         chosen = SHOPS[shop]
         target = Path(out) if out is not None else root / "output" / shop
@@ -50,11 +56,20 @@ def export_report(name: str, root: Path | str = ".", out: Path | str | None = No
             lines.append(f"{chosen.title}: {files} PNGs in {folder} ({made} rasterised), a folder per product "
                          f"with upload.csv: {', '.join(products) or 'none'}")
     if tts:
-        target = Path(out) if out is not None else root / "output" / "tts"
-        folder, decks, made = export_tts(name, session, target, jobs)
+        folder, decks, made = export_tts(name, session, tts_target, jobs)
         rasterised += made
         lines.append(f"Tabletop Simulator: {len(decks)} deck sheet{'s' * (len(decks) != 1)} in {folder}")
     return ExportReport(lines, rasterised, time.perf_counter() - started, jobs)
+
+
+def _refuse_blocked(folder: Path) -> None:
+    """Fail as writing ``folder`` would, if a file (or a pipe) stands where it or a folder above goes."""
+    blocking = file_on_the_way(folder / "-")
+    if blocking is not None:
+        error = NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), os.fspath(folder))
+        error.cardgen_folder = Path(blocking)
+        error.cardgen_writing = folder
+        raise error
 
 
 def export(name: str, root: Path | str = ".", out: Path | str | None = None, shop: str | None = None,

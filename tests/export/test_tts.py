@@ -103,3 +103,13 @@ def test_saved_object_loads_as_decks(exported):
     assert [c["CardID"] for c in poker["ContainedObjects"]] == poker["DeckIDs"]
     assert tokens["DeckIDs"] == [200, 201, 202] and list(tokens["CustomDeck"]) == ["2"]
     assert tokens["CustomDeck"]["2"]["BackURL"].endswith("/deck-2-back.png")
+
+
+def test_a_blocked_tts_folder_fails_the_export_before_the_shops_files_are_written(project, cli, monkeypatch):
+    monkeypatch.chdir(project)
+    (project / "output").mkdir()
+    (project / "output/tts").write_text("not a folder")
+    result = cli(project, "export", "demo", "--shop", "drivethru", "--tts")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["cardgen: cannot write output/tts/demo: output/tts is a file, not a folder"]
+    assert not (project / "output/drivethru").exists()  # written, then the export failed
