@@ -35,6 +35,11 @@ def set_name_for(folder: Path) -> str:
     import unicodedata
 
     given = folder.resolve().name
+    controls = [c for c in dict.fromkeys(given) if unicodedata.category(c) == "Cc"]
+    if controls:  # a newline or tab typed into the path: a folder no shell lists plainly
+        shown = ", ".join(f"U+{ord(c):04X}" for c in controls)
+        raise UsageError(f"the folder name {given!r} holds a control character ({shown}): name the folder "
+                         "with letters, digits and hyphens")
     kept_out = [c for c in dict.fromkeys(given) if not c.isascii() and unicodedata.category(c)[0] in "LNM"]
     if kept_out:
         shown = ", ".join(f'"{c}"' if unicodedata.category(c)[0] != "M" else f"U+{ord(c):04X}" for c in kept_out)

@@ -188,3 +188,14 @@ def test_a_folder_name_with_letters_a_set_name_cannot_hold_is_refused_not_cut(tm
         f'Error: the set is named after the folder "{folder}", and a set\'s name holds only the letters a-z, the '
         f"digits 0-9 and hyphens, not {held}: name the folder with those")
     assert not (tmp_path / folder).exists()
+
+
+@pytest.mark.parametrize("folder, held", [("a\nb", "U+000A"), ("tab\there", "U+0009"), ("x\x7f\x1b", "U+007F, U+001B")])
+def test_a_folder_name_with_a_control_character_is_refused(tmp_path, folder, held):
+    """``cardgen new $'a\\nb'`` made a folder whose name holds a newline (its set named "a-b")."""
+    result = CliRunner().invoke(main, ["new", str(tmp_path / folder)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f"Error: the folder name {folder!r} holds a control character ({held}): name the folder with letters, "
+        "digits and hyphens")
+    assert not (tmp_path / folder).exists()
