@@ -36,6 +36,7 @@ from .load.cursor import Cursor
 from .model import Card, Face
 from .render.faces import FaceRenderer
 from .rendered import Rendered
+from .stops import STOPS
 from .write.face import FaceDrawing, ReadyFaces, record_face
 from .worker_faces import ReplayingRenderer
 from .worker_process import _LENGTH, _serve, _where
@@ -135,9 +136,14 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     try:
         for index in range(jobs):
             read_fd, write_fd = os.pipe()
+            # a stop that came between the fork and the worker's own handlers would run the
+            # build's handler in the worker (unwinding the build's code there, or only noted):
+            # held back until the worker has its handlers, it ends the worker then
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
             try:
                 pid = os.fork()
             except OSError:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 os.close(read_fd)
                 os.close(write_fd)
                 raise
@@ -146,6 +152,7 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
                 try:
                     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: gone at once, quietly
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the command's handler unwinds the build)
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
                     os.close(read_fd)
                     for other in workers:  # another worker's pipe must close when the build's process ends
                         os.close(other.fd)
@@ -155,6 +162,7 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
                     os._exit(code)
             os.close(write_fd)
             workers.append(_Worker(pid, read_fd))
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # (listed first: a stop now stops it too)
     except OSError:
         _stop(workers)
         if thawed:

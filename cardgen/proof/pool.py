@@ -87,9 +87,13 @@ class Pool:
         task_read, task_write = os.pipe()
         result_read, result_write = os.pipe()
         parent = os.getpid()
+        # a stop between the fork and the worker's own handlers would only be noted in the worker,
+        # by the parent's handler: held back until the worker has its handlers, it stops it then
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, stops.STOPS)
         try:
             pid = os.fork()
         except OSError:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
             for fd in (task_read, task_write, result_read, result_write):
                 os.close(fd)
             raise
@@ -98,6 +102,7 @@ class Pool:
             try:
                 for signum in stops.STOPS:
                     signal.signal(signum, _stop_worker)
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 _end_with(parent)
                 for fd in [task_write, result_read] + [fd for w in self.workers for fd in (w.tasks, w.results)]:
                     os.close(fd)  # the pipes of the parent's ends: they must close when the parent ends
@@ -111,6 +116,7 @@ class Pool:
                 pass
             finally:
                 os._exit(code)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(task_read)
         os.close(result_write)
         return _Worker(pid, task_write, result_read)
