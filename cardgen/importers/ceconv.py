@@ -232,7 +232,7 @@ def powers_yaml(powers: list[dict[str, Any]], source_name: str) -> str:
     yaml.width = 4096  # one line per value: folding would make diffs of re-imports noisy
     yaml.indent(mapping=2, sequence=2, offset=0)
     buffer = StringIO()
-    buffer.write(f"# Written by `cardgen import ce-conv {source_name}`: edit the ce-conv file and import\n"
+    buffer.write(f"{IMPORTED_MARK}{source_name}`: edit the ce-conv file and import\n"
                  "# it again (this file is replaced). `unknown`: the file gives no such line.\n")
     yaml.dump(rows, buffer)
     return buffer.getvalue()
@@ -255,6 +255,7 @@ def import_ceconv(path: Path | str, set_dir: Path | str) -> Path:
         raise CardgenError(Problem(f"no set.yaml in {set_dir.as_posix()}", Source(set_file.as_posix())))
     listed = _powers_listed(set_file)
     target = set_dir / "powers.yaml"
+    _check_replaceable(target)
     files = {target: powers_yaml(powers, Path(path).name)}
     if not listed:
         files[set_file] = _with_powers_entry(set_file)
@@ -263,6 +264,33 @@ def import_ceconv(path: Path | str, set_dir: Path | str) -> Path:
         for temporary, text in zip(temporaries, files.values()):
             temporary.write_text(text, encoding="utf-8")
     return target
+
+
+IMPORTED_MARK = "# Written by `cardgen import ce-conv "  # the first line of every powers.yaml it writes
+
+
+def _check_replaceable(target: Path) -> None:
+    """A powers.yaml an earlier import wrote is replaced (its first line says so: the ce-conv
+    file is what the designer edits); any other file of that name, written by hand, is not
+    written over without a word, nor is a pipe or folder in its place."""
+    from ..paths import kind_at
+
+    shown = "/".join(target.parts[-3:])  # data/<set>/powers.yaml, as the project names it
+    kind = kind_at(target)
+    if kind is None and not target.is_file():
+        return  # nothing there yet
+    if kind is not None:
+        raise CardgenError(Problem(f"is {kind}, not a file: the import writes the powers here", Source(shown)))
+    try:
+        with target.open("rb") as file:
+            first = file.readline(len(IMPORTED_MARK.encode()) + 1)
+    except OSError as exc:
+        raise CardgenError(Problem(f"cannot read this file, which the import would replace: {exc.strerror or exc}",
+                                   Source(shown))) from None
+    if not first.startswith(IMPORTED_MARK.encode()):
+        raise CardgenError(Problem("this file was not written by `cardgen import ce-conv` (its first line is not the "
+                                   "import's), and the import would replace it: move it away or rename it first",
+                                   Source(shown, 1)))
 
 
 def _powers_listed(set_file: Path) -> bool:

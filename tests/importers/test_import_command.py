@@ -38,3 +38,30 @@ def test_import_errors(tmp_path, cli):
                                                   "line NAME [T:Origin:Restrictions] SHORT DESCRIPTION")
     assert not (root / "data/prisoners/powers.yaml").exists()
     assert cli(root, "import", "ce-conv", str(POWERS), "--set", "nope").exit_code == 2
+
+
+def test_a_powers_file_written_by_hand_is_not_replaced_and_an_imported_one_is(tmp_path, cli):
+    """The import replaced any data/<set>/powers.yaml without a word: a designer's own file of
+    that name was lost. One an earlier import wrote (its first line says so) is replaced."""
+    import os
+
+    root = copy_repo(tmp_path)
+    target = root / "data/prisoners/powers.yaml"
+    assert cli(root, "import", "ce-conv", str(POWERS), "--set", "prisoners").exit_code == 0
+    imported = target.read_bytes()
+    target.write_bytes(imported.replace(b"You have the power to", b"YOU HAVE THE POWER TO", 1))
+    assert cli(root, "import", "ce-conv", str(POWERS), "--set", "prisoners").exit_code == 0
+    assert target.read_bytes() == imported  # an import's own file: replaced, as its first line says
+
+    target.write_text("- name: Mine\n  text: written by hand\n", encoding="utf-8")
+    result = cli(root, "import", "ce-conv", str(POWERS), "--set", "prisoners")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (
+        1, "data/prisoners/powers.yaml:1: this file was not written by `cardgen import ce-conv` (its first line is "
+           "not the import's), and the import would replace it: move it away or rename it first")
+    assert target.read_text(encoding="utf-8") == "- name: Mine\n  text: written by hand\n"
+
+    target.unlink()
+    os.mkfifo(target)
+    result = cli(root, "import", "ce-conv", str(POWERS), "--set", "prisoners")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (
+        1, "data/prisoners/powers.yaml: is a named pipe (FIFO), not a file: the import writes the powers here")
