@@ -187,3 +187,17 @@ def test_proof_and_export_into_an_output_that_is_a_file_say_so_as_build_does(bui
     result = cli(project, *args)
     assert (result.exit_code, result.stderr) == (1, f"cardgen: cannot write {folder}: output is a file, not a folder\n")
     assert (project / "output").read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("args, folder", [(("proof", "demo"), "output/proofs/demo"),
+                                          (("export", "demo", "--shop", "tgc"), "output/tgc/demo")])
+def test_proof_and_export_into_a_set_folder_that_is_a_file_say_so(built, cli, args, folder):
+    """A file where the set's own proof or export folder goes was "cannot open ...: file exists"."""
+    project, _ = built
+    shutil.rmtree(project / "output")
+    (project / folder).parent.mkdir(parents=True)
+    (project / folder).write_text("not a folder")
+    result = cli(project, *args)
+    assert (result.exit_code, result.stderr) == (
+        1, f"cardgen: cannot write {folder}: {folder} is a file, not a folder\n")
+    assert (project / folder).read_text() == "not a folder"

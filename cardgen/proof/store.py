@@ -24,7 +24,12 @@ class ProofFolder:
     def __init__(self, folder: Path, index: str = INDEX):
         self.folder = Path(folder)
         self.index = index
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError) as error:  # a file where a folder goes: said as build says it
+            error.cardgen_writing = self.folder
+            error.cardgen_folder = self.folder if os.path.lexists(self.folder) and not self.folder.is_dir() else None
+            raise
         remove_stale(self.folder, below=True)  # what a run stopped half-way left (its workers write too)
         self._folders = {self.folder}  # folders known to be there
         self.contact = ""  # the signature of the contact sheet's faces
