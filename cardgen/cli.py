@@ -5,9 +5,7 @@ Exit codes: 0 success, 1 bad data or a failed check, 2 bad usage (unknown set, b
 from __future__ import annotations
 
 import gc
-import math
 import os
-import re
 import signal
 import sys
 
@@ -16,6 +14,7 @@ from . import collector_paused, regex_code
 with collector_paused():
     from . import stops
     from .commands.inputfile import InputFile
+    from .commands.optiontypes import BACK_OFFSET, PAPERS, Margin, named
     from .commands.outputfolder import OutputFolder
 
     from dataclasses import replace
@@ -30,78 +29,6 @@ with collector_paused():
 
 # The build stack (cardgen.pipeline: reportlab, jinja2, the YAML loader) is imported by the
 # commands that use it, when they run: `cardgen --help` and `cardgen list` start without it.
-
-
-class Paper(click.ParamType):
-    """letter, a4, a3, or a custom size W x H ("300x200", "11x17in", "210mmx297mm")."""
-
-    name = "letter|a4|a3|WxH"
-
-    def convert(self, value, param, ctx):
-        if not isinstance(value, str):
-            return value
-        text = value.strip().lower()
-        if text in ("letter", "a4", "a3"):
-            return text
-        match = re.fullmatch(r"([\d.]+)(mm|in|pt)?x([\d.]+)(mm|in|pt)?", text)
-        if not match:
-            self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
-        w, w_unit, h, h_unit = match.groups()
-        unit = w_unit or h_unit or "mm"
-        sides = (f"{w}{w_unit or unit}", f"{h}{h_unit or unit}")
-        from .units import parse_length
-
-        try:  # said here, as the option's problem: later it would be blamed on set.yaml's first line
-            lengths = [parse_length(side) for side in sides]
-        except ValueError:
-            self.fail(f'"{value}" is not letter, a4, a3 or a size such as 300x200 (mm) or 11x17in', param, ctx)
-        if min(lengths) <= 0:
-            self.fail(f'"{value}": paper sides must be greater than 0', param, ctx)
-        return sides
-
-
-PAPERS = Paper()
-
-
-MOST_OFFSET = 100.0  # mm: a printer drifts by a few; beyond the paper's own size means nothing
-
-
-class BackOffset(click.ParamType):
-    """X,Y in mm ("0.5,-1"): how far every back page is shifted (right and up, as seen on the back)."""
-
-    name = "X,Y"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        parts = str(value).replace(" ", "").split(",")
-        try:
-            x, y = (float(part.removesuffix("mm")) for part in parts)
-        except ValueError:
-            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1', param, ctx)
-        if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > MOST_OFFSET:
-            self.fail(f'"{value}" is not two lengths in mm such as 0.5,-1 (at most {MOST_OFFSET:g} mm either way)',
-                      param, ctx)
-        return (x + 0.0, y + 0.0)
-
-
-BACK_OFFSET = BackOffset()
-
-
-class Margin(click.ParamType):
-    """mm along the paper's edges: a number from 0 (nan, which click's own FloatRange lets
-    through, fails deep in the imposition)."""
-
-    name = "MM"
-
-    def convert(self, value, param, ctx):
-        try:
-            margin = float(value)
-        except (TypeError, ValueError):
-            margin = math.nan
-        if not 0 <= margin <= 1000:
-            self.fail(f'"{value}" is not a margin in mm from 0 to 1000', param, ctx)
-        return margin
 
 
 class ProgressBars:
@@ -176,15 +103,9 @@ def run_reporting_errors(ctx: click.Context, action):
         raise Failure(f"cardgen: internal error: {sys.exc_info()[1]!r}") from None
 
 
-def _root_named(ctx, param, value: str) -> Path:
-    """``--root ''`` (a variable left unset) quietly meant the working folder."""
-    if not value.strip():
-        raise click.BadParameter("empty text: name the project folder (. for this one)", ctx, param)
-    return Path(value)
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--root", type=click.Path(file_okay=False), default=".", callback=_root_named,
+@click.option("--root", type=click.Path(file_okay=False), default=".",
+              callback=named("the project folder (. for this one)", Path),
               help="The project folder holding data/, templates/ and fonts/.")
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
 @click.version_option(package_name="cardgen", prog_name="cardgen", message="%(prog)s %(version)s")
@@ -216,22 +137,6 @@ def _build_options(paper, orientation, per_card, gutter_fold, duplex, spacing, c
                         proof_boxes=proof_boxes, stamp=stamp, deck=deck, changed_since=changed_since,
                         cache=cache, color=color, margin=margin, back_offset=back_offset,
                         mix_backs=mix_backs, jobs=jobs)
-
-
-def _sheet_named(ctx, param, value: str | None) -> str | None:
-    """``--sheet ''`` (a variable left unset) printed on the set's own sheet, or the plain grid,
-    without a word."""
-    if value is not None and not value.strip():
-        raise click.BadParameter('empty text: name a sheet template (OL32, circle-cut, ...) or a file', ctx, param)
-    return value
-
-
-def _rules_options_named(ctx, param, value: tuple[str, ...]) -> tuple[str, ...]:
-    """``--rules-option ''`` (a variable left unset) was blamed on the set's set.yaml, line 1."""
-    if any(not name.strip() for name in value):
-        raise click.BadParameter("empty text: name an option of the set's rules files (their `options:`)",
-                                 ctx, param)
-    return value
 
 
 def _typed_sheet_file(sheet: str | None) -> str | None:
@@ -273,7 +178,8 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
               help="butt: cards touch; bleed: full bleed around every card.")
 @click.option("--crop-marks/--no-crop-marks", default=None, help="Crop marks outside the cut area (default on).")
 @click.option("--cut-lines", is_flag=True, default=None, help="Full-length cut lines across the sheet.")
-@click.option("--sheet", default=None, callback=_sheet_named, help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
+@click.option("--sheet", default=None, callback=named("a sheet template (OL32, circle-cut, ...) or a file"),
+              help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
 @click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
 @click.option("--deck", type=InputFile(), default=None,
@@ -326,7 +232,8 @@ def build(ctx, sets, paper, out, orientation, per_card, gutter_fold, duplex, mar
 @click.argument("sets", nargs=-1)
 @click.option("--deck", type=InputFile(), default=None,
               help="Check this deck list against the set's rules.")
-@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME", callback=_rules_options_named,
+@click.option("--rules-option", "rules_options", multiple=True, metavar="NAME",
+              callback=named("an option of the set's rules files (their `options:`)"),
               help="Turn on a named reading that the set's rules file offers (repeatable).")
 @click.option("--cache/--no-cache", default=True,
               help="Take the faces the last build drew, with this same code, as fitting (default on).")

@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from .outputfolder import OutputFolder
-from ..cli import BACK_OFFSET, PAPERS
+from .optiontypes import BACK_OFFSET, PAPERS
 
 
 @click.command()
