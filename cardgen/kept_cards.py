@@ -67,7 +67,7 @@ def pairs(rendered, cards: Iterable[Card], cache, card_lines: Latest | None = No
 def _one_process(rendered) -> bool:
     """A build whose faces this process renders (a build on workers feeds them every card; their
     records of each face carry what a run keeps, see workers.py)."""
-    from .workers import ParallelRendered
+    from .worker_feed import ParallelRendered
 
     return not isinstance(rendered, ParallelRendered)
 

@@ -12,7 +12,7 @@ from .model import Card, Face, new_face
 from .render.faces import FaceRenderer, Markup
 
 if TYPE_CHECKING:
-    from .workers import _Feed as Feed
+    from .worker_feed import _Feed as Feed
 
 
 class ReplayingRenderer(FaceRenderer):
