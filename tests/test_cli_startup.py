@@ -127,11 +127,11 @@ def test_a_rebuild_from_the_cache_runs_none_of_the_modules_it_does_not_use(tmp_p
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()[-1]
 
-    assert build().startswith("unrun: shutil pprint imported: PIL")  # an image decoded, so PIL.Image run
+    assert build().startswith("unrun: shutil pprint textwrap traceback imported: PIL")  # an image decoded, so PIL.Image run
     cards = project / "data/demo/more.csv"
     cards.write_text(cards.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
     assert build().startswith(f"unrun: {' '.join(UNUSED_BY_BUILDS)} imported: PIL")  # named, never used
-    assert build("--no-cache", "--out", str(tmp_path / "fresh")).startswith("unrun: shutil pprint imported:")
+    assert build("--no-cache", "--out", str(tmp_path / "fresh")).startswith("unrun: shutil pprint textwrap traceback imported:")
     for name in ("demo.pdf", "demo.json"):
         assert (project / "output" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes()
 
