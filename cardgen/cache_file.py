@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .code_identity import code_identity
+from .kept_file import open_kept
 
 FORMAT = b"cardgen-faces 2\n"  # change when the stored shape changes: older files are then ignored
 ENTRY_HEADER = struct.Struct("<HI")  # key length, payload length
@@ -113,9 +114,8 @@ class LastBuild:
         self.dictionary: bytes | None = None  # what the file's packed entries were deflated against
         self._fd: int | None = None
         self._held: bytes | None = None  # the whole file, when it is small (HELD)
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except OSError:
+        fd = open_kept(path)
+        if fd is None:
             return
         try:
             size = os.fstat(fd).st_size

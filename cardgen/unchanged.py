@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import Problem, Source
+from .kept_file import read_kept
 from .results import BuildResult, SetResult
 
 FORMAT = "cardgen-built 1"
@@ -250,7 +251,7 @@ def recall(record: Path, digest: str, faces_cache: Path, result_type):
     still as it wrote them and its face cache as it left it (a cache damaged or replaced since
     makes a full build, which says how many faces it laid out again); else None."""
     try:
-        kept = marshal.loads(record.read_bytes())
+        kept = marshal.loads(read_kept(record) or b"")
         if kept["format"] != FORMAT or kept["inputs"] != digest or kept["faces_cache"] != _stat(faces_cache):
             return None
         for path, written in kept["files"]:

@@ -368,3 +368,22 @@ def test_remember_all_keeps_a_chunks_renderings_as_remember_and_remember_stored_
     assert again.last.index.count == 4
     assert [again.recall(f"render:{n}") for n in range(3)] == [("markup", n) for n in range(3)]
     assert again.recall("render:long") == ("words " * 100,)
+
+
+
+def test_a_fifo_in_place_of_a_kept_file_is_read_as_no_file(project):
+    import subprocess
+    import sys
+
+    expected = build(project).pdf.read_bytes()
+    cache = project / ".cardgen-cache"
+    kept = sorted(path for path in cache.iterdir() if path.is_file())
+    assert any(path.name.startswith("font-") for path in kept) and (cache / "faces-demo.bin") in kept
+    for path in kept:
+        path.unlink()
+        os.mkfifo(path)  # opening one for reading waited for a writer: the build hung for good
+    # in a process of its own: a build waiting on a FIFO cannot be stopped from inside
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "build", "demo", "--out", str(project / "again")],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (project / "again/demo.pdf").read_bytes() == expected

@@ -6,6 +6,7 @@ import marshal
 from pathlib import Path
 
 from ..code_identity import code_identity
+from ..kept_file import read_kept
 from ..write.atomic import staged
 from .raster import Raster, check_pixels, load_raster, opened, raster_from
 
@@ -27,7 +28,7 @@ def kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
     kept = folder / f"image-{digest}-{most or 0}.marshal"
     made_by = (code_identity(), PIL.__version__, reportlab.Version, digest, most)  # what the copy must say
     try:
-        stored = marshal.loads(kept.read_bytes())
+        stored = marshal.loads(read_kept(kept) or b"")
         if stored["made by"] != made_by:
             raise ValueError
         width, height = stored["size"]

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..kept_file import read_kept
+
 FORMAT = "cardgen-yaml 1"
 _PLAIN = (str, int, bool, type(None))  # exactly these types: ruamel's own subclasses are not kept
 _NOT_KEPT_TEXT = ("&", "*", "!", "<<", "|", ">")  # anchors, aliases, tags, merges, block scalars (or none of them)
@@ -60,8 +62,7 @@ def recall(path: Path, text: str) -> Any | None:
     if _folder is None:
         return None
     try:
-        with open(_entry_path(path), "rb") as handle:
-            kept = marshal.load(handle)
+        kept = marshal.loads(read_kept(_entry_path(path)) or b"")
         if kept.__class__ is not tuple or len(kept) != 3 or kept[0] != _identity() or kept[1] != _digest(text):
             return None
         return _revived(kept[2])

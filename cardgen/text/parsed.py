@@ -18,6 +18,7 @@ from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
 from ..code_identity import code_identity
+from ..kept_file import read_kept
 from ..write.atomic import staged
 from .fontcheck import SHIPPED_SOUND, check_font
 from .ttfread import read_face
@@ -56,7 +57,7 @@ def _keep(ttf: TTFont, kept: Path) -> None:
 
 def _revive(pdf_name: str, path: Path, kept: Path) -> TTFont | None:
     try:
-        stored = marshal.loads(kept.read_bytes())
+        stored = marshal.loads(read_kept(kept) or b"")
         if stored["reportlab"] != reportlab.Version or stored["code"] != code_identity():
             return None
         values, names = stored["face"], stored["names"]
