@@ -30,7 +30,7 @@ def load_ttf(pdf_name: str, path: Path, digest: str, folder: Path | None) -> TTF
     """``TTFont(pdf_name, path)``, from ``folder``'s copy when there is one (and kept there)."""
     kept = folder / f"font-{digest}.marshal" if folder is not None else None
     if kept is not None:
-        ttf = _revive(pdf_name, path, kept)
+        ttf = _revive(pdf_name, path, kept, digest)
         if ttf is not None:
             return ttf
     if digest not in SHIPPED_SOUND:  # a shipped font's bytes are known sound
@@ -38,27 +38,29 @@ def load_ttf(pdf_name: str, path: Path, digest: str, folder: Path | None) -> TTF
     face = read_face(path)
     ttf = _ttfont(pdf_name, face) if face is not None else TTFont(pdf_name, str(path))
     if kept is not None:
-        _keep(ttf, kept)
+        _keep(ttf, kept, digest)
     return ttf
 
 
-def _keep(ttf: TTFont, kept: Path) -> None:
+def _keep(ttf: TTFont, kept: Path, digest: str) -> None:
     face = {key: value for key, value in vars(ttf.face).items() if key not in _NOT_KEPT}
     names = {key: value.ustr for key, value in face.items() if isinstance(value, TTFNameBytes)}
     face.update((key, bytes(value)) for key, value in face.items() if key in names)
     try:
-        data = marshal.dumps({"reportlab": reportlab.Version, "code": code_identity(), "face": face,
-                              "names": names})
+        data = marshal.dumps({"reportlab": reportlab.Version, "code": code_identity(), "font": digest,
+                              "face": face, "names": names})
         with staged(kept) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):
         pass  # a value marshal cannot keep, or no room: the font is read again next time
 
 
-def _revive(pdf_name: str, path: Path, kept: Path) -> TTFont | None:
+def _revive(pdf_name: str, path: Path, kept: Path, digest: str) -> TTFont | None:
     try:
         stored = marshal.loads(read_kept(kept) or b"")
         if stored["reportlab"] != reportlab.Version or stored["code"] != code_identity():
+            return None
+        if stored["font"] != digest:  # another font's reading under this one's name (a copied cache)
             return None
         values, names = stored["face"], stored["names"]
     except (OSError, EOFError, ValueError, TypeError, KeyError):
