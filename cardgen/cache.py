@@ -225,8 +225,9 @@ class FaceCache:
                 self._out = open(self._temporary, "wb", buffering=1 << 20)
                 self._out.write(file_header())
                 if self.dictionary is not None and digest != DICTIONARY_KEY:  # the last file's
-                    self._out.write(ENTRY_HEADER.pack(16, len(self.dictionary)) + DICTIONARY_KEY + self.dictionary)
-            self._out.write(ENTRY_HEADER.pack(len(digest), len(stored)) + digest)
+                    self._out.write(ENTRY_HEADER.pack(16, len(self.dictionary), zlib.crc32(self.dictionary))
+                                    + DICTIONARY_KEY + self.dictionary)
+            self._out.write(ENTRY_HEADER.pack(len(digest), len(stored), zlib.crc32(stored)) + digest)
             self._out.write(stored)
         except OSError:  # the cache only saves time: the build goes on without it
             self._unwritable = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+import zlib
 from array import array
 from pathlib import Path
 from typing import Iterator
@@ -14,8 +15,9 @@ from typing import Iterator
 from .code_identity import code_identity
 from .kept_file import open_kept
 
-FORMAT = b"cardgen-faces 2\n"  # change when the stored shape changes: older files are then ignored
-ENTRY_HEADER = struct.Struct("<HI")  # key length, payload length
+FORMAT = b"cardgen-faces 3\n"  # change when the stored shape changes: older files are then ignored
+ENTRY_HEADER = struct.Struct("<HII")  # key length, payload length, the payload's CRC-32
+# (a byte changed on disk would otherwise be read as another drawing, and print other bytes)
 
 
 def file_header() -> bytes:
@@ -160,20 +162,21 @@ class LastBuild:
         held = self._held
         if held is not None:
             try:
-                key_length, length = ENTRY_HEADER.unpack_from(held, offset)
+                key_length, length, check = ENTRY_HEADER.unpack_from(held, offset)
             except struct.error:
                 return None
             start = offset + ENTRY_HEADER.size
             end = start + key_length + length
             if end > len(held):
                 return None
-            return held[start:start + key_length], held[start + key_length:end]
+            payload = held[start + key_length:end]
+            return (held[start:start + key_length], payload) if zlib.crc32(payload) == check else None
         try:
-            key_length, length = ENTRY_HEADER.unpack(os.pread(self._fd, ENTRY_HEADER.size, offset))
+            key_length, length, check = ENTRY_HEADER.unpack(os.pread(self._fd, ENTRY_HEADER.size, offset))
             body = os.pread(self._fd, key_length + length, offset + ENTRY_HEADER.size)
         except (struct.error, OSError):
             return None
-        if len(body) != key_length + length:
+        if len(body) != key_length + length or zlib.crc32(body[key_length:]) != check:
             return None
         return body[:key_length], body[key_length:]
 
@@ -206,13 +209,13 @@ def _index(fd: int, held: bytes | None = None) -> tuple[_Index, bytes | None]:
         at = offset - chunk_at
         if at + ENTRY_HEADER.size + 0xFFFF > len(chunk) and chunk_at + len(chunk) < size:
             chunk_at, chunk, at = offset, read(_CHUNK, offset), 0
-        key_length, length = ENTRY_HEADER.unpack_from(chunk, at)
+        key_length, length, check = ENTRY_HEADER.unpack_from(chunk, at)
         key = chunk[at + ENTRY_HEADER.size:at + ENTRY_HEADER.size + key_length]
         if len(key) != key_length:
             return empty
         if key == DICTIONARY_KEY:
             dictionary = read(length, offset + ENTRY_HEADER.size + key_length)
-            if len(dictionary) != length:
+            if len(dictionary) != length or zlib.crc32(dictionary) != check:
                 return empty
         else:
             keys.append(hash(key) or 1)  # _Index.number(key), without its call

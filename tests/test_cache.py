@@ -387,3 +387,18 @@ def test_a_fifo_in_place_of_a_kept_file_is_read_as_no_file(project):
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
     assert (project / "again/demo.pdf").read_bytes() == expected
+
+
+def test_a_byte_changed_in_a_kept_drawing_is_laid_out_again(project):
+    import re
+
+    expected = build(project).pdf.read_bytes()
+    cache = project / ".cardgen-cache/faces-demo.bin"
+    data = cache.read_bytes()
+    colour = re.search(rb"(\d)\.\d+ \d\.\d+ \d\.\d+ rg", data)
+    assert colour
+    digit = colour.start(1)
+    cache.write_bytes(data[:digit] + (b"1" if data[digit:digit + 1] == b"0" else b"0") + data[digit + 1:])
+    result = build(project, "again")  # the changed drawing was printed as it was read: another colour
+    assert result.laid_out >= 1
+    assert result.pdf.read_bytes() == expected
