@@ -4,7 +4,9 @@ Jinja's sandbox caps one ``range`` at 100,000 items, but not loops inside loops,
 calls itself, a template that includes itself, or ``"x" * 10**9``. Here every rendering has a
 budget of steps (``CARDGEN_MAX_TEMPLATE_STEPS``): each loop turn, over anything, and each call
 takes one, and building a long string or list takes its length (a list's with what it holds, so
-that lists holding one another twice over cannot double in a loop: ``[x, x]``). Templates and macros may sit
+that lists holding one another twice over cannot double in a loop: ``[x, x]``); so does what a
+rendering writes: the text a loop's turn, a macro, a call or a block writes as it is (counted
+once, when the template is compiled), and each printed value. Templates and macros may sit
 inside one another at most ``CARDGEN_MAX_TEMPLATE_DEPTH`` deep. Past either, the rendering stops
 with a :class:`TemplateLimit` (a SecurityError, so it is reported at the template line).
 """
@@ -15,7 +17,7 @@ import re
 import sys
 from typing import Any, Iterable, Iterator
 
-from jinja2 import nodes
+from jinja2 import nodes, pass_context
 from jinja2.exceptions import SecurityError
 from jinja2.environment import Environment
 from jinja2.nodes import EvalContext
@@ -29,6 +31,7 @@ COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed th
 SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
 JOINED = "cardgen_joined"  # the filter every operand of ``~`` is passed through (render/printable.py: joined)
 NESTED = "cardgen_nested"  # the filter every list, tuple and dict a template writes is passed through
+WRITTEN = "cardgen_written"  # the filter that charges the text a macro, call, block or template writes as it is
 _DIGITS = re.compile(r"\d+")
 _PLAIN_NUMBERS = frozenset({int, float})
 _CONTEXTS = (EvalContext, Environment)  # what Jinja passes a filter before its value
@@ -59,6 +62,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters[SIZED] = self._sized
         self.filters[NESTED] = self._sized
         self.filters[JOINED] = _as_is
+        self.filters[WRITTEN] = self._written
         for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size),
                            ("replace", _replace_size), ("batch", _batch_size), ("slice", _slice_size),
                            ("join", self._join_size), ("sum", self._sum_size)):
@@ -137,11 +141,17 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return 0
         return self.size_of(iterable) * len(iterable)
 
-    def _counted(self, iterable: Iterable) -> Iterator:
-        charge = self.charge
+    def _counted(self, iterable: Iterable, written: int = 0) -> Iterator:
+        """Each turn a step, and the text the loop's body writes as it is (``written``)."""
+        charge, steps = self.charge, 1 + written
         for item in iterable:
-            charge(1)
+            charge(steps)
             yield item
+
+    @pass_context  # so that Jinja never calls it while compiling, with a constant
+    def _written(self, _context, written: int) -> str:
+        self.charge(written)
+        return ""
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         __self.charge(1)
@@ -211,10 +221,25 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
 
 class _Guard(NodeTransformer):
+    """Jinja wrote the text of a template as it is without counting it: a loop of 100,000 turns
+    over 10 KB of it built a gigabyte, in steps well inside the limit."""
+
     def visit_For(self, node: nodes.For) -> nodes.Node:
         self.generic_visit(node)
-        node.iter = nodes.Filter(node.iter, COUNTED, [], [], None, None, lineno=node.iter.lineno)
+        written = nodes.Const(_text_written(node.body))
+        node.iter = nodes.Filter(node.iter, COUNTED, [written], [], None, None, lineno=node.iter.lineno)
         return node
+
+    def _writes(self, node: nodes.Node) -> nodes.Node:
+        """A macro, call, block or template: charged what it writes as it is, whenever it runs."""
+        self.generic_visit(node)
+        written = _text_written(node.body)
+        if written:
+            charge = nodes.Filter(nodes.Const(written), WRITTEN, [], [], None, None, lineno=node.lineno)
+            node.body.insert(0, nodes.ExprStmt(charge, lineno=node.lineno))
+        return node
+
+    visit_Macro = visit_CallBlock = visit_Block = visit_Template = _writes
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
@@ -229,6 +254,22 @@ class _Guard(NodeTransformer):
         return nodes.Filter(node, NESTED, [], [], None, None, lineno=node.lineno)
 
     visit_List = visit_Tuple = visit_Dict = _nested
+
+
+_CHARGED_ITSELF = (nodes.For, nodes.Macro, nodes.CallBlock, nodes.Block)
+
+
+def _text_written(body: list) -> int:
+    """The length of the template text ``body`` writes as it is, but for that of its loops,
+    macros, calls and blocks, which charge their own."""
+    total, pending = 0, list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, nodes.TemplateData):
+            total += len(node.data)
+        elif not isinstance(node, _CHARGED_ITSELF):
+            pending.extend(node.iter_child_nodes())
+    return total
 
 
 def _as_is(value: Any) -> Any:

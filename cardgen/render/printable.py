@@ -15,6 +15,7 @@ from markupsafe import Markup
 NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
                 '"None": give it a value, or test it with `is none`')
 _PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
+_TEXT = frozenset({str, Markup})
 _CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
                (Mapping, "mapping", "print one of its values"))
 _TEXT_LIKE = (str, numbers.Number, datetime.date, datetime.time)  # a YAML date prints as written: 2024-05-01
@@ -35,15 +36,18 @@ def _not_text(value: Any) -> str | None:
 
 
 @jinja2.pass_eval_context
-def printable(_: Any, value: Any) -> Any:
+def printable(eval_context: Any, value: Any) -> Any:
     """What ``{{ ... }}`` prints: anything but none, the containers and the objects Python would
     write out. Jinja wrote None as the word "None": on a card as text, and in an attribute as the
     colour "none", which paints nothing; a list from a YAML card file as "['a', 'b']"; a macro
     named without its () as "<Macro 'm'>". It takes the evaluation context (unused) so that Jinja
     calls it at every rendering: a finalize without one is applied to a constant (``{{ none }}``,
     ``{{ [1, 2] }}``) when the template is compiled, after autoescape has made it the text
-    "None", which it then lets through."""
+    "None", which it then lets through. Printed text costs its length in the rendering's steps
+    (render/bounded.py): a value printed in a loop is written again at every turn."""
     if value.__class__ in _PRINTS_AS_ITSELF:
+        if value.__class__ in _TEXT:
+            eval_context.environment.charge(len(value))
         return value
     problem = _not_text(value)
     if problem is not None:
