@@ -93,7 +93,11 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         key = (self.settings(), source, name, defer_init)
         python = _PYTHON.get(key)
         if python is None:
-            python = super().compile(source, name, filename, raw=True, defer_init=defer_init)
+            steps_left = self.steps_left
+            try:
+                python = super().compile(source, name, filename, raw=True, defer_init=defer_init)
+            finally:  # Jinja computes constants while compiling ("x" | center(10 ** 9)): not the rendering's work
+                self.steps_left = steps_left
             _remember(_PYTHON, key, python)
         if raw:
             return python
