@@ -18,3 +18,16 @@ def test_the_text_a_loop_writes_as_it_is_counts_against_the_steps(built, cli):
     edit(project / "templates/demo/action.xml.j2", "{% endblock %}",
          "{% for i in range(100000) %}\n<!-- " + "x" * 10_000 + " -->{% endfor %}\n{% endblock %}")
     refused(cli, built, f'templates/demo/action.xml.j2:7: card "Quick Draw": {STEPS}', ONE)
+
+
+def test_a_text_filter_does_not_make_a_none_the_word(built, cli):
+    """``{{ set.accent | upper }}`` printed "NONE" on the card for a value left empty (``| lower``
+    "none", which an attribute reads as the colour that paints nothing; ``| title``, ``| trim``,
+    ``| replace``... "None"): the filter made the text before cardgen's check of what is printed
+    saw it. ``| string`` still makes it "None", as it is asked to."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  accent: ~\ndefaults:")
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ set.accent | string }}{{ set.accent | upper }}")
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": | upper of a value that is none (left empty '
+                        'in YAML, or nothing found), which Jinja makes the text "None" first: give it a value, or test '
+                        'it with `is none` (and 3 more cards)', ONE)

@@ -24,7 +24,7 @@ from ..paths import OutsideProject, confined, is_inside, not_a_file
 from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .fragments import FragmentCache
-from .printable import formatted_values, joined, joined_items, joining_checked, printable
+from .printable import TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, printable, refusing_none
 
 # What marking looks for: an element's start tag, to mark; or the start of a stretch whose ``<``
 # opens no element (a Jinja expression, statement or comment, whose strings and comparisons are
@@ -200,6 +200,8 @@ class Templates:
         self.env.filters["join"] = joining_checked(self.env.filters["join"], joined_items)
         self.env.filters["format"] = joining_checked(self.env.filters["format"], formatted_values)
         self.env.filters[JOINED] = joined
+        for text_filter in TEXT_FILTERS:
+            self.env.filters[text_filter] = refusing_none(text_filter, self.env.filters[text_filter])
         self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
         self.env.filters["float"] = _number

@@ -80,6 +80,26 @@ def joining_checked(original: Any, values: Any) -> Any:
     return checked
 
 
+# Jinja's filters that make text of their value: of none, the text "None" ("NONE" in capitals,
+# "none" in lower case, which an attribute reads as the colour that paints nothing).
+TEXT_FILTERS = ("capitalize", "center", "e", "escape", "forceescape", "format", "indent", "lower", "pprint", "replace",
+                "safe", "striptags", "title", "trim", "truncate", "upper", "urlize", "wordcount", "wordwrap")
+
+
+def refusing_none(name: str, original: Any) -> Any:
+    """Jinja's text filter ``name``, refusing a none it would make the text "None" of."""
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        given = args[1:] if args and isinstance(args[0], (EvalContext, jinja2.Environment)) else args
+        if (given[0] if given else kwargs.get("value", kwargs.get("s"))) is None:
+            raise ValueError(f"| {name} of a value that is none (left empty in YAML, or nothing found), which Jinja "
+                             'makes the text "None" first: give it a value, or test it with `is none`')
+        return original(*args, **kwargs)
+
+    if hasattr(original, "jinja_pass_arg"):
+        checked.jinja_pass_arg = original.jinja_pass_arg
+    return checked
+
+
 def joined_items(given: tuple, kwargs: dict) -> tuple:
     """The items ``join`` writes out: those of a list, unless it joins one attribute of each."""
     if not given or not isinstance(given[0], (list, tuple)) or len(given) > 2 or "attribute" in kwargs:
