@@ -31,3 +31,12 @@ def test_a_text_filter_does_not_make_a_none_the_word(built, cli):
     refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": | upper of a value that is none (left empty '
                         'in YAML, or nothing found), which Jinja makes the text "None" first: give it a value, or test '
                         'it with `is none` (and 3 more cards)', ONE)
+
+
+def test_wordwrap_is_charged_what_it_builds_before_it_builds_it(built, cli):
+    """``wordwrap`` built a line and a ``wrapstring`` for every character of its text, and Python's
+    textwrap copied the rest of a long word at each cut: ``("a" * 400000) | wordwrap(1)`` never
+    ended, and a long wrapstring ran out of memory. This one built 900,000 characters from 3,300."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", '{{ ("a" * 3000) | wordwrap(1, wrapstring="b" * 300) | length }}')
+    refused(cli, built, f'templates/demo/action.xml.j2:6: card "Quick Draw": {STEPS}', ONE)
