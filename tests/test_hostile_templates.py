@@ -40,3 +40,16 @@ def test_wordwrap_is_charged_what_it_builds_before_it_builds_it(built, cli):
     project, _ = built
     edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", '{{ ("a" * 3000) | wordwrap(1, wrapstring="b" * 300) | length }}')
     refused(cli, built, f'templates/demo/action.xml.j2:6: card "Quick Draw": {STEPS}', ONE)
+
+
+def test_a_template_saved_with_a_byte_order_mark_is_read_as_its_text(built, cli):
+    """An editor that saves UTF-8 with a byte-order mark put an invisible U+FEFF in front of the
+    template's text: an included template wrote it inside <card>, and the build failed with
+    "<card> cannot contain text" at the including layout's <card> line."""
+    project, before = built
+    frame = project / "templates/demo/frame.xml.j2"
+    edit(frame, "{% block content %}", '{% include "demo/rule.xml.j2" %}\n{% block content %}')
+    (project / "templates/demo/rule.xml.j2").write_bytes(
+        b'\xef\xbb\xbf<line x1="5" y1="80" x2="{{ w - 5 }}" y2="80" stroke="#27408b" stroke-width="0.4"/>\n')
+    assert cli(project, "build", "demo", "--no-cache").exit_code == 0
+    assert (project / "output/demo.pdf").read_bytes() != before["demo.pdf"]  # the line is drawn

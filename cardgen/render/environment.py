@@ -97,6 +97,8 @@ class MarkedLoader(FileSystemLoader):
             raise TemplateNotText(f"the template is not UTF-8 text: byte 0x{exc.object[exc.start:exc.start + 1].hex().upper()}"
                                   f" at byte offset {exc.start} (save it as UTF-8)",
                                   exc.object.count(b"\n", 0, exc.start) + 1, template) from None
+        if source.startswith("\ufeff"):  # the byte-order mark some editors save UTF-8 with: not the template's text
+            source = source[1:]
         return marked_source(source, name), filename, uptodate
 
 
