@@ -53,3 +53,23 @@ def test_a_template_saved_with_a_byte_order_mark_is_read_as_its_text(built, cli)
         b'\xef\xbb\xbf<line x1="5" y1="80" x2="{{ w - 5 }}" y2="80" stroke="#27408b" stroke-width="0.4"/>\n')
     assert cli(project, "build", "demo", "--no-cache").exit_code == 0
     assert (project / "output/demo.pdf").read_bytes() != before["demo.pdf"]  # the line is drawn
+
+
+def test_a_block_the_parent_layout_does_not_have_is_refused(built, cli):
+    """``{% block contnet %}`` (a slip for content) in a layout extending another: Jinja printed
+    the parent without it, and every card came out with its frame and nothing on it."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{% block content %}", "{% block contnet %}")
+    refused(cli, built, 'templates/demo/action.xml.j2:2: card "Quick Draw": template syntax error: block "contnet" is '
+                        'no block of the template it extends, "demo/frame.xml.j2" (its blocks: content): it is never '
+                        'printed (and 3 more cards)', ONE)
+
+
+def test_what_a_layout_extending_another_writes_outside_its_blocks_is_refused(built, cli):
+    """Markup after ``{% endblock %}`` in a layout that extends another was dropped without a word."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{% endblock %}",
+         '{% endblock %}\n\n<rect x="0" y="0" w="5" h="5" fill="#c00000"/>')
+    refused(cli, built, 'templates/demo/action.xml.j2:9: card "Quick Draw": template syntax error: this template '
+                        'extends another, which prints only its {% block %}s: what it writes outside them is never '
+                        'printed (put it inside a block) (and 3 more cards)', ONE)

@@ -25,6 +25,7 @@ from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
+from .extending import refuse_writing_outside_blocks
 from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
@@ -120,7 +121,9 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         """Every for-loop's iterable goes through the ``COUNTED`` filter (each turn is a step),
         and every ``~`` result through ``SIZED`` (its length is steps: doubling a string in a
         loop or a recursive macro is stopped while it is still small)."""
-        return _Guard().visit(super()._parse(source, name, filename))
+        tree = super()._parse(source, name, filename)
+        refuse_writing_outside_blocks(tree, name, filename)
+        return _Guard().visit(tree)
 
     def _sized(self, value):
         if isinstance(value, str):

@@ -23,6 +23,7 @@ from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside, not_a_file
 from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
+from .extending import refuse_blocks_no_parent_has
 from .fragments import FragmentCache
 from .printable import TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, printable, refusing_none
 
@@ -267,7 +268,9 @@ class Templates:
             template = self._compiled.get(name)
             self.env.start()
             if template is None:
-                template = self._compiled[name] = self.env.get_template(name)
+                template = self.env.get_template(name)
+                refuse_blocks_no_parent_has(self.env, name)
+                self._compiled[name] = template
             return template.render(context)
         except TemplateNotFound as exc:
             # a missing include or parent is the including line's problem; a missing layout, set.yaml's
