@@ -73,3 +73,17 @@ def test_what_a_layout_extending_another_writes_outside_its_blocks_is_refused(bu
     refused(cli, built, 'templates/demo/action.xml.j2:9: card "Quick Draw": template syntax error: this template '
                         'extends another, which prints only its {% block %}s: what it writes outside them is never '
                         'printed (put it inside a block) (and 3 more cards)', ONE)
+
+
+def test_text_a_layout_writes_before_or_after_its_card_is_said_at_the_layout(built, cli):
+    """Text before ``<card>`` was blamed on set.yaml's line naming the card type (there was no
+    element before it to name a template line), in libxml2's words ("Start tag expected, '<' not
+    found"); text after ``</card>`` on the last element before it, here one of the parent layout's."""
+    project, _ = built
+    token = project / "templates/demo/token.xml.j2"
+    edit(token, "<card>", "{{ label }}\n<card>")
+    edit(project / "templates/demo/frame.xml.j2", "</card>", "</card>\n{{ name }}")
+    refused(cli, built, 'templates/demo/frame.xml.j2:3: card "Quick Draw": the template writes something after </card> '
+                        '(card markup is one <card> element) (and 3 more cards)',
+            'templates/demo/token.xml.j2:2: card "Marker": the template writes text before <card> (card markup is one '
+            '<card> element; put text in a <text>)', "cardgen: 2 errors, 0 warnings")
