@@ -87,3 +87,35 @@ def test_text_a_layout_writes_before_or_after_its_card_is_said_at_the_layout(bui
                         '(card markup is one <card> element) (and 3 more cards)',
             'templates/demo/token.xml.j2:2: card "Marker": the template writes text before <card> (card markup is one '
             '<card> element; put text in a <text>)', "cardgen: 2 errors, 0 warnings")
+
+
+def test_a_block_never_closed_is_said_at_the_tag_that_opens_it(built, cli):
+    """Jinja said an ``{% if %}`` left open at the line it was reading when the template ended,
+    here the last; a ``{{`` left open at the next line, where the markup after it stopped reading
+    as an expression; and an end tag met while another block is open, without that block's line."""
+    project, _ = built
+    edit(project / "templates/demo/token.xml.j2", "<card>", "{% if label %}\n<card>")
+    edit(project / "templates/demo/action.xml.j2", "  <line x1", "  {{ name\n  <line x1")
+    edit(project / "templates/demo/back.xml.j2", "<ellipse", "{% if w %}\n{% for i in [1] %}\n{% endif %}\n<ellipse")
+    refused(cli, built, 'templates/demo/action.xml.j2:4: card "Quick Draw": template syntax error: this {{ is not '
+                        "closed before line 5, where Jinja found: expected token 'end of print statement', got 'x1' "
+                        "(and 3 more cards)",
+            'templates/demo/back.xml.j2:5: card "Quick Draw": template syntax error: Encountered unknown tag '
+            "'endif'. You probably made a nesting mistake. Jinja is expecting this tag, but currently looking for "
+            "'endfor' or 'else'. The innermost block that needs to be closed is 'for'. (the {% for %} left open is "
+            "at line 4) (and 3 more cards)",
+            'templates/demo/token.xml.j2:1: card "Marker": template syntax error: {% if %} is never closed: Jinja '
+            "reached the end of the template looking for 'elif' or 'else' or 'endif'", "cardgen: 3 errors, 0 warnings")
+
+
+def test_a_comment_never_closed_names_the_template_in_the_project(built, cli):
+    """Jinja's lexer gives its own errors the file's absolute path for a name: the message named
+    "templates//tmp/.../templates/demo/token.xml.j2". And it said where a quote opens by its offset
+    in the source, as cardgen had marked it ("at 259"): no one's column."""
+    project, _ = built
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{# {{ label }}")
+    edit(project / "templates/demo/back.xml.j2", "{{ set.title }}", '{{ "Deck: }}')
+    refused(cli, built, 'templates/demo/back.xml.j2:4: card "Quick Draw": template syntax error: unexpected char \'"\' '
+                        "(a quote never closed?) (and 3 more cards)",
+            'templates/demo/token.xml.j2:3: card "Marker": template syntax error: Missing end of comment tag',
+            "cardgen: 2 errors, 0 warnings")

@@ -24,6 +24,7 @@ from ..paths import OutsideProject, confined, is_inside, not_a_file
 from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
 from .extending import refuse_blocks_no_parent_has
+from .syntaxerrors import template_file, where_to_edit
 from .fragments import FragmentCache
 from .printable import TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, printable, refusing_none
 
@@ -284,10 +285,14 @@ class Templates:
                 message = f'template "templates/{exc.name}" not found'
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateSyntaxError as exc:
-            file = f"templates/{exc.name or name}"
+            template, file = template_file(exc, name, self.folder, self.root)
             frames = [f for f in self._template_frames(exc) if f.file != file]
-            said = exc.message if isinstance(exc, TemplateNotText) else f"template syntax error: {exc.message}"
-            raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, exc.lineno), card)) from None
+            if isinstance(exc, TemplateNotText):
+                said, line = exc.message, exc.lineno
+            else:
+                message, line = where_to_edit(exc, self._source_of(template), self.env)
+                said = f"template syntax error: {message}"
+            raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, line), card)) from None
         except TemplateLimit as exc:
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise LimitReached(Problem(str(exc), where, card)) from None
@@ -317,6 +322,13 @@ class Templates:
         except Exception as exc:  # anything else a template can make Python raise
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
+
+    def _source_of(self, name: str) -> str | None:
+        """A template's text as Jinja read it (lines as in the file), or None if it cannot be read."""
+        try:
+            return self.env.loader.get_source(self.env, name)[0]
+        except Exception:  # noqa: BLE001 - only to place a message better: the message stands without it
+            return None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
         frames = self._template_frames(exc)
