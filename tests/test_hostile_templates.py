@@ -119,3 +119,16 @@ def test_a_comment_never_closed_names_the_template_in_the_project(built, cli):
                         "(a quote never closed?) (and 3 more cards)",
             'templates/demo/token.xml.j2:3: card "Marker": template syntax error: Missing end of comment tag',
             "cardgen: 2 errors, 0 warnings")
+
+
+def test_a_box_name_cannot_lead_its_file_out_of_the_output_folder(built, cli):
+    """A box's name is part of its file's, ``output/<set>.box-<name>.pdf``: one named
+    "../../../../escaped" was written beside the project, out of every folder the build writes to."""
+    project, _ = built
+    set_file = project / "data/demo/set.yaml"
+    line = set_file.read_text().count("\n") + 2
+    with set_file.open("a") as handle:
+        handle.write("boxes:\n  '../../../../escaped': {template: demo/back.xml.j2, cards: {type: action}}\n")
+    refused(cli, built, f'data/demo/set.yaml:{line}: box "../../../../escaped": a box\'s name is part of its file name '
+                        '(demo.box-<name>.pdf): give it one without "/", "\\" or control characters', ONE)
+    assert not (project.parent / "escaped.pdf").exists()
