@@ -132,3 +132,14 @@ def test_a_box_name_cannot_lead_its_file_out_of_the_output_folder(built, cli):
     refused(cli, built, f'data/demo/set.yaml:{line}: box "../../../../escaped": a box\'s name is part of its file name '
                         '(demo.box-<name>.pdf): give it one without "/", "\\" or control characters', ONE)
     assert not (project.parent / "escaped.pdf").exists()
+
+
+def test_a_box_template_left_empty_is_said_at_the_box(built, cli):
+    """``template: ~`` for a box was looked for as the file "templates/None"."""
+    project, _ = built
+    set_file = project / "data/demo/set.yaml"
+    line = set_file.read_text().count("\n") + 2
+    with set_file.open("a") as handle:
+        handle.write("boxes:\n  actions:\n    template: ~\n    cards: {type: action}\n")
+    refused(cli, built, f'data/demo/set.yaml:{line}: box "actions" needs a `template` (its layout below templates/)',
+            ONE)

@@ -229,7 +229,7 @@ def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
             # its name is part of its file's: "../../x" wrote output/<set>.box-../../x.pdf, out of the folder
             raise fail(f'box "{name}": a box\'s name is part of its file name ({data.get("name", "<set>")}.box-<name>.pdf): '
                        'give it one without "/", "\\" or control characters', where)
-        if not isinstance(spec, dict) or "template" not in spec:
+        if not isinstance(spec, dict) or not text(spec, "template", at, f'box "{name}": template'):
             raise fail(f'box "{name}" needs a `template` (its layout below templates/)', where)
         unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
         cards = spec.get("cards") or {}
