@@ -3,6 +3,8 @@ as ``file:line: card "X": message`` at the place to edit, never as a hang, memor
 internal error or a silent misprint, and a failing build keeps the earlier output."""
 from __future__ import annotations
 
+import pytest
+
 from demobuild import built, demo_build, edit, refused  # noqa: F401 (built, demo_build: fixtures)
 
 ONE = "cardgen: 1 error, 0 warnings"
@@ -143,3 +145,26 @@ def test_a_box_template_left_empty_is_said_at_the_box(built, cli):
         handle.write("boxes:\n  actions:\n    template: ~\n    cards: {type: action}\n")
     refused(cli, built, f'data/demo/set.yaml:{line}: box "actions" needs a `template` (its layout below templates/)',
             ONE)
+
+
+@pytest.mark.parametrize("expression", ['range(99999) | join("x" * 99999)', '{"a": 1} | tojson(indent=10 ** 9)',
+                                        '("www.a.com " * 90000) | urlize'], ids=["join", "tojson", "urlize"])
+def test_join_tojson_and_urlize_are_charged_what_they_build(built, cli, expression):
+    """``join`` charged its items but not its separator between each two, nor the items of a
+    range (ten billion characters: out of memory); ``tojson`` nothing for its indent (two
+    gigabytes, 23 s); ``urlize`` its text once, for links of three times its length that took
+    3.5 s a card to make."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ (" + expression + ") | length }}")
+    refused(cli, built, f'templates/demo/action.xml.j2:6: card "Quick Draw": {STEPS}', ONE)
+
+
+def test_join_checks_what_a_map_or_select_gives_it(built, cli):
+    """``cards | map(attribute="cost") | join(", ")`` wrote "1, None" for a cost left empty: what
+    join was given was a generator, whose items it did not look at as it does a list's."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  costs: [{c: 1}, {c: ~}]\ndefaults:")
+    edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", '{{ set.costs | map(attribute="c") | join(", ") }}')
+    refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": a value joined into text here (with ~, %, '
+                        'join or format) is none (left empty in YAML, or nothing found), which would print as "None": '
+                        'give it a value, or test it with `is none` (and 3 more cards)', ONE)

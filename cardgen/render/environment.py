@@ -26,7 +26,8 @@ from .colors import contrast, mix
 from .extending import refuse_blocks_no_parent_has
 from .syntaxerrors import template_file, where_to_edit
 from .fragments import FragmentCache
-from .printable import TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, printable, refusing_none
+from .printable import (TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, listing, printable,
+                        refusing_none)
 
 # What marking looks for: an element's start tag, to mark; or the start of a stretch whose ``<``
 # opens no element (a Jinja expression, statement or comment, whose strings and comparisons are
@@ -201,7 +202,7 @@ class Templates:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
             finalize=printable)
         self.env.filters["random"] = _no_random
-        self.env.filters["join"] = joining_checked(self.env.filters["join"], joined_items)
+        self.env.filters["join"] = listing(joining_checked(self.env.filters["join"], joined_items))
         self.env.filters["format"] = joining_checked(self.env.filters["format"], formatted_values)
         self.env.filters[JOINED] = joined
         for text_filter in TEXT_FILTERS:

@@ -100,6 +100,21 @@ def refusing_none(name: str, original: Any) -> Any:
     return checked
 
 
+def listing(original: Any) -> Any:
+    """``join`` given a list of what it was given (a generator from ``map`` or ``select``, a
+    range): so that its items are checked (``map(attribute="cost") | join`` wrote "None" for a
+    cost left empty) and charged, as a list's are."""
+    def listed(*args: Any, **kwargs: Any) -> Any:
+        at = 1 if args and isinstance(args[0], EvalContext) else 0
+        if len(args) > at and not isinstance(args[at], (str, list, tuple, Mapping)) and hasattr(args[at], "__iter__"):
+            args = (*args[:at], list(args[at]), *args[at + 1:])
+        return original(*args, **kwargs)
+
+    if hasattr(original, "jinja_pass_arg"):
+        listed.jinja_pass_arg = original.jinja_pass_arg
+    return listed
+
+
 def joined_items(given: tuple, kwargs: dict) -> tuple:
     """The items ``join`` writes out: those of a list, unless it joins one attribute of each."""
     if not given or not isinstance(given[0], (list, tuple)) or len(given) > 2 or "attribute" in kwargs:
