@@ -13,7 +13,6 @@ with a :class:`TemplateLimit` (a SecurityError, so it is reported at the templat
 from __future__ import annotations
 
 import operator
-import re
 import sys
 from typing import Any, Iterable, Iterator
 
@@ -25,15 +24,16 @@ from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
-from .extending import refuse_writing_outside_blocks
 from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
+from .extending import refuse_writing_outside_blocks
+from .sizes import (batch_size, center_size, depth, format_size, indent_size, nested_size, replace_size, slice_size,
+                    string_method_size, urlize_size, wordwrap_size)
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
 SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
 JOINED = "cardgen_joined"  # the filter every operand of ``~`` is passed through (render/printable.py: joined)
 NESTED = "cardgen_nested"  # the filter every list, tuple and dict a template writes is passed through
 WRITTEN = "cardgen_written"  # the filter that charges the text a macro, call, block or template writes as it is
-_DIGITS = re.compile(r"\d+")
 _PLAIN_NUMBERS = frozenset({int, float})
 _CONTEXTS = (EvalContext, Environment)  # what Jinja passes a filter before its value
 _OPERATORS = {"+": operator.add, "*": operator.mul, "%": operator.mod, "**": operator.pow}
@@ -64,10 +64,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters[NESTED] = self._sized
         self.filters[JOINED] = _as_is
         self.filters[WRITTEN] = self._written
-        for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size),
-                           ("replace", _replace_size), ("batch", _batch_size), ("slice", _slice_size),
-                           ("join", self._join_size), ("sum", self._sum_size), ("wordwrap", _wordwrap_size),
-                           ("tojson", self._tojson_size), ("urlize", _urlize_size)):
+        for name, size in (("center", center_size), ("indent", indent_size), ("format", format_size),
+                           ("replace", replace_size), ("batch", batch_size), ("slice", slice_size),
+                           ("join", self._join_size), ("sum", self._sum_size), ("wordwrap", wordwrap_size),
+                           ("tojson", self._tojson_size), ("urlize", urlize_size)):
             self.filters[name] = _charging(self, self.filters[name], size)
         self.max_steps = limit(TEMPLATE_STEPS)  # read once: a build's environment is made for it
         self.max_depth = limit(TEMPLATE_DEPTH)
@@ -136,7 +136,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
     def size_of(self, value) -> int:
         """What ``value`` holds, everything inside it counted again wherever it is held (a
         string its length), counted no further than the steps left."""
-        return _nested_size(value, self.steps_left + 1)
+        return nested_size(value, self.steps_left + 1)
 
     def _join_size(self, *args, **kwargs) -> int:
         """What it joins, and its separator between each two (range(99999) | join("x" * 99999)
@@ -154,7 +154,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if indent is None:
             return size
         width = indent if isinstance(indent, int) and not isinstance(indent, bool) else len(str(indent))
-        return size * (1 + max(width, 0) * _depth(value, self.steps_left + 1))
+        return size * (1 + max(width, 0) * depth(value, self.steps_left + 1))
 
     def _sum_size(self, *args, **kwargs) -> int:
         """Adding lists or strings copies the total so far at each item."""
@@ -180,7 +180,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if not isinstance(__obj, Macro):
             owner = getattr(__obj, "__self__", getattr(getattr(__obj, "__wrapped__", None), "__self__", None))
             if isinstance(owner, str):  # what a string method builds: "a".ljust(10 ** 9)
-                __self.charge(_string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
+                __self.charge(string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
                 if getattr(__obj, "__name__", "") == "format":  # "{} coins".format(cost) wrote "None coins"
                     for value in (*args, *kwargs.values()):
                         if value is None:  # (a container is passed: "{m[k]}" reads a field of it)
@@ -236,7 +236,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 self.charge(right * max(abs(left).bit_length() - 1, 0) // 64)  # the result's size, in words
             return operator.pow(left, right)
         if isinstance(left, str):  # "%" formats: a width or precision is a length to build, and the values
-            self.charge(_format_size(left, right) + self.size_of(right))
+            self.charge(format_size(left, right) + self.size_of(right))
             for value in right if isinstance(right, tuple) else () if isinstance(right, dict) else (right,):
                 self.filters[JOINED](value)
         return operator.mod(left, right)
@@ -304,94 +304,6 @@ def _items(node: nodes.Node) -> list:
     return list(node.items)
 
 
-def _nested_size(value, most: int) -> int:
-    """The size of ``value`` (see ``BoundedEnvironment.size_of``), counted up to ``most``."""
-    total = 0
-    pending = [value]
-    while pending and total <= most:
-        item = pending.pop()
-        if isinstance(item, str):
-            total += len(item)
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            total += len(item) or 1
-            pending.extend(item)
-        elif isinstance(item, dict):
-            total += len(item) or 1
-            pending.extend(item.values())
-        else:
-            total += 1
-    return total
-
-
-def _string_method_size(environment: BoundedEnvironment, text: str, name: str, args: tuple, kwargs: dict) -> int:
-    """What a string method called from a template builds, before it builds it."""
-    first = args[0] if args else next(iter(kwargs.values()), None)
-    if name in ("ljust", "rjust", "center", "zfill"):
-        return first if isinstance(first, int) else 0
-    if name == "expandtabs":
-        return len(text) * (first if isinstance(first, int) else 8)
-    if name == "replace" and len(args) >= 2:
-        return _replace_size(text, *args)
-    if name == "join":
-        return environment.size_of(first) + len(text) * (len(first) if hasattr(first, "__len__") else 0)
-    if name in ("format", "format_map"):
-        return _format_size(text, *args, **kwargs) + environment.size_of(list(args) + list(kwargs.values()))
-    return 0
-
-
-def _replace_size(*args, **kwargs) -> int:
-    """The length ``replace`` builds: each match of ``old`` grows by what ``new`` is longer."""
-    text, old, new = (list(args) + [kwargs.get("old", ""), kwargs.get("new", "")])[:3]
-    text, old, new = str(text), str(old), str(new)
-    matches = text.count(old) if old else len(text) + 1
-    return len(text) + matches * max(len(new) - len(old), 0)
-
-
-def _wordwrap_size(s="", width=79, break_long_words=True, wrapstring=None, *_, **kwargs) -> int:
-    """What ``wordwrap`` builds, and its work: its text, ``wrapstring`` once a line (a line holds
-    a character at least), and Python's textwrap cutting a word longer than ``width`` a piece at
-    a time, copying the rest of the word at each cut (a 400,000-letter word cut at every letter
-    copied 80 billion characters)."""
-    text = str(kwargs.get("s", s))
-    width = kwargs.get("width", width)
-    width = width if isinstance(width, int) and width > 0 else 1
-    wrapstring = kwargs.get("wrapstring", wrapstring)
-    lines = min(len(text) + 1, 2 * (len(text) // width) + text.count("\n") + 1)
-    cutting = 0
-    if kwargs.get("break_long_words", break_long_words):
-        cutting = sum(len(word) * len(word) // (2 * width) for word in text.split() if len(word) > width)
-    return len(text) + lines * len(str(wrapstring or "\n")) + cutting
-
-
-def _urlize_size(value="", *_, **kwargs) -> int:
-    """A link for each word, of three times its length and some: and the work of making them,
-    a few thousand times a loop turn's (90,000 words took 3.5 s, inside the steps)."""
-    text = str(kwargs.get("value", value))
-    return 4 * len(text) + 64 * len(text.split())
-
-
-def _depth(value, most: int) -> int:
-    """How deep lists and mappings sit inside ``value`` (looked at no further than ``most`` items)."""
-    deepest, pending, seen = 0, [(value, 0)], 0
-    while pending and seen <= most:
-        item, depth = pending.pop()
-        seen += 1
-        if isinstance(item, (list, tuple, dict)):
-            deepest = max(deepest, depth + 1)
-            pending.extend((held, depth + 1) for held in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-def _batch_size(*args, **kwargs) -> int:
-    count = kwargs.get("linecount", args[1] if len(args) > 1 else 0)
-    return count if isinstance(count, int) else 0
-
-
-def _slice_size(*args, **kwargs) -> int:
-    count = kwargs.get("slices", args[1] if len(args) > 1 else 0)
-    return count if isinstance(count, int) else 0
-
-
 def _template_depth() -> int:
     """Templates being rendered: one ``root`` function frame of compiled template code each."""
     depth = 0
@@ -415,37 +327,3 @@ def _charging(environment: BoundedEnvironment, original, size):
         if hasattr(original, attribute):
             setattr(charged, attribute, getattr(original, attribute))
     return charged
-
-
-def _center_size(*args, **kwargs) -> int:
-    width = kwargs.get("width", args[1] if len(args) > 1 else 80)
-    return width if isinstance(width, int) else 0
-
-
-def _indent_size(*args, **kwargs) -> int:
-    s = args[0] if args else kwargs.get("s", "")
-    width = kwargs.get("width", args[1] if len(args) > 1 else 4)
-    lines = str(s).count("\n") + 1
-    return lines * width if isinstance(width, int) else lines * len(str(width))
-
-
-def _format_size(value, *args, **kwargs) -> int:
-    """The largest number in a format string: what a width or precision there can build; and
-    where the string takes a width from its values ("%*s", "{0:>{1}}"), the largest of those."""
-    text = str(value)
-    written = max((int(d) for d in _DIGITS.findall(text)), default=0)
-    if "*" not in text and _NESTED_FIELD.search(text) is None:
-        return written
-    largest, pending = written, [*args, *kwargs.values()]
-    while pending:  # "{0:>{1[0][0]}}" reaches into what the values hold
-        held = pending.pop()
-        if isinstance(held, int) and not isinstance(held, bool):
-            largest = max(largest, abs(held))
-        elif isinstance(held, (tuple, list)):
-            pending.extend(held)
-        elif isinstance(held, dict):
-            pending.extend(held.values())
-    return largest
-
-
-_NESTED_FIELD = re.compile(r"\{[^{}]*\{")  # a replacement field inside another's format spec
