@@ -5,7 +5,7 @@ line of what would be dropped."""
 from __future__ import annotations
 
 from jinja2 import nodes
-from jinja2.exceptions import TemplateSyntaxError
+from jinja2.exceptions import TemplateNotFound, TemplateSyntaxError
 
 # What a template extending another may hold outside its blocks: it writes nothing.
 _SILENT = (nodes.Extends, nodes.Block, nodes.Macro, nodes.Import, nodes.FromImport, nodes.Assign, nodes.AssignBlock)
@@ -49,7 +49,10 @@ def refuse_blocks_no_parent_has(environment, name: str) -> None:
     the templates above it (followed up the chain of parents named as text)."""
     chain = []  # (name, its tree) from the template up to the last parent named as text
     while name is not None and name not in (known for known, _ in chain):
-        tree = environment.parse(environment.loader.get_source(environment, name)[0], name)
+        try:
+            tree = environment.parse(environment.loader.get_source(environment, name)[0], name)
+        except (TemplateNotFound, TemplateSyntaxError):  # rendering says so, at the line that names it
+            return
         chain.append((name, tree))
         name = next((node.template.value for node in tree.body if isinstance(node, nodes.Extends)
                      and isinstance(node.template, nodes.Const) and isinstance(node.template.value, str)), None)
