@@ -168,3 +168,13 @@ def test_join_checks_what_a_map_or_select_gives_it(built, cli):
     refused(cli, built, 'templates/demo/action.xml.j2:6: card "Quick Draw": a value joined into text here (with ~, %, '
                         'join or format) is none (left empty in YAML, or nothing found), which would print as "None": '
                         'give it a value, or test it with `is none` (and 3 more cards)', ONE)
+
+
+def test_a_block_never_closed_is_found_past_the_tags_that_open_nothing(built, cli):
+    """An ``{% include %}`` (or import, extends) between an open block and the end tag of an inner one
+    was taken for a block left open: the outer block's line was missed for the inner one's."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{% block content %}",
+         '{% block outer %}\n{% block content %}\n{% include "demo/token.xml.j2" %}')
+    refused(cli, built, 'templates/demo/action.xml.j2:2: card "Quick Draw": template syntax error: {% block %} is never '
+                        "closed: Jinja reached the end of the template looking for 'endblock' (and 3 more cards)", ONE)

@@ -14,6 +14,7 @@ _UNCLOSED = re.compile(r"Unexpected end of template\. Jinja was looking for the 
 _NESTING = re.compile(r"You probably made a nesting mistake\..*The innermost block that needs to be closed is '(\w+)'\.")
 _OFFSET = re.compile(r"^(unexpected char '.*?') at \d+$")
 _NOT_ENDED = ("expected token 'end of print statement'", "expected token 'end of statement block'")
+_OPENING = frozenset({"if", "for", "block", "macro", "call", "filter", "with", "set", "autoescape", "trans", "cache"})
 _BEGINS = {"variable_begin": "{{", "block_begin": "{%"}
 _ENDS = ("variable_end", "block_end")
 
@@ -83,7 +84,7 @@ def _innermost_open(source: str, environment, kind: str, before: int | None = No
                 name = tag[1][1]
                 if name.startswith("end") and stack and stack[-1][0] == name[3:]:
                     stack.pop()
-                elif name != "set" or ("operator", "=") not in tag:  # {% set x = 1 %} opens nothing
+                elif name in _OPENING and (name != "set" or ("operator", "=") not in tag):  # {% set x = 1 %}: none
                     stack.append((name, tag[0]))
             tag = []
     return next((at for name, at in reversed(stack) if name == kind), None)
