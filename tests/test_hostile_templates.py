@@ -178,3 +178,14 @@ def test_a_block_never_closed_is_found_past_the_tags_that_open_nothing(built, cl
          '{% block outer %}\n{% block content %}\n{% include "demo/token.xml.j2" %}')
     refused(cli, built, 'templates/demo/action.xml.j2:2: card "Quick Draw": template syntax error: {% block %} is never '
                         "closed: Jinja reached the end of the template looking for 'endblock' (and 3 more cards)", ONE)
+
+
+def test_a_limit_passed_inside_an_included_template_names_the_line_including_it(built, cli):
+    """A loop including a template 100,000 times passed the steps limit in the included template's
+    text, and the message named only that template's first line, not the loop."""
+    project, _ = built
+    (project / "templates/demo/rule.xml.j2").write_text('<line x1="5" y1="80" x2="50" y2="80" stroke="#27408b"/>\n')
+    edit(project / "templates/demo/token.xml.j2", "</card>", '{% for i in range(100000) %}{% include "demo/rule.xml.j2" %}'
+                                                            "{% endfor %}\n</card>")
+    refused(cli, built, f'templates/demo/rule.xml.j2:1: card "Marker": {STEPS} (included from '
+                        "templates/demo/token.xml.j2:4)", ONE)

@@ -294,9 +294,10 @@ class Templates:
                 message, line = where_to_edit(exc, self._source_of(template), self.env)
                 said = f"template syntax error: {message}"
             raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, line), card)) from None
-        except TemplateLimit as exc:
-            where = self._template_frame(exc) or Source(f"templates/{name}")
-            raise LimitReached(Problem(str(exc), where, card)) from None
+        except TemplateLimit as exc:  # an included template's text can be what passes it: the loop including it says
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise LimitReached(Problem(str(exc) + _included_from(frames[:-1]), where, card)) from None
         except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
