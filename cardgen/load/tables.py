@@ -98,7 +98,7 @@ def yaml_rows_from(path: Path, root: Path, offset: int, line: int) -> Iterator[R
 
 def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
     name = relative_name(path, root)
-    data = read_yaml(path, root)
+    data = read_yaml(path, root, card_file=True)
     if isinstance(data, dict) and "cards" in data:
         data = data["cards"]
     if data is None:

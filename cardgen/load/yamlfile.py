@@ -88,10 +88,12 @@ def small_files_through_libyaml() -> None:
         pass
 
 
-def read_yaml(path: Path, root: Path | None = None) -> Any:
+def read_yaml(path: Path, root: Path | None = None, card_file: bool = False) -> Any:
     """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line.
     Aliases may not expand the file beyond ``CARDGEN_MAX_YAML_EXPANSION`` times its own values
-    (the "billion laughs"), nor refer to a value they are inside of."""
+    (the "billion laughs"), nor refer to a value they are inside of. Of a ``card_file``, control
+    characters in values are left to the card check (load/cards.py), which names the card and
+    field, as it does of a card file that libyaml's reader read (yamlstream.py)."""
     name = relative_name(path, root)
     text = read_text(path, name)
     fresh = False
@@ -106,7 +108,7 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
             data = read_document(text)
         except Unsure:
             data = _round_trip(text, name)
-    _check_expansion(data, name)
+    _check_expansion(data, name, _NOT_A_CHARACTER if card_file else _UNPRINTABLE)
     if fresh:
         yamlkept.keep(path, text, data)
     return data
@@ -139,7 +141,9 @@ def _impossible_date(text: str) -> tuple[int | None, str]:
 
 
 _FLOW_MARKS = re.compile(r"[\[\]{}]")
-MAX_FLOW_DEPTH = 1000  # ruamel's parser recurses per level: deeper always ends in RecursionError
+# ruamel's parser recurses per level: past about 250 levels (with Python's recursion limit of
+# 1,000, from any caller) it ends in RecursionError, after seconds from 500 levels on
+MAX_FLOW_DEPTH = 300
 
 
 def _deeper_than(text: str, most: int) -> bool:
@@ -156,15 +160,43 @@ def _deeper_than(text: str, most: int) -> bool:
     return False
 
 
+def _nested_deeper_than(text: str, most: int) -> bool:
+    """Whether lists and mappings nest more than ``most`` deep in ``text``: as libyaml's events
+    say (iterative, and brackets in quotes, comments or block text are no nesting: the streaming
+    reader took a card whose text held a thousand "[" that this check refused), up to where
+    libyaml stops on an error; without libyaml, or for what it could not read, by the brackets."""
+    try:
+        from yaml import CollectionEndEvent, CollectionStartEvent, YAMLError
+        from yaml._yaml import CParser
+    except ImportError:
+        return _deeper_than(text, most)
+    parser, depth = CParser(text), 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None:
+                return False
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > most:
+                    return True
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except (YAMLError, ValueError):  # (libyaml's reading ends here: what it read was not too deep)
+        return _deeper_than(text, most)
+    finally:
+        parser.dispose()
+
+
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
     # ruamel's scanner looks at every open level for each token: 5,000 levels took a minute
-    # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH
+    # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH (1,000: 2 s)
     if text.count("[") + text.count("{") > MAX_FLOW_DEPTH:  # never, in a card file
-        if _deeper_than(text, MAX_FLOW_DEPTH):
+        if _nested_deeper_than(text, MAX_FLOW_DEPTH):
             raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
         data = YAML(typ="rt", pure=True).load(text)
@@ -264,11 +296,13 @@ class _Unprintable(_Recursive):
 
 
 _UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+_NOT_A_CHARACTER = re.compile("[\ud800-\udfff]")  # what no file can hold, whoever checks the rest
 
 
-def _check_expansion(data: Any, name: str) -> None:
+def _check_expansion(data: Any, name: str, refused: re.Pattern = _UNPRINTABLE) -> None:
     """Refuse a document whose aliases expand it far beyond what is written in it: ruamel
-    shares an aliased value, but everything after loading (``plain``, templates) copies it."""
+    shares an aliased value, but everything after loading (``plain``, templates) copies it.
+    Refuse too a text value holding a character of ``refused``."""
     sizes: dict[int, int] = {}  # id of a container -> its values, aliases expanded
     written = 0  # values written in the file: each container once
     in_progress: set[int] = set()
@@ -292,7 +326,7 @@ def _check_expansion(data: Any, name: str) -> None:
                 total += size(child)
                 continue
             total += 1
-            if _UNPRINTABLE.search(child):
+            if refused.search(child):
                 raise _Unprintable(value, list(value)[index] if isinstance(value, dict) else index)
         in_progress.discard(key)
         sizes[key] = total
@@ -301,7 +335,7 @@ def _check_expansion(data: Any, name: str) -> None:
     try:
         expanded = size(data)
     except _Unprintable as exc:
-        character = _UNPRINTABLE.search(exc.container[exc.key]).group()
+        character = refused.search(exc.container[exc.key]).group()
         kind = "half of a UTF-16 pair, which is not a character" if "\ud800" <= character <= "\udfff" else (
             "a control character" if character < " " or character == "\x7f" else "not a character")
         raise fail(f"the text holds U+{ord(character):04X}, {kind}",
