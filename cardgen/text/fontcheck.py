@@ -16,6 +16,9 @@ from struct import error as StructError, unpack_from
 
 # the tables reportlab reads to measure text, and those it copies into the PDF's subsets
 CHECKED = ("head", "hhea", "maxp", "hmtx", "loca", "glyf", "cmap", "name", "OS/2", "post", "cvt ", "fpgm", "prep")
+# the tables reportlab cannot measure or cut a subset without: a font lacking one was read, or
+# failed deep in the PDF's writing ("internal error: KeyError('glyf')")
+REQUIRED = ("head", "hhea", "maxp", "hmtx", "loca", "glyf", "cmap", "name", "post")
 UNICODE = 0x110000  # code points
 DAMAGED = "the file is damaged or not a TrueType font"
 
@@ -50,6 +53,10 @@ def check_font(data: bytes) -> None:
         return
     try:
         tables = _directory(data)
+        missing = next((tag for tag in REQUIRED if tag not in tables), None)
+        if missing is not None:
+            raise DamagedFont(f'it has no "{missing}" table, which every TrueType font holds (a damaged or '
+                              "incomplete file)")
         for tag in CHECKED:
             if tag in tables:
                 _checksum(data, tag, *tables[tag])

@@ -71,6 +71,20 @@ def test_a_byte_changed_in_a_table_the_pdf_needs(built, cli, tag):
     fails_with(project, cli, before, f'its "{tag}" {CHECKSUM}')
 
 
+@pytest.mark.parametrize("tag", ["glyf", "head", "post"])
+def test_a_table_the_pdf_needs_is_missing(built, cli, tag):
+    # without glyf, reportlab measured the text and failed cutting the subset: "internal error: KeyError('glyf')"
+    project, before = built
+
+    def renamed(data, found):
+        index = found[tag][0]
+        data[12 + 16 * index:12 + 16 * index + 4] = b"zzzz"
+
+    damaged(project, renamed)
+    fails_with(project, cli, before, f'it has no "{tag}" table, which every TrueType font holds (a damaged or '
+                                     "incomplete file)")
+
+
 def test_a_table_the_pdf_never_reads_may_differ_from_its_checksum(built, cli):
     # kerning: neither measured nor embedded (the glyphs print as they were made)
     project, _ = built
