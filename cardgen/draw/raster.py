@@ -10,6 +10,7 @@ import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..errors import without_python_objects
 from ..limits import IMAGE_PIXELS, limit, limit_message
 
 JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
@@ -118,6 +119,7 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
     text = re.sub(r" \(\d+ bytes not processed\)$", "", str(exc).split("\n")[0])  # Pillow's count, of no use
+    text = without_python_objects(text)
     return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
 
 
