@@ -179,14 +179,22 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         # the one it opened on (its line break, or the file's end with none)
         if line and (last_line > line or last_cell.endswith(("\n", "\r")) or not _ends_with_line_break(path)) \
                 and _ends_inside_quotes(path, line, delimiter):
-            raise fail("a quoted cell on this row is never closed: the file ends inside it (the rows "
-                       "after it were read as its text)", Source(name, line))
+            raise fail(_NEVER_CLOSED, Source(name, line))
     except UnicodeDecodeError:
         raise first_bad_utf8(path, name) from None
     except OSError as exc:  # gone or unreadable since the set was loaded
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
+        if reader is not None and str(exc).startswith("field larger than field limit") \
+                and _ends_inside_quotes(path, last_line + 1, delimiter):
+            # a quote left open: its cell took the rest of the file, and Python's reader stopped where
+            # it passed 128 KB, far below ("line 1173: invalid CSV: field larger than field limit")
+            raise fail(_NEVER_CLOSED, Source(name, last_line + 1)) from None
         raise fail(f"invalid CSV: {exc}", Source(name, passed + reader.line_num if reader else None)) from None
+
+
+_NEVER_CLOSED = ("a quoted cell on this row is never closed: the file ends inside it (the rows after it were read "
+                 "as its text)")
 
 
 def _first_written_line(path: Path) -> int:
@@ -213,11 +221,14 @@ def _ends_inside_quotes(path: Path, line: int, delimiter: str) -> bool:
     Only that row is read again, strictly."""
     with open(path, encoding="utf-8-sig", newline="") as handle:
         tail = "".join(islice(handle, line - 1, None))
+    most = csv.field_size_limit(len(tail) + 1)  # the open cell takes all of it (the limit is the process's)
     try:
         for _ in csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, strict=True):
             pass
     except csv.Error as exc:
         return "unexpected end of data" in str(exc)
+    finally:
+        csv.field_size_limit(most)
     return False
 
 
