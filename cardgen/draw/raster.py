@@ -66,9 +66,17 @@ def check_pixels(path: Path, width: int, height: int) -> None:
                                                      f"{width * height:,} pixels"))
 
 
+# Files Pillow reads by running another program on them: an EPS is a PostScript program, which
+# Pillow has Ghostscript run (where it is installed): a set's file is never run
+_PROGRAMS = frozenset({"EPS"})
+
+
 def raster_from(path: Path, most: int | None, image) -> Raster:
     from ..text.fonts import file_digest
 
+    if image.format in _PROGRAMS:
+        raise ValueError(f'cannot read image "{path.name}": an {image.format} file is a PostScript program, which '
+                         "cardgen does not run: save it as SVG, PNG or JPG")
     width, height = image.size
     check_pixels(path, width, height)
     _check_one_picture(path, image)
