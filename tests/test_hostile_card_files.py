@@ -157,3 +157,15 @@ def test_a_utf16_card_file_is_named_as_such(project, file):
     path.write_bytes(path.read_text().encode("utf-16"))
     assert problems(project) == [f'{file}:1: the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a '
                                  'spreadsheet as "CSV UTF-8")']
+
+
+@pytest.mark.shipped_fonts
+@pytest.mark.parametrize("file", ["data/demo/more.csv", "data/demo/cards.yaml", "data/demo/set.yaml"])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_without_its_byte_order_mark_is_named_as_such(project, file, encoding):
+    """Its bytes are UTF-8 too (text with a NUL beside each character): it was said as what that
+    text broke, "row has 7 cells but the header has 6 columns", or a NUL YAML refuses."""
+    path = project / file
+    path.write_bytes(path.read_text().encode(encoding))
+    assert problems(project) == [f'{file}:1: the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a '
+                                 'spreadsheet as "CSV UTF-8")']

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 from ..errors import CardgenError, Source, fail, os_reason
 from ..model import new_source
 from .delimiters import detect_delimiter
-from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
+from .yamlfile import UTF16, first_bad_utf8, line_of, plain, read_yaml, relative_name, utf16_without_mark
 
 SAMPLE = 65536  # characters read to find a CSV file's delimiter
 
@@ -144,6 +144,9 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
     reader = None
     try:
         # read as it goes (only \n and \r end a row, not U+2028): a large file is never held whole
+        with open(path, "rb") as handle:
+            if utf16_without_mark(handle.read(4096)):
+                raise fail(UTF16, Source(name, 1))
         if delimiter is None:
             with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
                 delimiter = detect_delimiter(handle.read(SAMPLE))  # a bad byte is reported below

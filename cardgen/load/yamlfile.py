@@ -38,17 +38,32 @@ def read_text(path: Path, name: str) -> str:
     except OSError as exc:
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise not_utf8(data, exc, name) from None
+    if "\0" in text[:4] and utf16_without_mark(data):
+        raise fail(UTF16, Source(name, 1))
+    return text
+
+
+UTF16 = 'the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a spreadsheet as "CSV UTF-8")'
+
+
+def utf16_without_mark(start: bytes) -> bool:
+    """Whether a file starting with the bytes ``start`` is UTF-16 written without its byte-order
+    mark: a NUL beside each character, which decodes as UTF-8 (text with NULs) and was said as
+    what that text broke ("row has 7 cells but the header has 6 columns")."""
+    sample = start[:4096]
+    if len(sample) < 4 or b"\0" not in sample[:4]:
+        return False
+    return any(half.count(0) > 0.9 * len(half) for half in (sample[0::2], sample[1::2]))
 
 
 def not_utf8(data: bytes, exc: UnicodeDecodeError, name: str, line_offset: int = 0, byte_offset: int = 0):
     """The error for bytes that are not UTF-8: the line, and the byte offset in the file."""
     start = exc.start
     if start + byte_offset == 0 and data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # its byte-order mark
-        return fail('the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a spreadsheet as "CSV UTF-8")',
-                    Source(name, 1))
+        return fail(UTF16, Source(name, 1))
     line = data.count(b"\n", 0, start) + 1 + line_offset
     bad = data[start:start + 1].hex().upper()
     return fail(f"the file is not UTF-8 text: byte 0x{bad} at byte offset {start + byte_offset} "
