@@ -124,6 +124,10 @@ def _reason(exc: Exception) -> str:
 
     if isinstance(exc, UnidentifiedImageError):
         return "not an image file (PNG, JPG, GIF, ... or SVG)"
+    if "MAX_TEXT_CHUNK" in str(exc) or "MAX_TEXT_MEMORY" in str(exc) or "text chunks" in str(exc):
+        # Pillow's guard against a chunk that decompresses to gigabytes, said in its own variables' names
+        return ("its metadata (a text or colour-profile chunk) decompresses to more than Pillow reads (over a "
+                "megabyte): save the picture again without its metadata")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
     text = re.sub(r" \(\d+ bytes not processed\)$", "", str(exc).split("\n")[0])  # Pillow's count, of no use
