@@ -25,7 +25,13 @@ from demobuild import edit, problems
                           "dates, lists and mappings: remove the tag"),
     ("!thing {a: 1}", 'invalid YAML: a value tagged "!thing": cardgen reads text, numbers, true and false, dates, '
                       "lists and mappings: remove the tag"),
-], ids=["5000 digits", "custom tag", "python tag", "binary", "tagged mapping"])
+    ("<<", "invalid YAML: << written without quotes is YAML's merge key, not text: put quotes round it to keep it "
+           "as text"),  # it was 'a value tagged "!!merge" ... remove the tag', where no tag was written
+    ("=", "invalid YAML: = written without quotes is YAML's value key, not text: put quotes round it to keep it as "
+          "text"),
+    ("!!merge x", 'invalid YAML: a value tagged "!!merge": cardgen reads text, numbers, true and false, dates, lists '
+                  "and mappings: remove the tag"),
+], ids=["5000 digits", "custom tag", "python tag", "binary", "tagged mapping", "merge word", "value word", "merge tag"])
 def test_a_yaml_value_cardgen_cannot_read_is_said_at_its_line(project, value, message):
     """The digits were "not a date", with no line; a tagged count was "not a whole number, got "2""."""
     edit(project / "data/demo/cards.yaml", "  count: 2\n", f"  count: {value}\n")

@@ -265,7 +265,7 @@ def _check_tags(data: Any, name: str) -> None:
     from ruamel.yaml.comments import TaggedScalar
 
     if _refused_tag(data) is not None:
-        raise fail(_tag_message(_refused_tag(data)), Source(name, line_of(data)))
+        raise fail(_tag_message(_refused_tag(data), data), Source(name, line_of(data)))
     pending = [data] if isinstance(data, (dict, list)) else []
     seen: set[int] = set()  # an aliased container is walked once: aliases may expand it a billion times
     while pending:
@@ -278,7 +278,7 @@ def _check_tags(data: Any, name: str) -> None:
                 continue
             refused = _refused_tag(value)
             if refused is not None:
-                raise fail(_tag_message(refused), Source(name, line_of(container, key)))
+                raise fail(_tag_message(refused, value), Source(name, line_of(container, key)))
             if isinstance(value, TaggedScalar):
                 container[key] = str(value.value)
             elif isinstance(value, (dict, list)):
@@ -295,7 +295,15 @@ def _refused_tag(value: Any) -> str | None:
     return "!!" + tag[len(_CORE_TAG):] if tag.startswith(_CORE_TAG) else tag
 
 
-def _tag_message(tag: str) -> str:
+# Plain words YAML reads as keys of its own, not text: the tag was never written ("text: <<")
+_KEY_WORDS = {("!!merge", "<<"): "merge key", ("!!value", "="): "value key"}
+
+
+def _tag_message(tag: str, value: Any = None) -> str:
+    word = _KEY_WORDS.get((tag, getattr(value, "value", None)))
+    if word is not None:
+        return (f'invalid YAML: {value.value} written without quotes is YAML\'s {word}, not text: put quotes round it '
+                "to keep it as text")
     return (f'invalid YAML: a value tagged "{tag}": cardgen reads text, numbers, true and false, dates, lists and '
             "mappings: remove the tag")
 
