@@ -178,7 +178,7 @@ def _deeper_than(text: str, most: int) -> bool:
 def _nested_deeper_than(text: str, most: int) -> bool:
     """Whether lists and mappings nest more than ``most`` deep in ``text``: as libyaml's events
     say (iterative, and brackets in quotes, comments or block text are no nesting: the streaming
-    reader took a card whose text held a thousand "[" that this check refused), up to where
+    reader took a card whose text held a thousand "[" that the brackets alone refused), up to where
     libyaml stops on an error; without libyaml, or for what it could not read, by the brackets."""
     try:
         from yaml import CollectionEndEvent, CollectionStartEvent, YAMLError
@@ -211,7 +211,8 @@ def _round_trip(text: str, name: str) -> Any:
     # ruamel's scanner looks at every open level for each token: 5,000 levels took a minute
     # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH (1,000: 2 s)
     if text.count("[") + text.count("{") > MAX_FLOW_DEPTH:  # never, in a card file
-        if _nested_deeper_than(text, MAX_FLOW_DEPTH):
+        # the brackets first (quick); what they find, libyaml's events confirm
+        if _deeper_than(text, MAX_FLOW_DEPTH) and _nested_deeper_than(text, MAX_FLOW_DEPTH):
             raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
         data = YAML(typ="rt", pure=True).load(text)
