@@ -203,6 +203,25 @@ def _nested_deeper_than(text: str, most: int) -> bool:
         parser.dispose()
 
 
+# Frames ruamel's parser may use, whoever calls it (it recurses a few frames a level): Python's
+# limit counts the caller's frames too, and a file nested about 240 deep was read by `cardgen check`
+# and refused in a build's worker, whose stack is deeper
+RUAMEL_STACK = 880
+
+
+def _with_stack_budget(load, text: str) -> Any:
+    """``load(text)`` with RUAMEL_STACK frames above the caller's, the same from any caller."""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + RUAMEL_STACK)
+    try:
+        return load(text)
+    finally:
+        sys.setrecursionlimit(before)
+
+
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -215,7 +234,7 @@ def _round_trip(text: str, name: str) -> Any:
         if _deeper_than(text, MAX_FLOW_DEPTH) and _nested_deeper_than(text, MAX_FLOW_DEPTH):
             raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
-        data = YAML(typ="rt", pure=True).load(text)
+        data = _with_stack_budget(YAML(typ="rt", pure=True).load, text)
     except MarkedYAMLError as exc:
         from .yamlwords import explain
 
