@@ -307,13 +307,10 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             y += PARAGRAPH_GAP * band
         for hard_line, start, end, used, last in paragraph:
             baseline = y + half_leading + ascent
+            y += band
             extra = box_w - used * size
-            gap = space_pt
-            word_space = 0.0
             x = extra / 2 if center else extra if right else 0.0
-            if justify and not last and end - start > 1:
-                word_space = extra / (end - start - 1)
-                gap += word_space
+            word_space = extra / (end - start - 1) if justify and not last and end - start > 1 else 0.0
             keys = hard_line.keys
             key = keys[start] if end > start else None
             if key is not None and keys[start:end].count(key) == end - start:
@@ -323,11 +320,10 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
                 if joins:  # the usual line: one string
                     segments = (_new_tuple(Segment, (x, " ".join(hard_line.texts[start:end]), key[0], key[1], None)),)
                     lines.append(_new_tuple(LaidLine, (baseline, segments, word_space)))
-                    y += band
                     continue
+            gap = space_pt + word_space if word_space else space_pt
             lines.append(_new_tuple(LaidLine, (baseline, _segments(hard_line, start, end, x, gap, size, space, joinable,
                                                                    style.letter_spacing), word_space)))
-            y += band
     return LaidText(size, tuple(lines), height)
 
 
