@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 from ..errors import CardgenError, Problem, Source
 from ..limits import LimitReached
 from ..streams import Latest
-from ..model import Card, CardSet, CardType, Face
+from ..model import Card, CardSet, CardType, Face, new_face
 from .environment import Templates
 from .markup import Element, parse_markup
 
@@ -236,7 +236,7 @@ class FaceRenderer:
         if known is not None:
             if self.noting is not None:
                 self.noting.append(known)
-            return Face(card, card_type, copy, side, known[0], known[1])
+            return new_face(card, card_type, copy, side, known[0], known[1])
         remembered = None
         if plain:  # the context holds the card's fields and values of cardgen's own: all plain
             remembered = render_key(self.memo.prefix, template, card_type, values_text)
@@ -273,7 +273,7 @@ class FaceRenderer:
         known = self._shared[shared] = (key, content_hash, refs, remembered)
         if self.noting is not None:
             self.noting.append(known)
-        return Face(card, card_type, copy, side, key, content_hash, markup)
+        return new_face(card, card_type, copy, side, key, content_hash, markup)
 
 
 def _with_counts(problems: dict[tuple, tuple[Problem, set]]) -> list[Problem]:
