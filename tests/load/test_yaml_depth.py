@@ -59,14 +59,14 @@ def test_what_is_read_does_not_depend_on_the_callers_stack(tmp_path):
     # Python's recursion limit counts the caller's frames: a card nested about 240 deep passed
     # `cardgen check` and was refused in the build's worker, whose stack is deeper
     path = tmp_path / "cards.yaml"
-    path.write_text("- name: A\n  d:\n" + "".join("    " + "  " * i + "a:\n" for i in range(150))
+    path.write_text("- name: A\n  deep:\n" + "".join("    " + "  " * i + "in:\n" for i in range(150))
                     + "    " + "  " * 150 + "x\n")
 
     def from_deeper(frames: int):
         return read_yaml(path, tmp_path) if frames == 0 else from_deeper(frames - 1)
 
-    value = read_yaml(path, tmp_path)[0]["d"]
+    value = read_yaml(path, tmp_path)[0]["deep"]
     for _ in range(150):
-        value = value["a"]
+        value = value["in"]
     assert value == "x"
     assert from_deeper(400) == read_yaml(path, tmp_path)
