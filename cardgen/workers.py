@@ -134,7 +134,6 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     try:
         for index in range(jobs):
             read_fd, write_fd = os.pipe()
-            _widen(write_fd)
             # a stop that came between the fork and the worker's own handlers would run the
             # build's handler in the worker (unwinding the build's code there, or only noted):
             # held back until the worker has its handlers, it ends the worker then
@@ -171,22 +170,6 @@ def start(rendered: Rendered, sequence: Callable[[], Iterable[Card]], jobs: int,
     last_build.update(workers=jobs, faces_from_workers=0)
     renderer = ReplayingRenderer(rendered.renderer, feed)
     return ParallelRendered(renderer, rendered.resources, rendered.cache, rendered.laid_out, feed=feed)
-
-
-PIPE_BYTES = 1 << 20  # a chunk's message, about: the worker writes it at once and goes on to its next chunk
-
-
-def _widen(fd: int) -> None:
-    """Let a worker's pipe hold a whole chunk's message (the system's default holds 64 KB): the
-    build's process then reads it in one go, not in pieces, each a wait for the worker to write
-    the next (a switch between the two processes each time). Where the system refuses, the
-    pipe stays as it is."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-    except (ImportError, AttributeError, OSError):  # not Linux, or above the system's limit for this user
-        pass
 
 
 def _warm_up(rendered: Rendered, sequence: Callable[[], Iterable[Card]],
