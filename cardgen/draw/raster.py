@@ -128,10 +128,10 @@ def _upright(image):
     """The picture as every viewer shows it, and whether it is a JPEG turned (written again as a
     JPEG): a phone's photo is stored as the sensor read it, with an EXIF orientation, which PDF
     ignores: it printed on its side."""
-    from PIL import ImageOps
-
     if image.format not in ("JPEG", "MPO", "TIFF", "PNG", "WEBP") or image.getexif().get(_ORIENTATION, 1) in (0, 1):
         return image, False
+    from PIL import ImageOps  # for a picture to turn alone: an upright one's build does without it
+
     return ImageOps.exif_transpose(image), image.format in ("JPEG", "MPO")
 
 
