@@ -226,8 +226,7 @@ class FaceCache:
                 self._out.write(file_header())
                 if self.dictionary is not None and digest != DICTIONARY_KEY:  # the last file's
                     self._out.write(ENTRY_HEADER.pack(16, len(self.dictionary)) + DICTIONARY_KEY + self.dictionary)
-            self._out.write(ENTRY_HEADER.pack(len(digest), len(stored)) + digest)
-            self._out.write(stored)
+            self._out.write(ENTRY_HEADER.pack(len(digest), len(stored)) + digest + stored)  # one call: entries are many
         except OSError:  # the cache only saves time: the build goes on without it
             self._unwritable = True
             self._drop_output()  # the last build's file stays open: its entries are still read
