@@ -23,6 +23,8 @@ UNUSED_BY_BUILDS = (
     "PIL.Image",  # reportlab.lib.utils, to read raster images (draw/raster.py imports it when it does)
     "shutil",  # tempfile, to remove temporary folders (and with it bz2 and lzma, for archives)
     "pprint",  # jinja2.ext, for its debug tag
+    "textwrap",  # reportlab.lib.rl_safe_eval, for code it checks (and traceback, for exception groups)
+    "traceback",  # logging (Pillow's plugins), to print an exception (cardgen itself: --debug, a failing template)
 )
 
 

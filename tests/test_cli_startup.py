@@ -127,11 +127,11 @@ def test_a_rebuild_from_the_cache_runs_none_of_the_modules_it_does_not_use(tmp_p
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()[-1]
 
-    assert build().startswith("unrun: shutil pprint imported: PIL")  # an image decoded, so PIL.Image run
+    assert build().startswith("unrun: shutil pprint textwrap traceback imported: PIL")  # an image decoded, so PIL.Image run
     cards = project / "data/demo/more.csv"
     cards.write_text(cards.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
     assert build().startswith(f"unrun: {' '.join(UNUSED_BY_BUILDS)} imported: PIL")  # named, never used
-    assert build("--no-cache", "--out", str(tmp_path / "fresh")).startswith("unrun: shutil pprint imported:")
+    assert build("--no-cache", "--out", str(tmp_path / "fresh")).startswith("unrun: shutil pprint textwrap traceback imported:")
     for name in ("demo.pdf", "demo.json"):
         assert (project / "output" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes()
 
@@ -151,3 +151,48 @@ def test_an_unchanged_rebuild_imports_no_build_stack(tmp_path):
     cards = project / "data/demo/more.csv"
     cards.write_text(cards.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
     assert _run("--root", str(project), "build")[-1] == built
+
+
+# Runs `cardgen build` as the command runs it (cli.run), then tells whether the cycle collector
+# still scans the build stack's objects: the pipeline module's namespace and a jinja2 class.
+RUN_THE_COMMAND_AND_TELL = """
+import gc, os, sys
+exit_now = os._exit
+def tell(code):
+    import cardgen.pipeline, jinja2
+    scanned = {id(o) for o in gc.get_objects()}
+    print("exit", code, "scanned:", id(vars(cardgen.pipeline)) in scanned, id(jinja2.Environment) in scanned)
+    sys.stdout.flush()
+    exit_now(code)
+os._exit = tell
+from cardgen.cli import run
+sys.argv = ["cardgen", *sys.argv[1:]]
+run()
+"""
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_the_command_leaves_the_build_stack_out_of_the_collectors_scans(tmp_path, command):
+    """The `cardgen` command freezes what it imported before it started (cli.run): the build
+    stack it imports for a build or a check is frozen too, so the collector never goes through it."""
+    from projects import make_project
+
+    project = make_project(tmp_path / "project")
+    done = subprocess.run([sys.executable, "-c", RUN_THE_COMMAND_AND_TELL, "--root", str(project), command],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout.splitlines()[-1] == "exit 0 scanned: False False", done.stderr
+
+
+def test_a_command_run_inside_a_program_freezes_nothing(tmp_path):
+    """Run by another program (here, the tests), a build leaves the program's collector as it
+    was: nothing frozen that the program did not freeze."""
+    import gc
+
+    from projects import make_project
+
+    project = make_project(tmp_path / "project")
+    gc.unfreeze()  # as a program that never froze anything
+    result = click.testing.CliRunner().invoke(main, ["--root", str(project), "build", "--jobs", "1"],
+                                              prog_name="cardgen")
+    assert result.exit_code == 0, result.output
+    assert gc.get_freeze_count() == 0
