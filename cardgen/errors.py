@@ -128,6 +128,15 @@ class UsageError(Exception):
     """The command was called wrongly (unknown set, bad option): exit code 2."""
 
 
+# A Python object as a library's message writes it ("<_io.BytesIO object at 0x7f51...>"): of no
+# use to the reader, and another address every run (a message must not change between runs)
+_PYTHON_OBJECT = re.compile(r"\s*<[\w.]+ object at 0x[0-9a-fA-F]+>")
+
+
+def without_python_objects(text: str) -> str:
+    return _PYTHON_OBJECT.sub("", text)
+
+
 LOOP_REASON = "a link that leads back to itself (a loop of symbolic links)"
 
 

@@ -17,18 +17,20 @@ class Latest(OrderedDict):
         super().__init__()
         self.size = size
 
-    def __setitem__(self, key, value, _set=OrderedDict.__setitem__) -> None:  # a hot path: no super()
-        if len(self) >= self.size and key not in self:
-            self.popitem(last=False)
+    # a hot path: no super(), and no lookup of the key before it is set (a key set again keeps
+    # its place and leaves the length as it was: only a new key makes one entry too many)
+    def __setitem__(self, key, value, _set=OrderedDict.__setitem__) -> None:
         _set(self, key, value)
+        if len(self) > self.size:
+            self.popitem(last=False)
 
     def set_all(self, items: Iterable[tuple], _set=OrderedDict.__setitem__) -> None:
         """``self[key] = value`` for each (key, value) of ``items``, in order, in one call."""
-        size = self.size
+        size, oldest = self.size, self.popitem
         for key, value in items:
-            if len(self) >= size and key not in self:
-                self.popitem(last=False)
             _set(self, key, value)
+            if len(self) > size:
+                oldest(last=False)
 
 
 def batches(items: Iterable[T], size: int) -> Iterator[list[T]]:

@@ -122,7 +122,7 @@ def inputs_digest(name: str, root: Path, out: Path, cache_folder: Path, options)
     from .code_identity import code_identity
     from .paths import shipped_folder
 
-    digest = hashlib.blake2b(digest_size=32)
+    digest = hashlib.sha256()  # (the processor's own instructions: twice blake2b's speed)
     digest.update(repr((FORMAT, code_identity(), sys.version, _library_versions(), name, str(root),
                         str(Path(out).resolve()), repr(options), _environment())).encode("utf-8"))
     out_folder = Path(out).resolve()
@@ -223,11 +223,9 @@ def _content_digest(path: Path) -> str:
     """A file's digest, read a piece at a time: a large set's card file, PDF or manifest (tens
     of megabytes at 100,000 cards) would otherwise be held whole, the build's peak memory."""
     with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, _blake2b_32).hexdigest()
-
-
-def _blake2b_32():
-    return hashlib.blake2b(digest_size=32)
+        # SHA-256 by the processor's own instructions: twice blake2b's speed on megabytes (the
+        # PDF and manifest are hashed after every build, while nothing else runs)
+        return hashlib.file_digest(handle, hashlib.sha256).hexdigest()
 
 
 def _file_digest(path: Path) -> tuple[int, int, str] | None:

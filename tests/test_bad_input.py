@@ -179,6 +179,18 @@ def test_usage_errors_exit_2(built, cli, args, message):
      ['data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read SVG "data/demo/icons/star.svg": its size, '
       '-3 x 6, is not a finite size '
       "above 0 (width, height or viewBox)", "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/icons/star.svg").write_text(
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">' + "".join(
+            f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8))
+        + ']><svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><desc>&i;</desc>'
+          '<rect width="1" height="1"/></svg>'),  # libxml2's words named its C options, and damage
+     ['data/demo/icons/star.svg:1: card "Escape Artist": cannot read SVG: its entities expand it too far (an XML '
+      '"billion laughs")', "cardgen: 1 error, 0 warnings"]),
+    (lambda p: (p / "data/demo/icons/star.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="9" height="9">'
+        '<rect width="1" height="1"/><image xlink:href="data:image/png;base64,AAAA" width="5" height="5"/></svg>'),
+     ['data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read SVG "data/demo/icons/star.svg": cannot '
+      "identify image file", "cardgen: 1 error, 0 warnings"]),  # and Python's "<_io.BytesIO object at 0x7f...>"
     (lambda p: (p / "templates/demo/token.xml.j2").write_bytes(b"<card>\n\xff</card>\n"),
      ['templates/demo/token.xml.j2:2: card "Marker": the template is not UTF-8 text: byte 0xFF at byte offset 7 '
       "(save it as UTF-8)", "cardgen: 1 error, 0 warnings"]),

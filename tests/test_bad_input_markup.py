@@ -120,6 +120,16 @@ def test_a_quote_never_closed_in_a_csv_file(built, cli):
         "it were read as its text)", "cardgen: 1 error, 0 warnings")
 
 
+def test_a_quote_left_open_before_more_than_a_cell_can_hold(built, cli):
+    """Python's reader stops where the open cell passes its limit (128 KB), far below the quote:
+    "data/demo/more.csv:1171: invalid CSV: field larger than field limit (131072)"."""
+    project, _ = built
+    rows = "".join(f"Row {n},1,{'text ' * 25}\n" for n in range(1200))
+    (project / "data/demo/more.csv").write_text(f'name,count,text\nFirst,1,"Opened\n{rows}')
+    refused(cli, built, "data/demo/more.csv:2: a quoted cell on this row is never closed: the file ends inside it "
+                        "(the rows after it were read as its text)", "cardgen: 1 error, 0 warnings")
+
+
 def test_a_quoted_cell_over_several_lines_at_the_end_of_a_csv_file_is_fine(built, cli):
     project, _ = built
     (project / "data/demo/more.csv").write_text('name,count,text\nFirst,1,"Two\nlines ""quoted"""\n')

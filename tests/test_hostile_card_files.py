@@ -25,7 +25,13 @@ from demobuild import edit, problems
                           "dates, lists and mappings: remove the tag"),
     ("!thing {a: 1}", 'invalid YAML: a value tagged "!thing": cardgen reads text, numbers, true and false, dates, '
                       "lists and mappings: remove the tag"),
-], ids=["5000 digits", "custom tag", "python tag", "binary", "tagged mapping"])
+    ("<<", "invalid YAML: << written without quotes is YAML's merge key, not text: put quotes round it to keep it "
+           "as text"),  # it was 'a value tagged "!!merge" ... remove the tag', where no tag was written
+    ("=", "invalid YAML: = written without quotes is YAML's value key, not text: put quotes round it to keep it as "
+          "text"),
+    ("!!merge x", 'invalid YAML: a value tagged "!!merge": cardgen reads text, numbers, true and false, dates, lists '
+                  "and mappings: remove the tag"),
+], ids=["5000 digits", "custom tag", "python tag", "binary", "tagged mapping", "merge word", "value word", "merge tag"])
 def test_a_yaml_value_cardgen_cannot_read_is_said_at_its_line(project, value, message):
     """The digits were "not a date", with no line; a tagged count was "not a whole number, got "2""."""
     edit(project / "data/demo/cards.yaml", "  count: 2\n", f"  count: {value}\n")
@@ -155,5 +161,17 @@ def test_a_utf16_card_file_is_named_as_such(project, file):
     """It was "byte 0xFF at byte offset 0": a spreadsheet's "Unicode text" is UTF-16."""
     path = project / file
     path.write_bytes(path.read_text().encode("utf-16"))
+    assert problems(project) == [f'{file}:1: the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a '
+                                 'spreadsheet as "CSV UTF-8")']
+
+
+@pytest.mark.shipped_fonts
+@pytest.mark.parametrize("file", ["data/demo/more.csv", "data/demo/cards.yaml", "data/demo/set.yaml"])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_without_its_byte_order_mark_is_named_as_such(project, file, encoding):
+    """Its bytes are UTF-8 too (text with a NUL beside each character): it was said as what that
+    text broke, "row has 7 cells but the header has 6 columns", or a NUL YAML refuses."""
+    path = project / file
+    path.write_bytes(path.read_text().encode(encoding))
     assert problems(project) == [f'{file}:1: the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a '
                                  'spreadsheet as "CSV UTF-8")']

@@ -36,6 +36,39 @@ def test_an_image_of_several_frames_or_pages_is_refused_where_it_is_used(built, 
                         f'"data/demo/icons/{file}": {held}', ONE)
 
 
+def test_an_eps_image_is_refused_never_run(built, cli):
+    """Pillow reads an EPS by having Ghostscript run it, where Ghostscript is installed: a set's
+    PostScript program run on the machine that builds it (without Ghostscript, Pillow's words:
+    "Unable to locate Ghostscript on paths")."""
+    project, _ = built
+    (project / "data/demo/icons/star.eps").write_text("%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n"
+                                                      "0 0 moveto 10 10 lineto stroke\nshowpage\n")
+    edit(project / "data/demo/set.yaml", "icons/star.svg", "icons/star.eps")
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read image '
+                        '"data/demo/icons/star.eps": an EPS file is a PostScript program, which cardgen does not run: '
+                        "save it as SVG, PNG or JPG", ONE)
+
+
+def test_a_png_whose_metadata_decompresses_to_megabytes_is_said_so(built, cli):
+    """Pillow's own guard refuses it, in the names of its variables: "Decompressed data too large
+    for PngImagePlugin.MAX_TEXT_CHUNK"."""
+    import struct
+    import zlib
+
+    from PIL import Image
+
+    project, _ = built
+    Image.new("RGB", (20, 20), "red").save(project / "data/demo/icons/text.png")
+    data = (project / "data/demo/icons/text.png").read_bytes()
+    body = b"Comment\0\0" + zlib.compress(b"x" * 2_000_000)
+    chunk = struct.pack(">I", len(body)) + b"zTXt" + body + struct.pack(">I", zlib.crc32(b"zTXt" + body))
+    (project / "data/demo/icons/text.png").write_bytes(data[:33] + chunk + data[33:])  # after IHDR
+    edit(project / "data/demo/set.yaml", "icons/star.svg", "icons/text.png")
+    refused(cli, built, 'data/demo/set.yaml:22: card "Escape Artist": icon "star": cannot read image '
+                        '"data/demo/icons/text.png": its metadata (a text or colour-profile chunk) decompresses to '
+                        "more than Pillow reads (over a megabyte): save the picture again without its metadata", ONE)
+
+
 def test_a_still_gif_and_a_one_frame_tiff_still_print(built, cli):
     from PIL import Image
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Problem, Source
+from ..errors import CardgenError, Problem, Source, without_python_objects
 from ..paths import not_a_file, svg_references
 from .kept_images import kept_raster
 from .raster import Raster, load_raster
@@ -230,7 +230,7 @@ def _svglib_said():
 
 def _plain(text: str, path: Path) -> str:
     """A library's message without the file's absolute path."""
-    text = text.replace(str(path.resolve()), path.name).replace(str(path), path.name)
+    text = without_python_objects(text.replace(str(path.resolve()), path.name).replace(str(path), path.name))
     text = re.sub(r"^Failed to load input file! \((.*)\)$", r"\1", text.strip())
     text = re.sub(r"\s*\([^()]*, line \d+\)$", "", text)
     return re.sub(r",? line \d+, column \d+$", "", text).rstrip(".").lower() or "damaged"

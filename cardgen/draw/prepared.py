@@ -91,19 +91,49 @@ class Preparer:
             known = self._fonts[pdf_name] = (ttf, chars, codes, plain)
         return known
 
-    def _text(self, index: int, items: Sequence, careful: bool = False) -> tuple | None:
+    def _text(self, index: int, items: Sequence) -> tuple | None:
         """A text object as write_text writes it, font names left as holes; None if a
         character's code depends on the document. The usual text object, printable ASCII with
         nothing to escape in fonts that have fixed codes for all of it, is written run by run
-        as it is and its characters checked once, together; any other is made again,
-        ``careful``: each run checked on its own."""
+        as it is and its characters checked once, together; any other is made again by
+        ``_careful_text``."""
+        code = ["BT"]
+        append = code.append
+        names: list[str] = []
+        ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
+        font_name = size_in_force = None  # of the Tf in force
+        texts: list[str] = []
+        for item in items:
+            if item.__class__ is str:
+                append(item)
+                continue
+            name, size, text = item
+            if name != font_name or size != size_in_force:
+                if name != font_name:
+                    font_name = name
+                    ttf, _, _, plain = self._font(name)
+                    if ttfs.setdefault(id(ttf), name) != name:  # one font under two names
+                        return None
+                    if plain is _never:
+                        return self._careful_text(index, items)
+                size_in_force = size
+                append(f"{_HOLE} {size} Tf")
+                names.append(name)
+            texts.append(text)
+            append(f"({text}) Tj")
+        if not _plain("".join(texts)):
+            return self._careful_text(index, items)
+        append("ET")
+        return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
+
+    def _careful_text(self, index: int, items: Sequence) -> tuple | None:
+        """``_text``, each run checked on its own."""
         code = ["BT"]
         append = code.append
         names: list[str] = []
         ttfs: dict[int, str] = {}  # id of a TTFont -> the PDF name it was met under
         font_name = chars = table = plain = None
         current_name = current_size = None  # of the Tf in force
-        texts: list[str] = []  # the runs' texts, when not careful
         for item in items:
             if item.__class__ is str:
                 append(item)
@@ -114,15 +144,9 @@ class Preparer:
                 ttf, chars, table, plain = self._font(font_name)
                 if ttfs.setdefault(id(ttf), font_name) != font_name:  # one font under two names
                     return None
-                if plain is _never and not careful:
-                    return self._text(index, items, True)
-            if careful:
-                simple = plain(text) is not None  # each character its own code, none escaped
-                if not simple and not chars.issuperset(text):
-                    return None
-            else:
-                simple = True  # (checked below, with the others)
-                texts.append(text)
+            simple = plain(text) is not None  # each character its own code, none escaped
+            if not simple and not chars.issuperset(text):
+                return None
             if size != current_size or font_name != current_name:
                 current_name, current_size = font_name, size
                 append(f"{_HOLE} {size} Tf")
@@ -132,8 +156,6 @@ class Preparer:
                 append(f"({text}) Tj")
             else:
                 append(f"({text.translate(table)}) Tj")
-        if not careful and not _plain("".join(texts)):
-            return self._text(index, items, True)
         append("ET")
         return (TEXT, index, tuple(names), tuple(" ".join(code).split(_HOLE)))
 

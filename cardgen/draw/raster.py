@@ -10,6 +10,7 @@ import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..errors import without_python_objects
 from ..limits import IMAGE_PIXELS, limit, limit_message
 
 JPEG_QUALITY = 92  # a downsampled JPEG is written again at this quality
@@ -65,9 +66,17 @@ def check_pixels(path: Path, width: int, height: int) -> None:
                                                      f"{width * height:,} pixels"))
 
 
+# Files Pillow reads by running another program on them: an EPS is a PostScript program, which
+# Pillow has Ghostscript run (where it is installed): a set's file is never run
+_PROGRAMS = frozenset({"EPS"})
+
+
 def raster_from(path: Path, most: int | None, image) -> Raster:
     from ..text.fonts import file_digest
 
+    if image.format in _PROGRAMS:
+        raise ValueError(f'cannot read image "{path.name}": an {image.format} file is a PostScript program, which '
+                         "cardgen does not run: save it as SVG, PNG or JPG")
     width, height = image.size
     check_pixels(path, width, height)
     _check_one_picture(path, image)
@@ -115,9 +124,14 @@ def _reason(exc: Exception) -> str:
 
     if isinstance(exc, UnidentifiedImageError):
         return "not an image file (PNG, JPG, GIF, ... or SVG)"
+    if "MAX_TEXT_CHUNK" in str(exc) or "MAX_TEXT_MEMORY" in str(exc) or "text chunks" in str(exc):
+        # Pillow's guard against a chunk that decompresses to gigabytes, said in its own variables' names
+        return ("its metadata (a text or colour-profile chunk) decompresses to more than Pillow reads (over a "
+                "megabyte): save the picture again without its metadata")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
     text = re.sub(r" \(\d+ bytes not processed\)$", "", str(exc).split("\n")[0])  # Pillow's count, of no use
+    text = without_python_objects(text)
     return text.split(" '/")[0].split(' "/')[0] or type(exc).__name__
 
 

@@ -10,6 +10,15 @@ from ..limits import SVG_ELEMENTS, limit, limit_message
 _XLINK = "{http://www.w3.org/1999/xlink}href"
 
 
+# libxml2's own limits, met by a file made to exhaust a reader, not by a damaged one: said as
+# what they stop (libxml2's words name its C options)
+_PARSER_LIMITS = (
+    ("entity amplification", 'its entities expand it too far (an XML "billion laughs")'),
+    ("entity reference loop", "an entity refers to itself"),
+    ("Excessive depth in document", "its elements are nested too deeply"),
+)
+
+
 class _Circular(Exception):
     pass
 
@@ -29,7 +38,9 @@ def check_svg_size(path: Path) -> None:
         if error is None or error.level_name != "FATAL":
             return  # an undeclared xlink: prefix and the like: svglib reads those as meant
         reason = error.message.strip().rstrip(".")
-        refused = ValueError(f'cannot read SVG "{path.name}": {reason} (a damaged or cut-short file?)')
+        stopped = next((words for found, words in _PARSER_LIMITS if found in reason), None)
+        refused = ValueError(f'cannot read SVG "{path.name}": ' + (
+            stopped or f"{reason} (a damaged or cut-short file?)"))
         refused.line = error.line or None  # the file's line, for its Source
         raise refused from None
     if root is None:

@@ -1,6 +1,8 @@
 """Read ``data/<set>/set.yaml`` and its card files into a :class:`CardSet`."""
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -212,6 +214,9 @@ def _preflight(raw: Any, at, written: Source) -> tuple:
     return tuple(entries)
 
 
+_BOX_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]+")
+
+
 def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
     """``boxes:``: tuck boxes, each with its layout and the cards it holds."""
     entries = data.get("boxes") or {}
@@ -220,7 +225,11 @@ def _boxes(data: dict, directory: Path, file: str, at) -> dict[str, BoxSpec]:
     boxes = {}
     for name, spec in entries.items():
         where = at(entries, name)
-        if not isinstance(spec, dict) or "template" not in spec:
+        if not _BOX_NAME.fullmatch(str(name)) or str(name) in (".", ".."):
+            # its name is part of its file's: "../../x" wrote output/<set>.box-../../x.pdf, out of the folder
+            raise fail(f'box "{name}": a box\'s name is part of its file name ({data.get("name", "<set>")}.box-<name>.pdf): '
+                       'give it one without "/", "\\" or control characters', where)
+        if not isinstance(spec, dict) or not text(spec, "template", at, f'box "{name}": template'):
             raise fail(f'box "{name}" needs a `template` (its layout below templates/)', where)
         unknown_keys(spec, BOX_KEYS, file, f'box "{name}"')
         cards = spec.get("cards") or {}

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 from ..errors import CardgenError, Source, fail, os_reason
 from ..model import new_source
 from .delimiters import detect_delimiter
-from .yamlfile import first_bad_utf8, line_of, plain, read_yaml, relative_name
+from .yamlfile import UTF16, first_bad_utf8, line_of, plain, read_yaml, relative_name, utf16_without_mark
 
 SAMPLE = 65536  # characters read to find a CSV file's delimiter
 
@@ -98,7 +98,7 @@ def yaml_rows_from(path: Path, root: Path, offset: int, line: int) -> Iterator[R
 
 def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
     name = relative_name(path, root)
-    data = read_yaml(path, root)
+    data = read_yaml(path, root, card_file=True)
     if isinstance(data, dict) and "cards" in data:
         data = data["cards"]
     if data is None:
@@ -144,6 +144,9 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
     reader = None
     try:
         # read as it goes (only \n and \r end a row, not U+2028): a large file is never held whole
+        with open(path, "rb") as handle:
+            if utf16_without_mark(handle.read(4096)):
+                raise fail(UTF16, Source(name, 1))
         if delimiter is None:
             with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
                 delimiter = detect_delimiter(handle.read(SAMPLE))  # a bad byte is reported below
@@ -179,14 +182,22 @@ def _csv_rows(path: Path, root: Path, delimiter: str | None = None) -> Iterator[
         # the one it opened on (its line break, or the file's end with none)
         if line and (last_line > line or last_cell.endswith(("\n", "\r")) or not _ends_with_line_break(path)) \
                 and _ends_inside_quotes(path, line, delimiter):
-            raise fail("a quoted cell on this row is never closed: the file ends inside it (the rows "
-                       "after it were read as its text)", Source(name, line))
+            raise fail(_NEVER_CLOSED, Source(name, line))
     except UnicodeDecodeError:
         raise first_bad_utf8(path, name) from None
     except OSError as exc:  # gone or unreadable since the set was loaded
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     except csv.Error as exc:
+        if reader is not None and str(exc).startswith("field larger than field limit") \
+                and _ends_inside_quotes(path, last_line + 1, delimiter):
+            # a quote left open: its cell took the rest of the file, and Python's reader stopped where
+            # it passed 128 KB, far below ("line 1173: invalid CSV: field larger than field limit")
+            raise fail(_NEVER_CLOSED, Source(name, last_line + 1)) from None
         raise fail(f"invalid CSV: {exc}", Source(name, passed + reader.line_num if reader else None)) from None
+
+
+_NEVER_CLOSED = ("a quoted cell on this row is never closed: the file ends inside it (the rows after it were read "
+                 "as its text)")
 
 
 def _first_written_line(path: Path) -> int:
@@ -213,11 +224,14 @@ def _ends_inside_quotes(path: Path, line: int, delimiter: str) -> bool:
     Only that row is read again, strictly."""
     with open(path, encoding="utf-8-sig", newline="") as handle:
         tail = "".join(islice(handle, line - 1, None))
+    most = csv.field_size_limit(len(tail) + 1)  # the open cell takes all of it (the limit is the process's)
     try:
         for _ in csv.reader(io.StringIO(tail, newline=""), delimiter=delimiter, strict=True):
             pass
     except csv.Error as exc:
         return "unexpected end of data" in str(exc)
+    finally:
+        csv.field_size_limit(most)
     return False
 
 

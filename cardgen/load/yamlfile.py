@@ -38,17 +38,32 @@ def read_text(path: Path, name: str) -> str:
     except OSError as exc:
         raise fail(f"cannot read the file: {os_reason(exc)}", Source(name)) from None
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise not_utf8(data, exc, name) from None
+    if "\0" in text[:4] and utf16_without_mark(data):
+        raise fail(UTF16, Source(name, 1))
+    return text
+
+
+UTF16 = 'the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a spreadsheet as "CSV UTF-8")'
+
+
+def utf16_without_mark(start: bytes) -> bool:
+    """Whether a file starting with the bytes ``start`` is UTF-16 written without its byte-order
+    mark: a NUL beside each character, which decodes as UTF-8 (text with NULs) and was said as
+    what that text broke ("row has 7 cells but the header has 6 columns")."""
+    sample = start[:4096]
+    if len(sample) < 4 or b"\0" not in sample[:4]:
+        return False
+    return any(half.count(0) > 0.9 * len(half) for half in (sample[0::2], sample[1::2]))
 
 
 def not_utf8(data: bytes, exc: UnicodeDecodeError, name: str, line_offset: int = 0, byte_offset: int = 0):
     """The error for bytes that are not UTF-8: the line, and the byte offset in the file."""
     start = exc.start
     if start + byte_offset == 0 and data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # its byte-order mark
-        return fail('the file is not UTF-8 text: it is UTF-16 (save it as UTF-8, from a spreadsheet as "CSV UTF-8")',
-                    Source(name, 1))
+        return fail(UTF16, Source(name, 1))
     line = data.count(b"\n", 0, start) + 1 + line_offset
     bad = data[start:start + 1].hex().upper()
     return fail(f"the file is not UTF-8 text: byte 0x{bad} at byte offset {start + byte_offset} "
@@ -88,10 +103,12 @@ def small_files_through_libyaml() -> None:
         pass
 
 
-def read_yaml(path: Path, root: Path | None = None) -> Any:
+def read_yaml(path: Path, root: Path | None = None, card_file: bool = False) -> Any:
     """Parse a YAML file (round-trip loader, so ``line_of`` works); errors name file and line.
     Aliases may not expand the file beyond ``CARDGEN_MAX_YAML_EXPANSION`` times its own values
-    (the "billion laughs"), nor refer to a value they are inside of."""
+    (the "billion laughs"), nor refer to a value they are inside of. Of a ``card_file``, control
+    characters in values are left to the card check (load/cards.py), which names the card and
+    field, as it does of a card file that libyaml's reader read (yamlstream.py)."""
     name = relative_name(path, root)
     text = read_text(path, name)
     fresh = False
@@ -106,7 +123,7 @@ def read_yaml(path: Path, root: Path | None = None) -> Any:
             data = read_document(text)
         except Unsure:
             data = _round_trip(text, name)
-    _check_expansion(data, name)
+    _check_expansion(data, name, _NOT_A_CHARACTER if card_file else _UNPRINTABLE)
     if fresh:
         yamlkept.keep(path, text, data)
     return data
@@ -139,7 +156,9 @@ def _impossible_date(text: str) -> tuple[int | None, str]:
 
 
 _FLOW_MARKS = re.compile(r"[\[\]{}]")
-MAX_FLOW_DEPTH = 1000  # ruamel's parser recurses per level: deeper always ends in RecursionError
+# ruamel's parser recurses per level: past about 220 levels (RUAMEL_STACK frames) it ends in
+# RecursionError, after seconds from 500 levels on
+MAX_FLOW_DEPTH = 300
 
 
 def _deeper_than(text: str, most: int) -> bool:
@@ -156,18 +175,66 @@ def _deeper_than(text: str, most: int) -> bool:
     return False
 
 
+def _nested_deeper_than(text: str, most: int) -> bool:
+    """Whether lists and mappings nest more than ``most`` deep in ``text``: as libyaml's events
+    say (iterative, and brackets in quotes, comments or block text are no nesting: the streaming
+    reader took a card whose text held a thousand "[" that the brackets alone refused), up to where
+    libyaml stops on an error; without libyaml, or for what it could not read, by the brackets."""
+    try:
+        from yaml import CollectionEndEvent, CollectionStartEvent, YAMLError
+        from yaml._yaml import CParser
+    except ImportError:
+        return _deeper_than(text, most)
+    parser, depth = CParser(text), 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None:
+                return False
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > most:
+                    return True
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except (YAMLError, ValueError):  # (libyaml's reading ends here: what it read was not too deep)
+        return _deeper_than(text, most)
+    finally:
+        parser.dispose()
+
+
+# Frames ruamel's parser may use, whoever calls it (it recurses a few frames a level): Python's
+# limit counts the caller's frames too, and a file nested about 240 deep was read by `cardgen check`
+# and refused in a build's worker, whose stack is deeper
+RUAMEL_STACK = 880
+
+
+def _with_stack_budget(load, text: str) -> Any:
+    """``load(text)`` with RUAMEL_STACK frames above the caller's, the same from any caller."""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + RUAMEL_STACK)
+    try:
+        return load(text)
+    finally:
+        sys.setrecursionlimit(before)
+
+
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
     # ruamel's scanner looks at every open level for each token: 5,000 levels took a minute
-    # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH
+    # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH (1,000: 2 s)
     if text.count("[") + text.count("{") > MAX_FLOW_DEPTH:  # never, in a card file
-        if _deeper_than(text, MAX_FLOW_DEPTH):
+        # the brackets first (quick); what they find, libyaml's events confirm
+        if _deeper_than(text, MAX_FLOW_DEPTH) and _nested_deeper_than(text, MAX_FLOW_DEPTH):
             raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
-        data = YAML(typ="rt", pure=True).load(text)
+        data = _with_stack_budget(YAML(typ="rt", pure=True).load, text)
     except MarkedYAMLError as exc:
         from .yamlwords import explain
 
@@ -218,7 +285,7 @@ def _check_tags(data: Any, name: str) -> None:
     from ruamel.yaml.comments import TaggedScalar
 
     if _refused_tag(data) is not None:
-        raise fail(_tag_message(_refused_tag(data)), Source(name, line_of(data)))
+        raise fail(_tag_message(_refused_tag(data), data), Source(name, line_of(data)))
     pending = [data] if isinstance(data, (dict, list)) else []
     seen: set[int] = set()  # an aliased container is walked once: aliases may expand it a billion times
     while pending:
@@ -231,7 +298,7 @@ def _check_tags(data: Any, name: str) -> None:
                 continue
             refused = _refused_tag(value)
             if refused is not None:
-                raise fail(_tag_message(refused), Source(name, line_of(container, key)))
+                raise fail(_tag_message(refused, value), Source(name, line_of(container, key)))
             if isinstance(value, TaggedScalar):
                 container[key] = str(value.value)
             elif isinstance(value, (dict, list)):
@@ -248,7 +315,15 @@ def _refused_tag(value: Any) -> str | None:
     return "!!" + tag[len(_CORE_TAG):] if tag.startswith(_CORE_TAG) else tag
 
 
-def _tag_message(tag: str) -> str:
+# Plain words YAML reads as keys of its own, not text: the tag was never written ("text: <<")
+_KEY_WORDS = {("!!merge", "<<"): "merge key", ("!!value", "="): "value key"}
+
+
+def _tag_message(tag: str, value: Any = None) -> str:
+    word = _KEY_WORDS.get((tag, getattr(value, "value", None)))
+    if word is not None:
+        return (f'invalid YAML: {value.value} written without quotes is YAML\'s {word}, not text: put quotes round it '
+                "to keep it as text")
     return (f'invalid YAML: a value tagged "{tag}": cardgen reads text, numbers, true and false, dates, lists and '
             "mappings: remove the tag")
 
@@ -264,11 +339,13 @@ class _Unprintable(_Recursive):
 
 
 _UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+_NOT_A_CHARACTER = re.compile("[\ud800-\udfff]")  # what no file can hold, whoever checks the rest
 
 
-def _check_expansion(data: Any, name: str) -> None:
+def _check_expansion(data: Any, name: str, refused: re.Pattern = _UNPRINTABLE) -> None:
     """Refuse a document whose aliases expand it far beyond what is written in it: ruamel
-    shares an aliased value, but everything after loading (``plain``, templates) copies it."""
+    shares an aliased value, but everything after loading (``plain``, templates) copies it.
+    Refuse too a text value holding a character of ``refused``."""
     sizes: dict[int, int] = {}  # id of a container -> its values, aliases expanded
     written = 0  # values written in the file: each container once
     in_progress: set[int] = set()
@@ -292,7 +369,7 @@ def _check_expansion(data: Any, name: str) -> None:
                 total += size(child)
                 continue
             total += 1
-            if _UNPRINTABLE.search(child):
+            if refused.search(child):
                 raise _Unprintable(value, list(value)[index] if isinstance(value, dict) else index)
         in_progress.discard(key)
         sizes[key] = total
@@ -301,7 +378,7 @@ def _check_expansion(data: Any, name: str) -> None:
     try:
         expanded = size(data)
     except _Unprintable as exc:
-        character = _UNPRINTABLE.search(exc.container[exc.key]).group()
+        character = refused.search(exc.container[exc.key]).group()
         kind = "half of a UTF-16 pair, which is not a character" if "\ud800" <= character <= "\udfff" else (
             "a control character" if character < " " or character == "\x7f" else "not a character")
         raise fail(f"the text holds U+{ord(character):04X}, {kind}",

@@ -36,6 +36,9 @@ _WORD_START = frozenset("tTfFnN")
 _PLAIN_REFUSED_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_STOP = frozenset(",[]{}")
 MAX_KEY = 1000  # characters: YAML's implicit keys end at 1024
+# Lists and mappings inside one another: deeper is ruamel's to read or refuse. This reader recurses
+# a level at a time: a small set.yaml of "[[[[..." ended in Python's RecursionError ("internal error").
+MAX_DEPTH = 64
 
 
 def read_plain(text: str) -> Any:
@@ -49,11 +52,24 @@ def read_plain(text: str) -> Any:
     return _Reader(text).document()
 
 
+def _nested(read):
+    """A container's reader, which counts the containers open around it (``Unsure`` past MAX_DEPTH)."""
+    def reading(self, *args):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Unsure
+        value = read(self, *args)
+        self.depth -= 1
+        return value
+    return reading
+
+
 class _Reader:
     def __init__(self, text: str):
         self.lines = text.split("\n")
         self.end = (len(self.lines) - 1, len(self.lines[-1]))  # where ruamel's stream ends
         self.row = 0  # the line being read
+        self.depth = 0  # containers open (_nested)
         self._next_content()
 
     # -- lines
@@ -100,6 +116,7 @@ class _Reader:
             return self._block_sequence(indent)
         return self._block_mapping(indent)
 
+    @_nested
     def _block_mapping(self, indent: int) -> KeptMap:
         """Keys at ``indent`` from line ``row`` (the first may stand after a list's "- ")."""
         mapping = KeptMap()
@@ -151,6 +168,7 @@ class _Reader:
             return None, (row, at)
         return None, self._next_token()
 
+    @_nested
     def _block_sequence(self, indent: int) -> KeptSeq:
         sequence = KeptSeq()
         data: dict = {}
@@ -219,6 +237,7 @@ class _Reader:
             return self._flow_sequence(line, at)
         return self._scalar(line, at, flow=False)
 
+    @_nested
     def _flow_mapping(self, line: str, at: int) -> tuple[KeptMap, int]:
         mapping = KeptMap()
         data: dict = {}
@@ -253,6 +272,7 @@ class _Reader:
             if line.startswith("}", position):
                 raise Unsure  # a comma before the end
 
+    @_nested
     def _flow_sequence(self, line: str, at: int) -> tuple[KeptSeq, int]:
         sequence = KeptSeq()
         data: dict = {}

@@ -4,18 +4,19 @@ Jinja's sandbox caps one ``range`` at 100,000 items, but not loops inside loops,
 calls itself, a template that includes itself, or ``"x" * 10**9``. Here every rendering has a
 budget of steps (``CARDGEN_MAX_TEMPLATE_STEPS``): each loop turn, over anything, and each call
 takes one, and building a long string or list takes its length (a list's with what it holds, so
-that lists holding one another twice over cannot double in a loop: ``[x, x]``). Templates and macros may sit
+that lists holding one another twice over cannot double in a loop: ``[x, x]``); so does what a
+rendering writes: the text a loop's turn, a macro, a call or a block writes as it is (counted
+once, when the template is compiled), and each printed value. Templates and macros may sit
 inside one another at most ``CARDGEN_MAX_TEMPLATE_DEPTH`` deep. Past either, the rendering stops
 with a :class:`TemplateLimit` (a SecurityError, so it is reported at the template line).
 """
 from __future__ import annotations
 
 import operator
-import re
 import sys
 from typing import Any, Iterable, Iterator
 
-from jinja2 import nodes
+from jinja2 import nodes, pass_context
 from jinja2.exceptions import SecurityError
 from jinja2.environment import Environment
 from jinja2.nodes import EvalContext
@@ -24,12 +25,15 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
+from .extending import refuse_writing_outside_blocks
+from .sizes import (batch_size, center_size, depth, format_size, indent_size, nested_size, replace_size, slice_size,
+                    string_method_size, urlize_size, wordwrap_size)
 
 COUNTED = "cardgen_counted"  # the filter every for-loop's iterable is passed through
 SIZED = "cardgen_sized"  # the filter every ``~`` (and ``+``) result is passed through
 JOINED = "cardgen_joined"  # the filter every operand of ``~`` is passed through (render/printable.py: joined)
 NESTED = "cardgen_nested"  # the filter every list, tuple and dict a template writes is passed through
-_DIGITS = re.compile(r"\d+")
+WRITTEN = "cardgen_written"  # the filter that charges the text a macro, call, block or template writes as it is
 _PLAIN_NUMBERS = frozenset({int, float})
 _CONTEXTS = (EvalContext, Environment)  # what Jinja passes a filter before its value
 _OPERATORS = {"+": operator.add, "*": operator.mul, "%": operator.mod, "**": operator.pow}
@@ -59,9 +63,11 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters[SIZED] = self._sized
         self.filters[NESTED] = self._sized
         self.filters[JOINED] = _as_is
-        for name, size in (("center", _center_size), ("indent", _indent_size), ("format", _format_size),
-                           ("replace", _replace_size), ("batch", _batch_size), ("slice", _slice_size),
-                           ("join", self._join_size), ("sum", self._sum_size)):
+        self.filters[WRITTEN] = self._written
+        for name, size in (("center", center_size), ("indent", indent_size), ("format", format_size),
+                           ("replace", replace_size), ("batch", batch_size), ("slice", slice_size),
+                           ("join", self._join_size), ("sum", self._sum_size), ("wordwrap", wordwrap_size),
+                           ("tojson", self._tojson_size), ("urlize", urlize_size)):
             self.filters[name] = _charging(self, self.filters[name], size)
         self.max_steps = limit(TEMPLATE_STEPS)  # read once: a build's environment is made for it
         self.max_depth = limit(TEMPLATE_DEPTH)
@@ -89,7 +95,11 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         key = (self.settings(), source, name, defer_init)
         python = _PYTHON.get(key)
         if python is None:
-            python = super().compile(source, name, filename, raw=True, defer_init=defer_init)
+            steps_left = self.steps_left
+            try:
+                python = super().compile(source, name, filename, raw=True, defer_init=defer_init)
+            finally:  # Jinja computes constants while compiling ("x" | center(10 ** 9)): not the rendering's work
+                self.steps_left = steps_left
             _remember(_PYTHON, key, python)
         if raw:
             return python
@@ -112,7 +122,9 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         """Every for-loop's iterable goes through the ``COUNTED`` filter (each turn is a step),
         and every ``~`` result through ``SIZED`` (its length is steps: doubling a string in a
         loop or a recursive macro is stopped while it is still small)."""
-        return _Guard().visit(super()._parse(source, name, filename))
+        tree = super()._parse(source, name, filename)
+        refuse_writing_outside_blocks(tree, name, filename)
+        return _Guard().visit(tree)
 
     def _sized(self, value):
         if isinstance(value, str):
@@ -124,11 +136,25 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
     def size_of(self, value) -> int:
         """What ``value`` holds, everything inside it counted again wherever it is held (a
         string its length), counted no further than the steps left."""
-        return _nested_size(value, self.steps_left + 1)
+        return nested_size(value, self.steps_left + 1)
 
     def _join_size(self, *args, **kwargs) -> int:
+        """What it joins, and its separator between each two (range(99999) | join("x" * 99999)
+        built ten billion characters): render/printable.py makes a list of what is not one."""
         value = args[0] if args else kwargs.get("value", ())
-        return self.size_of(value) if isinstance(value, (list, tuple, dict, str)) else 0
+        if not isinstance(value, (list, tuple, dict, str)):
+            return 0
+        separator = kwargs.get("d", args[1] if len(args) > 1 else "")
+        return self.size_of(value) + len(str(separator)) * max(len(value) - 1, 0)
+
+    def _tojson_size(self, value=None, indent=None, **_) -> int:
+        """Its value written out, and with ``indent`` the spaces before each of its items, as
+        many times as the item is deep: {"a": 1} | tojson(indent=10 ** 9) built a gigabyte."""
+        size = self.size_of(value)
+        if indent is None:
+            return size
+        width = indent if isinstance(indent, int) and not isinstance(indent, bool) else len(str(indent))
+        return size * (1 + max(width, 0) * depth(value, self.steps_left + 1))
 
     def _sum_size(self, *args, **kwargs) -> int:
         """Adding lists or strings copies the total so far at each item."""
@@ -137,18 +163,24 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             return 0
         return self.size_of(iterable) * len(iterable)
 
-    def _counted(self, iterable: Iterable) -> Iterator:
-        charge = self.charge
+    def _counted(self, iterable: Iterable, written: int = 0) -> Iterator:
+        """Each turn a step, and the text the loop's body writes as it is (``written``)."""
+        charge, steps = self.charge, 1 + written
         for item in iterable:
-            charge(1)
+            charge(steps)
             yield item
+
+    @pass_context  # so that Jinja never calls it while compiling, with a constant
+    def _written(self, _context, written: int) -> str:
+        self.charge(written)
+        return ""
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         __self.charge(1)
         if not isinstance(__obj, Macro):
             owner = getattr(__obj, "__self__", getattr(getattr(__obj, "__wrapped__", None), "__self__", None))
             if isinstance(owner, str):  # what a string method builds: "a".ljust(10 ** 9)
-                __self.charge(_string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
+                __self.charge(string_method_size(__self, owner, getattr(__obj, "__name__", ""), args, kwargs))
                 if getattr(__obj, "__name__", "") == "format":  # "{} coins".format(cost) wrote "None coins"
                     for value in (*args, *kwargs.values()):
                         if value is None:  # (a container is passed: "{m[k]}" reads a field of it)
@@ -204,17 +236,32 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 self.charge(right * max(abs(left).bit_length() - 1, 0) // 64)  # the result's size, in words
             return operator.pow(left, right)
         if isinstance(left, str):  # "%" formats: a width or precision is a length to build, and the values
-            self.charge(_format_size(left, right) + self.size_of(right))
+            self.charge(format_size(left, right) + self.size_of(right))
             for value in right if isinstance(right, tuple) else () if isinstance(right, dict) else (right,):
                 self.filters[JOINED](value)
         return operator.mod(left, right)
 
 
 class _Guard(NodeTransformer):
+    """Jinja wrote the text of a template as it is without counting it: a loop of 100,000 turns
+    over 10 KB of it built a gigabyte, in steps well inside the limit."""
+
     def visit_For(self, node: nodes.For) -> nodes.Node:
         self.generic_visit(node)
-        node.iter = nodes.Filter(node.iter, COUNTED, [], [], None, None, lineno=node.iter.lineno)
+        written = nodes.Const(_text_written(node.body))
+        node.iter = nodes.Filter(node.iter, COUNTED, [written], [], None, None, lineno=node.iter.lineno)
         return node
+
+    def _writes(self, node: nodes.Node) -> nodes.Node:
+        """A macro, call, block or template: charged what it writes as it is, whenever it runs."""
+        self.generic_visit(node)
+        written = _text_written(node.body)
+        if written:
+            charge = nodes.Filter(nodes.Const(written), WRITTEN, [], [], None, None, lineno=node.lineno)
+            node.body.insert(0, nodes.ExprStmt(charge, lineno=node.lineno))
+        return node
+
+    visit_Macro = visit_CallBlock = visit_Block = visit_Template = _writes
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
@@ -231,6 +278,22 @@ class _Guard(NodeTransformer):
     visit_List = visit_Tuple = visit_Dict = _nested
 
 
+_CHARGED_ITSELF = (nodes.For, nodes.Macro, nodes.CallBlock, nodes.Block)
+
+
+def _text_written(body: list) -> int:
+    """The length of the template text ``body`` writes as it is, but for that of its loops,
+    macros, calls and blocks, which charge their own."""
+    total, pending = 0, list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, nodes.TemplateData):
+            total += len(node.data)
+        elif not isinstance(node, _CHARGED_ITSELF):
+            pending.extend(node.iter_child_nodes())
+    return total
+
+
 def _as_is(value: Any) -> Any:
     return value
 
@@ -239,59 +302,6 @@ def _items(node: nodes.Node) -> list:
     if isinstance(node, nodes.Dict):
         return [part for pair in node.items for part in (pair.key, pair.value)]
     return list(node.items)
-
-
-def _nested_size(value, most: int) -> int:
-    """The size of ``value`` (see ``BoundedEnvironment.size_of``), counted up to ``most``."""
-    total = 0
-    pending = [value]
-    while pending and total <= most:
-        item = pending.pop()
-        if isinstance(item, str):
-            total += len(item)
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            total += len(item) or 1
-            pending.extend(item)
-        elif isinstance(item, dict):
-            total += len(item) or 1
-            pending.extend(item.values())
-        else:
-            total += 1
-    return total
-
-
-def _string_method_size(environment: BoundedEnvironment, text: str, name: str, args: tuple, kwargs: dict) -> int:
-    """What a string method called from a template builds, before it builds it."""
-    first = args[0] if args else next(iter(kwargs.values()), None)
-    if name in ("ljust", "rjust", "center", "zfill"):
-        return first if isinstance(first, int) else 0
-    if name == "expandtabs":
-        return len(text) * (first if isinstance(first, int) else 8)
-    if name == "replace" and len(args) >= 2:
-        return _replace_size(text, *args)
-    if name == "join":
-        return environment.size_of(first) + len(text) * (len(first) if hasattr(first, "__len__") else 0)
-    if name in ("format", "format_map"):
-        return _format_size(text, *args, **kwargs) + environment.size_of(list(args) + list(kwargs.values()))
-    return 0
-
-
-def _replace_size(*args, **kwargs) -> int:
-    """The length ``replace`` builds: each match of ``old`` grows by what ``new`` is longer."""
-    text, old, new = (list(args) + [kwargs.get("old", ""), kwargs.get("new", "")])[:3]
-    text, old, new = str(text), str(old), str(new)
-    matches = text.count(old) if old else len(text) + 1
-    return len(text) + matches * max(len(new) - len(old), 0)
-
-
-def _batch_size(*args, **kwargs) -> int:
-    count = kwargs.get("linecount", args[1] if len(args) > 1 else 0)
-    return count if isinstance(count, int) else 0
-
-
-def _slice_size(*args, **kwargs) -> int:
-    count = kwargs.get("slices", args[1] if len(args) > 1 else 0)
-    return count if isinstance(count, int) else 0
 
 
 def _template_depth() -> int:
@@ -317,37 +327,3 @@ def _charging(environment: BoundedEnvironment, original, size):
         if hasattr(original, attribute):
             setattr(charged, attribute, getattr(original, attribute))
     return charged
-
-
-def _center_size(*args, **kwargs) -> int:
-    width = kwargs.get("width", args[1] if len(args) > 1 else 80)
-    return width if isinstance(width, int) else 0
-
-
-def _indent_size(*args, **kwargs) -> int:
-    s = args[0] if args else kwargs.get("s", "")
-    width = kwargs.get("width", args[1] if len(args) > 1 else 4)
-    lines = str(s).count("\n") + 1
-    return lines * width if isinstance(width, int) else lines * len(str(width))
-
-
-def _format_size(value, *args, **kwargs) -> int:
-    """The largest number in a format string: what a width or precision there can build; and
-    where the string takes a width from its values ("%*s", "{0:>{1}}"), the largest of those."""
-    text = str(value)
-    written = max((int(d) for d in _DIGITS.findall(text)), default=0)
-    if "*" not in text and _NESTED_FIELD.search(text) is None:
-        return written
-    largest, pending = written, [*args, *kwargs.values()]
-    while pending:  # "{0:>{1[0][0]}}" reaches into what the values hold
-        held = pending.pop()
-        if isinstance(held, int) and not isinstance(held, bool):
-            largest = max(largest, abs(held))
-        elif isinstance(held, (tuple, list)):
-            pending.extend(held)
-        elif isinstance(held, dict):
-            pending.extend(held.values())
-    return largest
-
-
-_NESTED_FIELD = re.compile(r"\{[^{}]*\{")  # a replacement field inside another's format spec

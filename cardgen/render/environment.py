@@ -23,8 +23,11 @@ from ..limits import LimitReached
 from ..paths import OutsideProject, confined, is_inside, not_a_file
 from .bounded import JOINED, BoundedEnvironment, TemplateLimit
 from .colors import contrast, mix
+from .extending import refuse_blocks_no_parent_has
+from .syntaxerrors import template_file, where_to_edit
 from .fragments import FragmentCache
-from .printable import formatted_values, joined, joined_items, joining_checked, printable
+from .printable import (TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, listing, printable,
+                        refusing_none)
 
 # What marking looks for: an element's start tag, to mark; or the start of a stretch whose ``<``
 # opens no element (a Jinja expression, statement or comment, whose strings and comparisons are
@@ -97,6 +100,8 @@ class MarkedLoader(FileSystemLoader):
             raise TemplateNotText(f"the template is not UTF-8 text: byte 0x{exc.object[exc.start:exc.start + 1].hex().upper()}"
                                   f" at byte offset {exc.start} (save it as UTF-8)",
                                   exc.object.count(b"\n", 0, exc.start) + 1, template) from None
+        if source.startswith("\ufeff"):  # the byte-order mark some editors save UTF-8 with: not the template's text
+            source = source[1:]
         return marked_source(source, name), filename, uptodate
 
 
@@ -197,9 +202,11 @@ class Templates:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, extensions=[FragmentCache],
             finalize=printable)
         self.env.filters["random"] = _no_random
-        self.env.filters["join"] = joining_checked(self.env.filters["join"], joined_items)
+        self.env.filters["join"] = listing(joining_checked(self.env.filters["join"], joined_items))
         self.env.filters["format"] = joining_checked(self.env.filters["format"], formatted_values)
         self.env.filters[JOINED] = joined
+        for text_filter in TEXT_FILTERS:
+            self.env.filters[text_filter] = refusing_none(text_filter, self.env.filters[text_filter])
         self.env.globals["lipsum"] = _steady_lipsum
         self.env.filters["int"] = _whole_number
         self.env.filters["float"] = _number
@@ -263,7 +270,9 @@ class Templates:
             template = self._compiled.get(name)
             self.env.start()
             if template is None:
-                template = self._compiled[name] = self.env.get_template(name)
+                template = self.env.get_template(name)
+                refuse_blocks_no_parent_has(self.env, name)
+                self._compiled[name] = template
             return template.render(context)
         except TemplateNotFound as exc:
             # a missing include or parent is the including line's problem; a missing layout, set.yaml's
@@ -277,13 +286,18 @@ class Templates:
                 message = f'template "templates/{exc.name}" not found'
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateSyntaxError as exc:
-            file = f"templates/{exc.name or name}"
+            template, file = template_file(exc, name, self.folder, self.root)
             frames = [f for f in self._template_frames(exc) if f.file != file]
-            said = exc.message if isinstance(exc, TemplateNotText) else f"template syntax error: {exc.message}"
-            raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, exc.lineno), card)) from None
-        except TemplateLimit as exc:
-            where = self._template_frame(exc) or Source(f"templates/{name}")
-            raise LimitReached(Problem(str(exc), where, card)) from None
+            if isinstance(exc, TemplateNotText):
+                said, line = exc.message, exc.lineno
+            else:
+                message, line = where_to_edit(exc, self._source_of(template), self.env)
+                said = f"template syntax error: {message}"
+            raise CardgenError(Problem(f"{said}{_included_from(frames)}", Source(file, line), card)) from None
+        except TemplateLimit as exc:  # an included template's text can be what passes it: the loop including it says
+            frames = self._template_frames(exc)
+            where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
+            raise LimitReached(Problem(str(exc) + _included_from(frames[:-1]), where, card)) from None
         except RecursionError as exc:  # the depth limit comes first; this is what reaches past it
             frames = self._template_frames(exc)
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
@@ -310,6 +324,13 @@ class Templates:
         except Exception as exc:  # anything else a template can make Python raise
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
+
+    def _source_of(self, name: str) -> str | None:
+        """A template's text as Jinja read it (lines as in the file), or None if it cannot be read."""
+        try:
+            return self.env.loader.get_source(self.env, name)[0]
+        except Exception:  # noqa: BLE001 - only to place a message better: the message stands without it
+            return None
 
     def _template_frame(self, exc: BaseException) -> Source | None:
         frames = self._template_frames(exc)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 from ..errors import CardgenError, Problem, Source
 from ..limits import LimitReached
 from ..streams import Latest
-from ..model import Card, CardSet, CardType, Face
+from ..model import Card, CardSet, CardType, Face, new_face
 from .environment import Templates
 from .markup import Element, parse_markup
 
@@ -86,6 +86,7 @@ def _context_value(name: str, set_values: SetView, card_type: CardType, fields: 
 
 
 _OWN_NAMES = frozenset(("card", "copy", "w", "h", "bleed", "safe", "set"))  # template_context's own, over the fields
+_CARD_FREE = frozenset(("w", "h", "bleed", "safe", "set"))  # of those, the ones the card type alone decides
 
 
 def _key(markup: str, card_type: CardType) -> str:
@@ -158,6 +159,9 @@ class FaceRenderer:
         self._shared = Latest(self.SHARED)
         self._set_view = set_view(card_set)
         self._reads: dict[str, tuple[str, ...] | None] = {}  # template -> the names it reads, sorted
+        # (template, id of a card type) -> (the card type, values text, its digest), for a template
+        # that reads nothing of the card (a back): its values are the same for every card
+        self._same_values: dict[tuple[str, int], tuple[CardType, str, bytes]] = {}
         # when a list, each face made is noted in it as its ``_shared`` entry (see kept_cards.py)
         self.noting: list | None = None
 
@@ -222,21 +226,28 @@ class FaceRenderer:
             reads = self._reads[template] = tuple(sorted(used)) if used is not None else None
         # the values the template reads: faces with the same ones are one rendering (the
         # context itself is made only for a face rendered, most of a rebuild's are not)
-        if reads is not None:
-            context = None
-            values = [(n, _context_value(n, self._set_view, card_type, fields, copy)) for n in reads]
+        context = None
+        same = self._same_values.get((template, id(card_type)))
+        if same is not None and same[0] is card_type:
+            values_text, digest = same[1], same[2]
         else:
-            context = template_context(self._set_view, card_type, fields, copy)
-            values = list(context.items())
-        values_text = repr(values)
-        # keyed by a digest: the values of every card would otherwise stay in memory as keys
-        # (a face met again, such as a shared back, is found before its render key is made)
-        shared = (template, id(card_type), plain, hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest())
+            if reads is not None:
+                values = [(n, _context_value(n, self._set_view, card_type, fields, copy)) for n in reads]
+            else:
+                context = template_context(self._set_view, card_type, fields, copy)
+                values = list(context.items())
+            values_text = repr(values)
+            # keyed by a digest: the values of every card would otherwise stay in memory as keys
+            # (a face met again, such as a shared back, is found before its render key is made)
+            digest = hashlib.blake2b(values_text.encode("utf-8"), digest_size=20).digest()
+            if reads is not None and _CARD_FREE.issuperset(reads):
+                self._same_values[template, id(card_type)] = (card_type, values_text, digest)
+        shared = (template, id(card_type), plain, digest)
         known = self._shared.get(shared)
         if known is not None:
             if self.noting is not None:
                 self.noting.append(known)
-            return Face(card, card_type, copy, side, known[0], known[1])
+            return new_face(card, card_type, copy, side, known[0], known[1])
         remembered = None
         if plain:  # the context holds the card's fields and values of cardgen's own: all plain
             remembered = render_key(self.memo.prefix, template, card_type, values_text)
@@ -273,7 +284,7 @@ class FaceRenderer:
         known = self._shared[shared] = (key, content_hash, refs, remembered)
         if self.noting is not None:
             self.noting.append(known)
-        return Face(card, card_type, copy, side, key, content_hash, markup)
+        return new_face(card, card_type, copy, side, key, content_hash, markup)
 
 
 def _with_counts(problems: dict[tuple, tuple[Problem, set]]) -> list[Problem]:

@@ -36,11 +36,14 @@ def _marker(value: str) -> Source:
     return Source(file, int(line))
 
 
-def _last_marker_before(markup: str, line: int, fallback: Source) -> Source:
+def _last_marker_before(markup: str, line: int, fallback: Source | None, file: str | None = None) -> Source | None:
+    """The template line of the last element that starts on or before ``line`` of the markup (of
+    the template ``file``, if given), or ``fallback``."""
     found = fallback
     for text in markup.split("\n")[:line]:
         for match in _SRC.finditer(text):
-            found = Source(match.group(1), int(match.group(2)))
+            if file is None or match.group(1) == file:
+                found = Source(match.group(1), int(match.group(2)))
     return found
 
 
@@ -121,7 +124,10 @@ def _parsed(markup: str, card: str | None, fallback: Source) -> tuple[Element, .
         root = etree.fromstring(markup.encode("utf-8"), _PARSER)
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or 1
-        where = _last_marker_before(markup, line, fallback)
+        where = _last_marker_before(markup, line, None)
+        first = _SRC.search(markup)
+        if where is None:  # before the first element: its template's <card> line, not set.yaml's (fallback)
+            where = _marker(f"{first.group(1)}:{first.group(2)}") if first else fallback
         # the parser's own "line 11, column 392" counts in the rendered markup, which the designer
         # never sees (and differs from card to card): the template line says where
         reason = re.sub(r",? line \d+, column \d+$", "", str(exc.msg or "").strip()).strip()
@@ -130,6 +136,12 @@ def _parsed(markup: str, card: str | None, fallback: Source) -> tuple[Element, .
             code = int(character.group(1), 16) if character.group(1) else int(character.group(2))
             kind = "a control character" if code < 0x20 else "not a character"
             reason = f"a value here holds U+{code:04X} ({kind}), which card markup cannot carry: remove it from the data"
+        elif reason.startswith("Start tag expected") and first is not None and markup.lstrip()[:1] != "<":
+            reason = "the template writes text before <card> (card markup is one <card> element; put text in a <text>)"
+        elif reason == "Extra content at the end of the document" and first is not None:
+            # the last element before it may be an included template's; what follows </card> is the layout's
+            reason = "the template writes something after </card> (card markup is one <card> element)"
+            where = _last_marker_before(markup, line, where, file=first.group(1))
         elif reason == "Document is empty":
             reason = "the template produces no card markup (it is empty, or writes only spaces)"
         elif reason.startswith("Excessive depth in document"):  # libxml2's limit, in libxml2's words

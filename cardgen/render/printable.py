@@ -15,6 +15,7 @@ from markupsafe import Markup
 NONE_PRINTED = ('the value printed here is none (left empty in YAML, or nothing found), which would print as '
                 '"None": give it a value, or test it with `is none`')
 _PRINTS_AS_ITSELF = frozenset({str, Markup, int, float, bool})
+_TEXT = frozenset({str, Markup})
 _CONTAINERS = ((list, tuple, set, frozenset, "list", 'print its items in a loop, or join them with | join(", ")'),
                (Mapping, "mapping", "print one of its values"))
 _TEXT_LIKE = (str, numbers.Number, datetime.date, datetime.time)  # a YAML date prints as written: 2024-05-01
@@ -35,15 +36,18 @@ def _not_text(value: Any) -> str | None:
 
 
 @jinja2.pass_eval_context
-def printable(_: Any, value: Any) -> Any:
+def printable(eval_context: Any, value: Any) -> Any:
     """What ``{{ ... }}`` prints: anything but none, the containers and the objects Python would
     write out. Jinja wrote None as the word "None": on a card as text, and in an attribute as the
     colour "none", which paints nothing; a list from a YAML card file as "['a', 'b']"; a macro
     named without its () as "<Macro 'm'>". It takes the evaluation context (unused) so that Jinja
     calls it at every rendering: a finalize without one is applied to a constant (``{{ none }}``,
     ``{{ [1, 2] }}``) when the template is compiled, after autoescape has made it the text
-    "None", which it then lets through."""
+    "None", which it then lets through. Printed text costs its length in the rendering's steps
+    (render/bounded.py): a value printed in a loop is written again at every turn."""
     if value.__class__ in _PRINTS_AS_ITSELF:
+        if value.__class__ in _TEXT:
+            eval_context.environment.charge(len(value))
         return value
     problem = _not_text(value)
     if problem is not None:
@@ -74,6 +78,41 @@ def joining_checked(original: Any, values: Any) -> Any:
     if hasattr(original, "jinja_pass_arg"):
         checked.jinja_pass_arg = original.jinja_pass_arg
     return checked
+
+
+# Jinja's filters that make text of their value: of none, the text "None" ("NONE" in capitals,
+# "none" in lower case, which an attribute reads as the colour that paints nothing).
+TEXT_FILTERS = ("capitalize", "center", "e", "escape", "forceescape", "format", "indent", "lower", "pprint", "replace",
+                "safe", "striptags", "title", "trim", "truncate", "upper", "urlize", "wordcount", "wordwrap")
+
+
+def refusing_none(name: str, original: Any) -> Any:
+    """Jinja's text filter ``name``, refusing a none it would make the text "None" of."""
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        given = args[1:] if args and isinstance(args[0], (EvalContext, jinja2.Environment)) else args
+        if (given[0] if given else kwargs.get("value", kwargs.get("s"))) is None:
+            raise ValueError(f"| {name} of a value that is none (left empty in YAML, or nothing found), which Jinja "
+                             'makes the text "None" first: give it a value, or test it with `is none`')
+        return original(*args, **kwargs)
+
+    if hasattr(original, "jinja_pass_arg"):
+        checked.jinja_pass_arg = original.jinja_pass_arg
+    return checked
+
+
+def listing(original: Any) -> Any:
+    """``join`` given a list of what it was given (a generator from ``map`` or ``select``, a
+    range): so that its items are checked (``map(attribute="cost") | join`` wrote "None" for a
+    cost left empty) and charged, as a list's are."""
+    def listed(*args: Any, **kwargs: Any) -> Any:
+        at = 1 if args and isinstance(args[0], EvalContext) else 0
+        if len(args) > at and not isinstance(args[at], (str, list, tuple, Mapping)) and hasattr(args[at], "__iter__"):
+            args = (*args[:at], list(args[at]), *args[at + 1:])
+        return original(*args, **kwargs)
+
+    if hasattr(original, "jinja_pass_arg"):
+        listed.jinja_pass_arg = original.jinja_pass_arg
+    return listed
 
 
 def joined_items(given: tuple, kwargs: dict) -> tuple:

@@ -23,7 +23,7 @@ class Lines:
 
     def __init__(self, measured: list[list[MeasuredLine]], space: float):
         self.space = space
-        self.paragraph_sizes = [len(paragraph) for paragraph in measured]
+        self.paragraph_sizes = list(map(len, measured))
         # one pass over the hard lines (a text has one or two: comprehensions cost more to start
         # than to run)
         self.lines = lines = []
@@ -95,5 +95,5 @@ class Lines:
 
 def height_in_lines(broken, leading: float) -> float:
     """Height in 1-pt units."""
-    lines = sum(len(p) for p in broken)
+    lines = sum(map(len, broken))
     return leading * (lines + PARAGRAPH_GAP * (len(broken) - 1))

@@ -293,7 +293,8 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
     band = style.leading * size
     glyphs = (face.ascent + face.descent) * size
     height = height_in_lines(broken, style.leading) * size
-    top = {"top": 0.0, "middle": (box_h - height) / 2, "bottom": box_h - height}[style.valign]
+    valign = style.valign
+    top = 0.0 if valign == "top" else (box_h - height) / 2 if valign == "middle" else box_h - height
     align = style.align
     justify, center, right = align == "justify", align == "center", align == "right"
     joinable: dict = {}  # (face, colour) -> its space is the layout's: its words may share a string
@@ -306,13 +307,10 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             y += PARAGRAPH_GAP * band
         for hard_line, start, end, used, last in paragraph:
             baseline = y + half_leading + ascent
+            y += band
             extra = box_w - used * size
-            gap = space_pt
-            word_space = 0.0
             x = extra / 2 if center else extra if right else 0.0
-            if justify and not last and end - start > 1:
-                word_space = extra / (end - start - 1)
-                gap += word_space
+            word_space = extra / (end - start - 1) if justify and not last and end - start > 1 else 0.0
             keys = hard_line.keys
             key = keys[start] if end > start else None
             if key is not None and keys[start:end].count(key) == end - start:
@@ -322,11 +320,10 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
                 if joins:  # the usual line: one string
                     segments = (_new_tuple(Segment, (x, " ".join(hard_line.texts[start:end]), key[0], key[1], None)),)
                     lines.append(_new_tuple(LaidLine, (baseline, segments, word_space)))
-                    y += band
                     continue
+            gap = space_pt + word_space if word_space else space_pt
             lines.append(_new_tuple(LaidLine, (baseline, _segments(hard_line, start, end, x, gap, size, space, joinable,
                                                                    style.letter_spacing), word_space)))
-            y += band
     return LaidText(size, tuple(lines), height)
 
 
@@ -339,11 +336,19 @@ def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: floa
     text: list[str] = []
     segment_x = 0.0
     face = color = None
+    joining = None  # the (face, colour) key of the text being gathered when a next word of it joins it
     texts, keys, widths, mixed = hard_line.texts, hard_line.keys, hard_line.widths, hard_line.pieces
     for index in range(start, end):
         word_text = texts[index]
         if word_text is not None:
-            pieces = ((keys[index], word_text, widths[index]),)
+            key = keys[index]
+            if key is joining:  # the usual word: the text goes on, one space on
+                text.append(" ")
+                text.append(word_text)
+                x += widths[index] * size
+                x += gap
+                continue
+            pieces = ((key, word_text, widths[index]),)
         else:
             pieces = [((piece.face, piece.run.style.color), piece.run.text if piece.run.icon is None else None,
                        piece.width) if piece.face is not None else (piece.run, None, piece.width)
@@ -374,6 +379,7 @@ def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: floa
             word_start = False
             x += width * size
         x += gap
+        joining = key if word_text is not None and joinable.get(key) else None
     if text:
         segments.append(_new_tuple(Segment, (segment_x, "".join(text), face, color, None)))
     return tuple(segments)

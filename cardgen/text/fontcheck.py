@@ -16,6 +16,9 @@ from struct import error as StructError, unpack_from
 
 # the tables reportlab reads to measure text, and those it copies into the PDF's subsets
 CHECKED = ("head", "hhea", "maxp", "hmtx", "loca", "glyf", "cmap", "name", "OS/2", "post", "cvt ", "fpgm", "prep")
+# the tables reportlab cannot measure or cut a subset without: a font lacking one was read, or
+# failed deep in the PDF's writing ("internal error: KeyError('glyf')")
+REQUIRED = ("head", "hhea", "maxp", "hmtx", "loca", "glyf", "cmap", "name", "post")
 UNICODE = 0x110000  # code points
 DAMAGED = "the file is damaged or not a TrueType font"
 
@@ -50,9 +53,14 @@ def check_font(data: bytes) -> None:
         return
     try:
         tables = _directory(data)
+        missing = next((tag for tag in REQUIRED if tag not in tables), None)
+        if missing is not None:
+            raise DamagedFont(f'it has no "{missing}" table, which every TrueType font holds (a damaged or '
+                              "incomplete file)")
         for tag in CHECKED:
             if tag in tables:
                 _checksum(data, tag, *tables[tag])
+        _units_per_em(data, tables["head"][1])
         if "cmap" in tables:
             _character_map(data, *tables["cmap"][1:])
         if "loca" in tables and "glyf" in tables and "head" in tables and "maxp" in tables:
@@ -89,6 +97,15 @@ def _checksum(data: bytes, tag: str, expected: int, start: int, length: int) -> 
     if total != expected:
         raise DamagedFont(f'its "{tag.strip()}" table is damaged (its checksum does not match the '
                           f"file's table directory)")
+
+
+def _units_per_em(data: bytes, head: int) -> None:
+    """The font's unit, which every width and outline is measured in: 16 to 16,384 a font size
+    (the OpenType rule). reportlab divides by it: 0 failed as a damaged file, without a reason."""
+    units = unpack_from(">H", data, head + 18)[0]
+    if not 16 <= units <= 16384:
+        raise DamagedFont(f"its units per em (head table) are {units}, outside the 16 to 16,384 a font may have "
+                          "(a damaged file?)")
 
 
 def _character_map(data: bytes, start: int, length: int) -> None:

@@ -115,6 +115,10 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
             if inside and path.suffix.lower() in FONT_SUFFIXES and kind_at(path) is not None:
                 raise fail(f'font file "{value}" of family "{name}" {not_a_file(path)}',
                            Source(file, line_of(styles, key)))
+            if inside and path.is_file() and path.suffix.lower() not in FONT_SUFFIXES:
+                raise fail(f'font file "{value}" of family "{name}" is not a .ttf or .otf file: cardgen reads '
+                           "TrueType and OpenType fonts (a .ttc collection or a web font: save the face as "
+                           ".ttf or .otf)", Source(file, line_of(styles, key)))
             if not inside or not path.is_file() or path.suffix.lower() not in FONT_SUFFIXES:
                 raise fail(f'font file "{value}" of family "{name}" is not in {folder_name}/ '
                            f"(a .ttf or .otf file)", Source(file, line_of(styles, key)))

@@ -38,6 +38,21 @@ def truetype_copy(path: Path, digest: str, folder: Path) -> Path:
 
 
 def _converted(path: Path) -> bytes:
+    import logging
+
+    # fontTools logs what it finds odd in a font ("Glyph 'x' has a huge advance width") to the
+    # terminal, a line in no form of cardgen's, between a build's own lines: what matters is refused
+    # (an exception), the rest is the font's as made
+    fonttools_log = logging.getLogger("fontTools")
+    level = fonttools_log.level
+    fonttools_log.setLevel(logging.ERROR)
+    try:
+        return _converted_quietly(path)
+    finally:
+        fonttools_log.setLevel(level)
+
+
+def _converted_quietly(path: Path) -> bytes:
     import io
 
     from fontTools.pens.cu2quPen import Cu2QuPen

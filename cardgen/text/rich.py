@@ -90,9 +90,11 @@ def _marker_kinds(markers: list[str], icons) -> list[str]:
         else:
             kinds.append("newline" if first == "\n" else "paragraph")
     for kind in ("bold", "italic"):
-        positions = [i for i, k in enumerate(kinds) if k == kind]
-        if len(positions) % 2:
+        if kinds.count(kind) % 2:  # the last one has no partner
+            positions = [i for i, k in enumerate(kinds) if k == kind]
             kinds[positions[-1]] = _LITERAL
+    if "open" not in kinds and "close" not in kinds:
+        return kinds
     stack: list[int] = []
     for i, kind in enumerate(kinds):
         if kind == "open":

@@ -155,7 +155,7 @@ class KeptPages:
                                                   f"{slot.x!r} {slot.y!r} {slot.w!r} {slot.h!r} {slot.shape} "
                                                   f"{slot.rotation!r} {slot.clip!r}")
             parts += (face.content_hash, face.markup_key, known[1])
-        return hashlib.blake2b("\n".join(parts).encode("utf-8"), digest_size=20).hexdigest()
+        return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:40]  # (SHA-256: as pdf.py's pages)
 
     def _fonts(self) -> tuple:
         """The state of the document's fonts: how many are named, and each one's codes."""

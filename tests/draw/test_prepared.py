@@ -71,4 +71,4 @@ def test_a_text_object_checked_at_once_is_the_one_checked_run_by_run(fonts, text
     regular, bold = fonts.face("DejaVu Sans"), fonts.face("DejaVu Sans", bold=True)
     items = ("0.250 Tw",) + tuple((face.pdf_name, "9", text) for face, text in zip((regular, bold) * 2, texts))
     preparer = Preparer(fonts.face_named, None)
-    assert preparer._text(4, items) == preparer._text(4, items, careful=True)
+    assert preparer._text(4, items) == preparer._careful_text(4, items)

@@ -106,6 +106,15 @@ def test_control_characters_are_refused(project):
     assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Bell": text contains the control character U+0007']
 
 
+def test_control_characters_are_refused_at_the_card_whichever_reader_reads_the_file(project):
+    # an anchor is for ruamel's reader, which refused the character without naming the card
+    path = project / "data/demo/cards.yaml"
+    path.write_text('- name: &bell Bell\n  type: action\n  text: "ring \\a now"\n')
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Bell": text contains the control character U+0007']
+
+
 _FORBIDDEN = [*map(chr, [*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]), "\ufffe", "\uffff"]
 
 

@@ -71,6 +71,34 @@ def test_a_byte_changed_in_a_table_the_pdf_needs(built, cli, tag):
     fails_with(project, cli, before, f'its "{tag}" {CHECKSUM}')
 
 
+@pytest.mark.parametrize("tag", ["glyf", "head", "post"])
+def test_a_table_the_pdf_needs_is_missing(built, cli, tag):
+    # without glyf, reportlab measured the text and failed cutting the subset: "internal error: KeyError('glyf')"
+    project, before = built
+
+    def renamed(data, found):
+        index = found[tag][0]
+        data[12 + 16 * index:12 + 16 * index + 4] = b"zzzz"
+
+    damaged(project, renamed)
+    fails_with(project, cli, before, f'it has no "{tag}" table, which every TrueType font holds (a damaged or '
+                                     "incomplete file)")
+
+
+@pytest.mark.parametrize("units", [0, 8, 20000])
+def test_units_per_em_outside_what_a_font_may_have(built, cli, units):
+    # 0 was "the file is damaged or not a TrueType font", without a reason; 20,000 printed specks
+    project, before = built
+
+    def unit(data, found):
+        struct.pack_into(">H", data, found["head"][1] + 18, units)
+        data[:] = with_checksums(bytes(data))
+
+    damaged(project, unit)
+    fails_with(project, cli, before, f"its units per em (head table) are {units}, outside the 16 to 16,384 a font "
+                                     "may have (a damaged file?)")
+
+
 def test_a_table_the_pdf_never_reads_may_differ_from_its_checksum(built, cli):
     # kerning: neither measured nor embedded (the glyphs print as they were made)
     project, _ = built

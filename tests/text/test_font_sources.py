@@ -22,6 +22,7 @@ import cardgen
 from cardgen import BuildOptions
 from cardgen.text.fontfolders import shipped_folder
 from projects import FIXTURES, REPO
+from test_hostile import cardgen as fresh_cardgen
 
 OTF = FIXTURES / "otf/Cantarell-Regular.otf"
 
@@ -398,3 +399,30 @@ def test_the_default_family_needs_a_regular_face(tmp_path, cli):
     result = cli(root, "build")
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == 'fonts/fonts.yaml:4: default font family "Heavy" needs a regular face'
+
+
+@pytest.mark.parametrize("file", ["Body.ttc", "Body.woff2"])
+def test_a_collection_or_a_web_font_is_named_as_what_it_is(tmp_path, cli, file):
+    # it is in fonts/: "is not in fonts/ (a .ttf or .otf file)" said it was not
+    root = project_without_fonts(tmp_path)
+    (root / "fonts").mkdir()
+    shutil.copy(OTF, root / "fonts" / file)
+    (root / "fonts/fonts.yaml").write_text(f"families:\n  Body:\n    regular: {file}\n")
+    result = cli(root, "check")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f'fonts/fonts.yaml:3: font file "{file}" of family "Body" is not a .ttf or .otf file: cardgen reads '
+        "TrueType and OpenType fonts (a .ttc collection or a web font: save the face as .ttf or .otf)")
+
+
+def test_what_fonttools_finds_odd_in_an_otf_font_is_not_printed(tmp_path, latin_otf):
+    # a line in no form of cardgen's: "Glyph 'asciitilde' has a huge advance width (64512); is it ..."
+    font = TTFont(latin_otf)
+    tilde = font.getBestCmap()[ord("~")]  # a character the demo's cards never print
+    font["hmtx"][tilde] = (64512, font["hmtx"][tilde][1])
+    odd = tmp_path / "odd" / OTF.name
+    odd.parent.mkdir()
+    font.save(odd)
+    root = otf_project(tmp_path, odd)
+    result = fresh_cardgen(root, "check")  # a process of its own: pytest's logging would take the line
+    assert (result.returncode, result.stderr) == (0, "")
