@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..write.temporary import remove_stale, temporary_path
+from ..write.atomic import staged
+from ..write.temporary import remove_stale
 
 INDEX = "proof.json"
 THUMBS = ".thumbs"
@@ -118,13 +119,10 @@ class ProofFolder:
 
 
 def _write_atomic(path: Path, data: bytes, made: bool = False) -> None:
-    """``path`` holds ``data`` whole or is as it was (``made``: its folder is there)."""
+    """``path`` holds ``data`` whole or is as it was (``made``: its folder is there). Staged as
+    every output is (write/atomic.py): a failure names the file (a full disk said only "no space
+    left on device", naming nothing), and a stop leaves no temporary behind."""
     if not made:
         path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = temporary_path(path)
-    try:
+    with staged(path) as (temporary,):
         temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except BaseException:  # an error, or a stop (a worker's too): no half-written file stays behind
-        temporary.unlink(missing_ok=True)
-        raise

@@ -234,3 +234,22 @@ def test_a_run_stopped_half_way_leaves_nothing_stale(project, tmp_path, monkeypa
     fresh = run(project, tmp_path / "fresh")
     for path in sorted(fresh.folder.glob("*.png")):
         assert (again.folder / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_a_face_that_cannot_be_written_is_named(project):
+    import os
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def small_files():  # past 100 kB a write fails (EFBIG), as on a full disk: an OSError naming no file
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # (the set's PDF fits; its longest card's PNG does not)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+
+    out = project / "proofs"
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(project), "proof", "demo", "--jobs", "1",
+                           "--out", str(out)], capture_output=True, text=True, timeout=300, preexec_fn=small_files)
+    assert done.returncode == 1
+    assert done.stderr == f"cardgen: cannot write {out / 'demo/long-winded-1-front.png'}: file too large\n"
+    assert not [name for name in os.listdir(out / "demo") if name.endswith(".tmp")]
