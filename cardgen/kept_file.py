@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import stat
+import struct
+import zlib
 from pathlib import Path
 
 
@@ -37,3 +39,23 @@ def read_kept(path: Path) -> bytes | None:
             return handle.read()
     except OSError:
         return None
+
+
+# A kept file starts with the CRC-32 of the rest: a byte changed on disk would otherwise be read
+# as other kept data (a font file "DejaVuSerif-Italic.tpf" in a kept fonts.yaml, an error the
+# project does not have), not as a damaged file.
+_CHECK = struct.Struct("<I")
+
+
+def sealed(data: bytes) -> bytes:
+    """``data`` as a kept file holds it, its check in front."""
+    return _CHECK.pack(zlib.crc32(data)) + data
+
+
+def read_sealed(path: Path) -> bytes | None:
+    """The data ``sealed`` put in the kept file ``path``; None when the file is missing, not a
+    regular file, or not as it was written."""
+    kept = read_kept(path)
+    if kept is None or len(kept) < _CHECK.size or _CHECK.unpack_from(kept)[0] != zlib.crc32(kept[_CHECK.size:]):
+        return None
+    return kept[_CHECK.size:]

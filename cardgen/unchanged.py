@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import Problem, Source
-from .kept_file import read_kept
+from .kept_file import read_sealed, sealed
 from .results import BuildResult, SetResult
 
 FORMAT = "cardgen-built 1"
@@ -249,7 +249,7 @@ def recall(record: Path, digest: str, faces_cache: Path, result_type):
     still as it wrote them and its face cache as it left it (a cache damaged or replaced since
     makes a full build, which says how many faces it laid out again); else None."""
     try:
-        kept = marshal.loads(read_kept(record) or b"")
+        kept = marshal.loads(read_sealed(record) or b"")
         if kept["format"] != FORMAT or kept["inputs"] != digest or kept["faces_cache"] != _stat(faces_cache):
             return None
         for path, written in kept["files"]:
@@ -287,8 +287,8 @@ def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts, 
     from .write.atomic import staged
 
     try:
-        data = marshal.dumps({"format": FORMAT, "inputs": digest, "files": files, "result": fields,
-                              "faces_cache": _stat(faces_cache)})
+        data = sealed(marshal.dumps({"format": FORMAT, "inputs": digest, "files": files, "result": fields,
+                                     "faces_cache": _stat(faces_cache)}))
         with staged(record, batch=batch, spare=True) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):  # a value marshal cannot keep, or no room: the next build is a full one

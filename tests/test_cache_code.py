@@ -159,3 +159,15 @@ def test_fonts_kept_under_each_others_names_are_read_again(project):
     for path, reading in zip(kept, readings[1:] + readings[:1]):  # a cache copied from another set's, in part
         path.write_bytes(reading)
     assert build_with(REPO, project, "after") == before
+
+
+def test_a_kept_yaml_reading_changed_on_disk_is_read_again(project):
+    before = build_with(REPO, project, "before")
+    changed = 0
+    for path in (project / ".cardgen-cache").glob("yaml-*.marshal"):
+        data = path.read_bytes()
+        if b".ttf" in data:  # the kept fonts.yaml: its file names, one byte off on disk
+            path.write_bytes(data.replace(b".ttf", b".tpf"))
+            changed += 1
+    assert changed
+    assert build_with(REPO, project, "after") == before  # was: 'font file "DejaVuSans.tpf" ... is not in fonts/'

@@ -6,7 +6,7 @@ import marshal
 from pathlib import Path
 
 from ..code_identity import code_identity
-from ..kept_file import read_kept
+from ..kept_file import read_sealed, sealed
 from ..write.atomic import staged
 from .raster import Raster, check_pixels, load_raster, opened, raster_from
 
@@ -28,7 +28,7 @@ def kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
     kept = folder / f"image-{digest}-{most or 0}.marshal"
     made_by = (code_identity(), PIL.__version__, reportlab.Version, digest, most)  # what the copy must say
     try:
-        stored = marshal.loads(read_kept(kept) or b"")
+        stored = marshal.loads(read_sealed(kept) or b"")
         if stored["made by"] != made_by:
             raise ValueError
         width, height = stored["size"]
@@ -44,7 +44,7 @@ def kept_raster(path: Path, most: int | None, folder: Path) -> Raster:
     fields = (raster.name, raster.width, raster.height, raster.stream, raster.filters, raster.color_space,
               raster.cmyk_inverted, raster.alpha, raster.picture_width, raster.picture_height)
     try:
-        data = marshal.dumps({"made by": made_by, "size": size, "raster": fields})
+        data = sealed(marshal.dumps({"made by": made_by, "size": size, "raster": fields}))
         with staged(kept) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):

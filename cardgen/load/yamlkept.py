@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..kept_file import read_kept
+from ..kept_file import read_sealed, sealed
 
 FORMAT = "cardgen-yaml 1"
 _PLAIN = (str, int, bool, type(None))  # exactly these types: ruamel's own subclasses are not kept
@@ -62,7 +62,7 @@ def recall(path: Path, text: str) -> Any | None:
     if _folder is None:
         return None
     try:
-        kept = marshal.loads(read_kept(_entry_path(path)) or b"")
+        kept = marshal.loads(read_sealed(_entry_path(path)) or b"")
         if kept.__class__ is not tuple or len(kept) != 3 or kept[0] != _identity() or kept[1] != _digest(text):
             return None
         return _revived(kept[2])
@@ -103,7 +103,7 @@ def keep(path: Path, text: str, data: Any) -> None:
     from ..write.atomic import staged
 
     try:
-        entry = marshal.dumps((_identity(), _digest(text), stored(data)))
+        entry = sealed(marshal.dumps((_identity(), _digest(text), stored(data))))
         target = _entry_path(path)
         _folder.mkdir(parents=True, exist_ok=True)
         with staged(target) as (temporary,):

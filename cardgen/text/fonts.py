@@ -18,7 +18,7 @@ from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import CardgenError, Source, fail
-from ..kept_file import read_kept
+from ..kept_file import read_sealed, sealed
 from ..write.atomic import staged
 from .fontfolders import STYLES, MissingFace, project_families  # noqa: F401 (STYLES, MissingFace: re-exported)
 from .fontcheck import DamagedFont
@@ -137,7 +137,7 @@ def recall_digests(folder: Path) -> int:
     """Take the digests an earlier build kept in ``folder`` (by path, size and modification time,
     as git's index does); return how many digests are known."""
     try:
-        kept = marshal.loads(read_kept(folder / _KEPT_DIGESTS) or b"")
+        kept = marshal.loads(read_sealed(folder / _KEPT_DIGESTS) or b"")
         for (path, size, modified), digest in kept.items():
             _DIGESTS.setdefault((Path(path), size, modified), digest)
     except (OSError, EOFError, ValueError, TypeError, AttributeError):
@@ -152,7 +152,7 @@ def keep_digests(folder: Path, paths) -> None:
             if path in wanted}
     try:
         with staged(folder / _KEPT_DIGESTS) as (temporary,):
-            temporary.write_bytes(marshal.dumps(kept))
+            temporary.write_bytes(sealed(marshal.dumps(kept)))
     except OSError:
         pass
 

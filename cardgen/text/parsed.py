@@ -18,7 +18,7 @@ from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
 from ..code_identity import code_identity
-from ..kept_file import read_kept
+from ..kept_file import read_sealed, sealed
 from ..write.atomic import staged
 from .fontcheck import SHIPPED_SOUND, check_font
 from .ttfread import read_face
@@ -47,8 +47,8 @@ def _keep(ttf: TTFont, kept: Path, digest: str) -> None:
     names = {key: value.ustr for key, value in face.items() if isinstance(value, TTFNameBytes)}
     face.update((key, bytes(value)) for key, value in face.items() if key in names)
     try:
-        data = marshal.dumps({"reportlab": reportlab.Version, "code": code_identity(), "font": digest,
-                              "face": face, "names": names})
+        data = sealed(marshal.dumps({"reportlab": reportlab.Version, "code": code_identity(), "font": digest,
+                                     "face": face, "names": names}))
         with staged(kept) as (temporary,):
             temporary.write_bytes(data)
     except (ValueError, OSError):
@@ -57,7 +57,7 @@ def _keep(ttf: TTFont, kept: Path, digest: str) -> None:
 
 def _revive(pdf_name: str, path: Path, kept: Path, digest: str) -> TTFont | None:
     try:
-        stored = marshal.loads(read_kept(kept) or b"")
+        stored = marshal.loads(read_sealed(kept) or b"")
         if stored["reportlab"] != reportlab.Version or stored["code"] != code_identity():
             return None
         if stored["font"] != digest:  # another font's reading under this one's name (a copied cache)
