@@ -1,3 +1,3 @@
-from .cli import run
+from .console import run
 
 run()
