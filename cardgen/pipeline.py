@@ -22,6 +22,7 @@ from .options import BuildOptions, build_paper, color_converter, output_stem, sh
 from .paths import CACHE_FOLDER, is_inside
 from .rendered import lay_out_all, render_set
 from .results import BuildResult, SetResult
+from .steady_inputs import SteadyInputs
 from .render.environment import Templates
 from .streams import Latest, batches
 from .text.fonts import FontBook
@@ -96,13 +97,16 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
 
 def write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path,
               options: BuildOptions = BuildOptions(),
-              progress: Callable[[int, int], None] | None = None, batch: Batch | None = None) -> SetResult:
+              progress: Callable[[int, int], None] | None = None, batch: Batch | None = None,
+              steady: SteadyInputs | None = None) -> SetResult:
     """Check, render, impose and write one loaded set to ``pdf_path`` and ``json_path``, whole or
     not at all. Cards stream through rendering, layout, imposition and writing a sheet at a
     time, so memory does not grow with the set. ``progress(done, total)`` counts card copies.
-    With ``batch``, both files are put in place when the batch is (see write/atomic.py)."""
+    With ``batch``, both files are put in place when the batch is (see write/atomic.py). With
+    ``steady`` (noted before the set was loaded), a file of the project changed while the set
+    was read fails it before anything is put in place (steady_inputs.py)."""
     with _collecting_seldom():
-        return _write_set(card_set, session, pdf_path, json_path, options, progress, batch)
+        return _write_set(card_set, session, pdf_path, json_path, options, progress, batch, steady)
 
 
 @contextmanager
@@ -119,7 +123,8 @@ def _collecting_seldom() -> Iterator[None]:
 
 
 def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: Path, options: BuildOptions,
-               progress: Callable[[int, int], None] | None, batch: Batch | None = None) -> SetResult:
+               progress: Callable[[int, int], None] | None, batch: Batch | None = None,
+               steady: SteadyInputs | None = None) -> SetResult:
     unchecked = not getattr(card_set.cards, "checked", True)  # (load_set(..., check_cards=False))
     cache_path = _faces_cache(session, card_set.name) if options.cache and session.cache else None
     started = started_early(card_set, session, options, cache_path) if unchecked else None
@@ -200,6 +205,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             if converter is not None:
                 converter.finish(pdf_tmp)  # images, drawn as RGB
             manifest.close(pages, notes)
+            if steady is not None:  # before the files are put in place and the cache kept
+                steady.check()
     except BaseException as failure:
         if cache is not None:
             cache.discard()
@@ -262,6 +269,7 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
     unchanged.py)."""
     stem = output_stem(name, options)
     record = digest = None
+    steady = SteadyInputs(session.root, Path(out), session.root / CACHE_FOLDER)  # before anything is read
     if session.cache and unchanged.may_skip(options):
         cache_folder = session.root / CACHE_FOLDER
         record = unchanged.record_path(cache_folder, stem)
@@ -281,12 +289,13 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
 
             check_boxes(card_set, build_paper(card_set, options))
         result = write_set(card_set, session, Path(out) / f"{stem}.pdf", Path(out) / f"{stem}.json", options,
-                           progress, batch)
+                           progress, batch, steady)
         if boxes_due:
             from .components.boxes import build_boxes
 
             boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options), batch)
             result = replace(result, boxes=tuple(boxes))
+            steady.check()  # (the boxes read their templates after the set's check)
         if record is not None:
             if digest is not None:
                 unchanged.keep(record, digest, _faces_cache(session, card_set.name), result, card_set, session.fonts,

@@ -1,0 +1,83 @@
+"""A file saved while a build reads it must not give a PDF of both: a build reads a project's
+files more than once and at different moments (a large set's card files on every pass and in
+each worker, load/cursor.py; each template when it first draws a card of it, in each process),
+so a card file or template rewritten half-way through gave fronts of the old text with backs of
+the new, or the cards before the save of one file and those after it of the other, and kept
+faces drawn from the new template under the old one's digest in the cache.
+
+A build notes every file of the project (its size, times and inode: a save changes its ctime
+even when the editor puts its mtime back, and a save by rename changes its inode) before it
+reads anything, and again once it has written its files but before they are put in place and
+its cache kept. A file that differs fails the build, which then changes nothing (the earlier
+output and cache stay as they were); the next build reads the files as they are then.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import CardgenError, Problem, Source
+
+MAX_FILES = 5_000  # files and folders: a project larger (a virtual environment inside it?) is not watched
+_SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a build
+CHANGED = "the file changed while the build read it (saved during the build?); nothing was written: build again"
+
+
+class SteadyInputs:
+    """``SteadyInputs(root, out, cache_folder)`` before a build reads anything; ``check()`` once it
+    has written its files, before they are put in place: CardgenError naming the first file
+    changed since."""
+
+    def __init__(self, root: Path, out: Path, cache_folder: Path):
+        self.root, self.out, self.cache_folder = Path(root), Path(out), Path(cache_folder)
+        self.before = self._identities()
+
+    def check(self) -> None:
+        if self.before is None:
+            return
+        after = self._identities()
+        if after == self.before:
+            return
+        changed = sorted(name for name in self.before.keys() | (after or {}).keys()
+                         if after is None or self.before.get(name) != after.get(name))
+        raise CardgenError(Problem(CHANGED, Source(changed[0] if changed else ".")))
+
+    def _identities(self) -> dict[str, tuple] | None:
+        """Each file below the project's root (relative name -> size, times, inode, mode), but
+        for the cache and what builds write into the output folder; None when there are too
+        many to note, or the project cannot be listed."""
+        from .unchanged import _written
+
+        try:
+            out = self.out.resolve()
+            skipped = {self.cache_folder.resolve(), out}
+            root = self.root.resolve()
+        except (OSError, RuntimeError):
+            return None
+        out_holds_root = root.is_relative_to(out)  # (--out . : the project's own files are in it)
+        found: dict[str, tuple] = {}
+        pending = [root]
+        while pending:
+            current = pending.pop()
+            if current in skipped and not (current == out and out_holds_root):
+                continue
+            try:
+                entries = list(os.scandir(current))
+            except OSError:
+                return None
+            for entry in entries:
+                if len(found) > MAX_FILES:
+                    return None
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in _SKIPPED_FOLDERS:
+                            pending.append(Path(entry.path))
+                        continue
+                    if out_holds_root and _written(entry.name):
+                        continue
+                    stat = entry.stat(follow_symlinks=False)
+                except OSError:  # gone between the listing and its stat: told by its absence
+                    continue
+                name = Path(entry.path).relative_to(root).as_posix()
+                found[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode)
+        return found

@@ -1,0 +1,43 @@
+"""A file saved while a build reads it: the build fails and changes nothing (steady_inputs.py);
+the next build is that of the files as they are."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.render.environment import Templates
+from cardgen.steady_inputs import CHANGED
+from projects import build_demo
+
+pytestmark = pytest.mark.shipped_fonts  # the project's own fonts play no part
+
+
+def test_a_template_saved_half_way_through_a_build_fails_it_and_changes_nothing(project, monkeypatch):
+    earlier = build_demo(project, "output", cache=False)
+    pdf, manifest = earlier.pdf.read_bytes(), earlier.manifest.read_bytes()
+    back = project / "templates/demo/back.xml.j2"
+    render = Templates.render
+    saved = []
+
+    def render_then_save_the_back(self, name, *args):
+        # the fronts' templates are read before the back's: saved now, the back of the new text
+        # would be drawn behind fronts of the old, as no build of either file draws them
+        if not saved and name != "demo/back.xml.j2":
+            stat = back.stat()
+            back.write_text(back.read_text().replace('fill="#fdf6e3"', 'fill="#e3f6fd"'))
+            os.utime(back, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # as an editor keeping the time may
+            saved.append(name)
+        return render(self, name, *args)
+
+    monkeypatch.setattr(Templates, "render", render_then_save_the_back)
+    with pytest.raises(CardgenError) as failed:
+        build_demo(project, "output")
+    assert saved
+    assert [str(problem) for problem in failed.value.problems] == [f"templates/demo/back.xml.j2: {CHANGED}"]
+    assert (earlier.pdf.read_bytes(), earlier.manifest.read_bytes()) == (pdf, manifest)
+    assert not list((project / ".cardgen-cache").glob("faces-*"))  # no face drawn from a mix is kept
+    monkeypatch.undo()
+    again = build_demo(project, "output")
+    assert again.pdf.read_bytes() == build_demo(project, "fresh", cache=False).pdf.read_bytes() != pdf
