@@ -74,10 +74,10 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         except Exception as error:  # a bug, not bad input: say so and keep watching
             lines.append(f"{name}: not built (internal error: {error!r})")
             continue
-        after = load_manifest(result.manifest)
+        after = _read(result.manifest)  # None: removed or replaced since (`cardgen clean`, another build)
         lines.extend(str(w) for w in result.warnings)
         seconds = time.perf_counter() - started
-        if before is None:
+        if before is None or after is None:
             lines.append(f"{name}: built {result.cards} cards ({seconds:.2f} s)")
         else:
             lines.append(f"{changed_cards(before, after).describe(name)} ({seconds:.2f} s)")

@@ -11,6 +11,7 @@ import time
 from types import SimpleNamespace
 
 import cardgen
+from cardgen import pipeline
 from cardgen.watch import Changes, _Events, changed_cards, rebuild, watch
 from cardgen.write.manifest import load_manifest
 
@@ -63,6 +64,19 @@ def test_rebuild_reports_changes_and_problems_and_recovers(project):
     cards.write_text(good.replace("Move up to three", "Move up to four"))
     (fixed,) = rebuild(["demo"], project, out)
     assert fixed.startswith("demo: changed Escape Artist (")
+
+
+def test_rebuild_goes_on_when_the_manifest_is_gone_before_it_is_compared(project, monkeypatch):
+    build_set = pipeline.build_set
+
+    def build_then_clean(*args, **options):
+        result = build_set(*args, **options)
+        result.manifest.unlink()  # `cardgen clean`, run in another terminal at that moment
+        return result
+
+    monkeypatch.setattr(pipeline, "build_set", build_then_clean)
+    (line,) = rebuild(["demo"], project, project / "output")  # it raised FileNotFoundError: watch ended
+    assert line.startswith("demo: built 8 cards (")
 
 
 def test_events_wait_until_quiet_and_skip_editor_files(tmp_path):

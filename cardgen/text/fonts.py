@@ -158,11 +158,13 @@ def keep_digests(folder: Path, paths) -> None:
 
 
 def file_digest(path: Path) -> str:
-    """SHA-256 of a file, remembered while its size and modification time stay the same (a
-    build reads each font once, however many sets use it)."""
+    """SHA-256 of a file, remembered while it stays the same file, unwritten (a build reads each
+    font and image once, however many sets use it). Its change time and inode are in the key:
+    `cardgen watch` lives across saves, and an image saved at its old size with its old time put
+    back (an editor, a tool keeping times) kept the old picture in every later build."""
     path = Path(path).resolve()
     stat = path.stat()
-    key = (path, stat.st_size, stat.st_mtime_ns)
+    key = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
     digest = _DIGESTS.get(key)
     if digest is None:
         digest = _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -3,6 +3,8 @@ bytes without decoding the picture again, and a kept copy that is damaged, or ma
 another image, is not used."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from PIL import Image
 
@@ -77,3 +79,19 @@ def test_the_pixel_limit_holds_for_a_kept_image(project, tmp_path, monkeypatch):
     said = 'image "data/demo/icons/art.png" has 400 x 300 = 120,000 pixels; limit: pixels in one image'
     assert said in str(fresh.value.problems[0])
     assert [str(p) for p in kept.value.problems] == [str(p) for p in fresh.value.problems]
+
+
+def test_an_image_saved_at_its_old_size_and_time_is_drawn_anew_by_a_process_that_lives_on(project, tmp_path):
+    # `cardgen watch` builds again in the same process: what it remembers of a file must not
+    # outlive a save that leaves the file's size and time as they were
+    _art_cards(project)
+    art = project / "data/demo/icons/art.png"
+    Image.new("RGB", (40, 30), "#d04010").save(art, compress_level=0)  # stored, not packed: its size is fixed
+    first = _pdf(project, tmp_path / "first")
+    stat = art.stat()
+    Image.new("RGB", (40, 30), "#1040d0").save(art, compress_level=0)
+    os.utime(art, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert (art.stat().st_size, art.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
+    again = _pdf(project, tmp_path / "again")
+    assert again != first
+    assert again == _pdf(project, tmp_path / "fresh", cache=False)
