@@ -23,14 +23,33 @@ _SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a b
 CHANGED = "the file changed while the build read it (saved during the build?); nothing was written: build again"
 
 
+def rewritten(path: Path) -> None:
+    """Note a file of the project that the build itself wrote (an online card file's local copy,
+    load/remote.py) as it is now: the build that notes the project last is the one running."""
+    if _noting is not None:
+        _noting.note_again(path)
+
+
 class SteadyInputs:
     """``SteadyInputs(root, out, cache_folder)`` before a build reads anything; ``check()`` once it
     has written its files, before they are put in place: CardgenError naming the first file
     changed since."""
 
     def __init__(self, root: Path, out: Path, cache_folder: Path):
+        global _noting
         self.root, self.out, self.cache_folder = Path(root), Path(out), Path(cache_folder)
         self.before = self._identities()
+        _noting = self
+
+    def note_again(self, path: Path) -> None:
+        if self.before is None:
+            return
+        try:
+            name = Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+            stat = os.stat(path, follow_symlinks=False)
+        except (OSError, ValueError, RuntimeError):
+            return
+        self.before[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode)
 
     def check(self) -> None:
         if self.before is None:
@@ -81,3 +100,6 @@ class SteadyInputs:
                 name = Path(entry.path).relative_to(root).as_posix()
                 found[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode)
         return found
+
+
+_noting: SteadyInputs | None = None

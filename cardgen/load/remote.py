@@ -85,8 +85,11 @@ def fetch_copy(url: str, copy: Path, shown: str, where: Source, timeout: float =
     if not copy.is_file() or copy.read_bytes() != data:
         from ..write.atomic import staged
 
+        from ..steady_inputs import rewritten
+
         with staged(copy) as (temporary,):
             temporary.write_bytes(data)
+        rewritten(copy)  # the build's own save: not one made while the build read it
     return None
 
 
