@@ -263,13 +263,15 @@ def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.S
 
 
 def build_set(name: str, session: Session, out: Path, options: BuildOptions = BuildOptions(),
-              progress: Callable[[int, int], None] | None = None) -> SetResult:
+              progress: Callable[[int, int], None] | None = None, steady: SteadyInputs | None = None) -> SetResult:
     """Build the set ``name`` into ``<out>/<stem>.pdf`` and ``<out>/<stem>.json`` (see ``output_stem``).
     A set whose inputs and output are as its last build left them is not built again (see
-    unchanged.py)."""
+    unchanged.py). ``steady``: the project's files as noted before ``session`` read any (its
+    templates are compiled once for all its sets); else as they are now (steady_inputs.py)."""
     stem = output_stem(name, options)
     record = digest = None
-    steady = SteadyInputs(session.root, Path(out), session.root / CACHE_FOLDER)  # before anything is read
+    if steady is None:
+        steady = SteadyInputs(session.root, Path(out), session.root / CACHE_FOLDER)  # before anything is read
     if session.cache and unchanged.may_skip(options):
         cache_folder = session.root / CACHE_FOLDER
         record = unchanged.record_path(cache_folder, stem)
@@ -320,15 +322,16 @@ def build(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     """
     started = time.perf_counter()
     root = Path(root).resolve()
-    session = Session(root, cache=options.cache)
     out = Path(out) if out is not None else root / "output"
+    steady = SteadyInputs(root, out, root / CACHE_FOLDER)  # before the session reads anything
+    session = Session(root, cache=options.cache)
     remove_stale(out, root / CACHE_FOLDER)  # what builds killed half-way left
     results = []
     try:
         for name in resolve_names(names, root):
             stops.check()
             report = (lambda done, total, _name=name: progress(_name, done, total)) if progress else None
-            results.append(build_set(name, session, out, options, report))
+            results.append(build_set(name, session, out, options, report, steady))
     finally:
         yamlkept.keep_in(None)  # this project's cache only while it is built
     return BuildResult(tuple(results), time.perf_counter() - started)

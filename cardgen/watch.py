@@ -14,6 +14,8 @@ from typing import Callable, Sequence
 
 from . import pipeline
 from .errors import CardgenError, os_message
+from .paths import CACHE_FOLDER
+from .steady_inputs import SteadyInputs
 from .reprint import compare, face_hashes
 from .write.manifest import load_manifest
 
@@ -52,6 +54,7 @@ def _read(path: Path) -> dict | None:
 def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.BuildOptions = pipeline.BuildOptions(),
             proofs: Path | None = None) -> list[str]:
     """Build the sets once; a line per set saying what changed, or its problems."""
+    steady = SteadyInputs(Path(root), Path(out), Path(root) / CACHE_FOLDER)  # before the session reads anything
     session = pipeline.Session(root, cache=options.cache)  # a new one each time: templates and fonts may change
     lines: list[str] = []
     for name in names:
@@ -59,7 +62,7 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         before = _read(manifest)
         started = time.perf_counter()
         try:
-            result = pipeline.build_set(name, session, Path(out), options)
+            result = pipeline.build_set(name, session, Path(out), options, steady=steady)
             if proofs is not None:
                 from .proof import proof_set  # only when asked for
 
