@@ -55,7 +55,10 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
             proofs: Path | None = None) -> list[str]:
     """Build the sets once; a line per set saying what changed, or its problems."""
     steady = SteadyInputs(Path(root), Path(out), Path(root) / CACHE_FOLDER)  # before the session reads anything
-    session = pipeline.Session(root, cache=options.cache)  # a new one each time: templates and fonts may change
+    try:  # a new one each time: templates and fonts may change (it reads fonts/fonts.yaml: bad input too)
+        session = pipeline.Session(root, cache=options.cache)
+    except Exception as error:
+        return [line for name in names for line in _not_built(name, error)]
     lines: list[str] = []
     for name in names:
         manifest = Path(out) / f"{name}.json"
@@ -67,15 +70,8 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
                 from .proof import proof_set  # only when asked for
 
                 proof_set(name, session, proofs)
-        except CardgenError as error:
-            lines.extend(str(problem) for problem in error.problems)
-            lines.append(f"{name}: not built ({len(error.problems)} problem{'s' * (len(error.problems) != 1)})")
-            continue
-        except OSError as error:  # the machine's refusal (an --out that is a file or a pipe), not a bug
-            lines.append(f"{name}: not built ({os_message(error)})")
-            continue
-        except Exception as error:  # a bug, not bad input: say so and keep watching
-            lines.append(f"{name}: not built (internal error: {error!r})")
+        except Exception as error:
+            lines.extend(_not_built(name, error))
             continue
         after = _read(result.manifest)  # None: removed or replaced since (`cardgen clean`, another build)
         lines.extend(str(w) for w in result.warnings)
@@ -85,6 +81,16 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         else:
             lines.append(f"{changed_cards(before, after).describe(name)} ({seconds:.2f} s)")
     return lines
+
+
+def _not_built(name: str, error: Exception) -> list[str]:
+    """What watch says of a set a rebuild could not build, and goes on watching."""
+    if isinstance(error, CardgenError):
+        count = len(error.problems)
+        return [*(str(problem) for problem in error.problems), f"{name}: not built ({count} problem{'s' * (count != 1)})"]
+    if isinstance(error, OSError):  # the machine's refusal (an --out that is a file or a pipe), not a bug
+        return [f"{name}: not built ({os_message(error)})"]
+    return [f"{name}: not built (internal error: {error!r})"]  # a bug, not bad input: said, and watch goes on
 
 
 class _Events:

@@ -79,6 +79,16 @@ def test_rebuild_goes_on_when_the_manifest_is_gone_before_it_is_compared(project
     assert line.startswith("demo: built 8 cards (")
 
 
+def test_rebuild_says_a_bad_fonts_yaml_and_goes_on(project):
+    out = project / "output"
+    (project / "fonts/fonts.yaml").write_text("name: a fonts.yaml half saved\n")  # read as the session starts
+    assert rebuild(["demo"], project, out) == [  # it raised: watch ended
+        "fonts/fonts.yaml:1: fonts.yaml must list `families`", "demo: not built (1 problem)"]
+    (project / "fonts/fonts.yaml").unlink()
+    (line,) = rebuild(["demo"], project, out)
+    assert line.startswith("demo: built 8 cards (")
+
+
 def test_events_wait_until_quiet_and_skip_editor_files(tmp_path):
     events = _Events()
     assert not events.quiet_for(0)
