@@ -280,7 +280,7 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
             kept = unchanged.recall(record, digest, _faces_cache(session, card_set_name=name), SetResult)
             if kept is not None:
                 return kept
-    with _collecting_seldom(), together() as batch:  # the set's PDF, manifest, boxes and record: all or none
+    with _said_as_a_save(steady), _collecting_seldom(), together() as batch:  # PDF, manifest, boxes, record: all or none
         card_set = load_set(name, session.root, check_cards=False)  # (checked by write_set, see early_start.py)
         boxes_due = card_set.boxes and options.layout == "sheets" and options.deck is None and (
             options.changed_since is None)
@@ -305,6 +305,17 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
             else:
                 unchanged.forget(record)
     return result
+
+
+@contextmanager
+def _said_as_a_save(steady: SteadyInputs) -> Iterator[None]:
+    """A build that fails while a file of the project was saved fails for that save (half a card
+    file read, a count that no longer holds): said as the save, not as the row or error it made."""
+    try:
+        yield
+    except Exception:
+        steady.check()
+        raise
 
 
 def _faces_cache(session: Session, card_set_name: str) -> Path:
