@@ -121,6 +121,7 @@ def _pdf_name(path: Path, digest: str) -> str:
 
 
 _DIGESTS: dict[tuple[Path, int, int], str] = {}
+_SEEN: dict[tuple[Path, int, int], tuple[int, int]] = {}  # (change time, inode) of each file digested in this process
 _EMBEDDED: WeakKeyDictionary = WeakKeyDictionary()  # a loaded TTFont -> the digest of the file it embeds
 
 
@@ -158,16 +159,19 @@ def keep_digests(folder: Path, paths) -> None:
 
 
 def file_digest(path: Path) -> str:
-    """SHA-256 of a file, remembered while it stays the same file, unwritten (a build reads each
-    font and image once, however many sets use it). Its change time and inode are in the key:
-    `cardgen watch` lives across saves, and an image saved at its old size with its old time put
-    back (an editor, a tool keeping times) kept the old picture in every later build."""
+    """SHA-256 of a file, remembered while its size and modification time stay the same (a
+    build reads each font once, however many sets use it), and within a process while it stays
+    the same file, unwritten (its change time and inode): `cardgen watch` lives across saves,
+    and an image saved at its old size with its old time put back (an editor, a tool keeping
+    times) kept the old picture in every later build."""
     path = Path(path).resolve()
     stat = path.stat()
-    key = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    key = (path, stat.st_size, stat.st_mtime_ns)
+    unwritten = (stat.st_ctime_ns, stat.st_ino)
     digest = _DIGESTS.get(key)
-    if digest is None:
+    if digest is None or _SEEN.setdefault(key, unwritten) != unwritten:
         digest = _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    _SEEN[key] = unwritten
     return digest
 
 
