@@ -309,10 +309,14 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
 
 @contextmanager
 def _said_as_a_save(steady: SteadyInputs) -> Iterator[None]:
-    """A build that fails while a file of the project was saved fails for that save (half a card
-    file read, a count that no longer holds): said as the save, not as the row or error it made."""
+    """A build that fails for no problem of its input (an internal error, a file the machine
+    would not read) while a file of the project was saved fails for that save (half a card file
+    read, a count that no longer holds): said as the save. A problem of the input (a row of the
+    file as it now is, a file gone) is said as it is."""
     try:
         yield
+    except CardgenError:
+        raise
     except Exception:
         steady.check()
         raise
