@@ -41,3 +41,18 @@ def test_a_template_saved_half_way_through_a_build_fails_it_and_changes_nothing(
     monkeypatch.undo()
     again = build_demo(project, "output")
     assert again.pdf.read_bytes() == build_demo(project, "fresh", cache=False).pdf.read_bytes() != pdf
+
+
+def test_a_failure_met_while_a_card_file_was_saved_is_said_as_the_save(project, monkeypatch):
+    from cardgen import pipeline
+
+    cards = project / "data/demo/more.csv"
+
+    def save_then_trip(*args, **options):  # a half-read row can trip what expects the row as checked
+        cards.write_text(cards.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(pipeline, "write_set", save_then_trip)
+    with pytest.raises(CardgenError) as failed:  # it was the IndexError: "internal error"
+        build_demo(project, "output")
+    assert [str(problem) for problem in failed.value.problems] == [f"data/demo/more.csv: {CHANGED}"]
