@@ -75,6 +75,13 @@ def not_a_file(path: Path | str) -> str:
 CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
 
 
+def editors_own(name: str) -> bool:
+    """A file an editor keeps beside the one it edits (vim's ``.cards.csv.swp``, emacs's
+    ``#cards.csv#`` and ``.#cards.csv``, a backup ``cards.csv~``), or a hidden one (a system's:
+    ``.DS_Store``): no file of the project that a build reads. They change as the designer types."""
+    return name.startswith((".", "#")) or name.endswith("~")
+
+
 def set_names(root: Path | str) -> list[str]:
     """The project's sets: the folders of ``<root>/data`` holding a set.yaml."""
     data = Path(root) / "data"

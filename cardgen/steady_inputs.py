@@ -5,11 +5,17 @@ so a card file or template rewritten half-way through gave fronts of the old tex
 the new, or the cards before the save of one file and those after it of the other, and kept
 faces drawn from the new template under the old one's digest in the cache.
 
-A build notes every file of the project (its size, times and inode: a save changes its ctime
-even when the editor puts its mtime back, and a save by rename changes its inode) before it
-reads anything, and again once it has written its files but before they are put in place and
+A build notes every file of the project's input folders, data/, templates/ and fonts/ (its
+size, times and inode: a save changes its ctime even when the editor puts its mtime back, and a
+save by rename changes its inode) before it reads anything, and again once it has written its files but before they are put in place and
 its cache kept. A file that differs fails the build, which then changes nothing (the earlier
 output and cache stay as they were); the next build reads the files as they are then.
+
+Only those folders: a build reads nothing else of the project, and what else changes there as
+it runs is no save of its input (Python writing the bytecode of a module the build imports late,
+in a project that holds cardgen's own source; a log, a notes file). Nor an editor's own files
+beside the one it edits (vim's ``.cards.csv.swp``, emacs's ``#cards.csv#`` and ``.#cards.csv``,
+backups ``cards.csv~``), which change as the designer types, before anything is saved.
 """
 from __future__ import annotations
 
@@ -17,9 +23,10 @@ import os
 from pathlib import Path
 
 from .errors import CardgenError, Problem, Source
+from .paths import editors_own
 
-MAX_FILES = 5_000  # files and folders: a project larger (a virtual environment inside it?) is not watched
-_SKIPPED_FOLDERS = (".git", ".hg", ".svn")  # version control: never read by a build
+MAX_FILES = 5_000  # files and folders: a project larger is not watched
+INPUT_FOLDERS = ("data", "templates", "fonts")  # all a build reads of the project
 CHANGED = "the file changed while the build read it (saved during the build?); nothing was written: build again"
 
 
@@ -62,9 +69,9 @@ class SteadyInputs:
         raise CardgenError(Problem(CHANGED, Source(changed[0] if changed else ".")))
 
     def _identities(self) -> dict[str, tuple] | None:
-        """Each file below the project's root (relative name -> size, times, inode, mode), but
-        for the cache and what builds write into the output folder; None when there are too
-        many to note, or the project cannot be listed."""
+        """Each file of the project's input folders (relative name -> size, times, inode, mode),
+        but for an editor's own files, the cache and what builds write into the output folder;
+        None when there are too many to note, or the project cannot be listed."""
         from .unchanged import _written
 
         try:
@@ -75,7 +82,7 @@ class SteadyInputs:
             return None
         out_holds_root = root.is_relative_to(out)  # (--out . : the project's own files are in it)
         found: dict[str, tuple] = {}
-        pending = [root]
+        pending = [root / name for name in INPUT_FOLDERS if (root / name).is_dir()]
         while pending:
             current = pending.pop()
             if current in skipped and not (current == out and out_holds_root):
@@ -89,8 +96,10 @@ class SteadyInputs:
                     return None
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if entry.name not in _SKIPPED_FOLDERS:
+                        if not entry.name.startswith("."):  # .git, an editor's or a system's own
                             pending.append(Path(entry.path))
+                        continue
+                    if editors_own(entry.name):
                         continue
                     if out_holds_root and _written(entry.name):
                         continue

@@ -56,3 +56,29 @@ def test_a_failure_met_while_a_card_file_was_saved_is_said_as_the_save(project, 
     with pytest.raises(CardgenError) as failed:  # it was the IndexError: "internal error"
         build_demo(project, "output")
     assert [str(problem) for problem in failed.value.problems] == [f"data/demo/more.csv: {CHANGED}"]
+
+
+def test_what_is_no_input_of_the_build_may_change_while_it_runs(project, monkeypatch):
+    """Only a save of what a build reads fails it: bytecode Python writes for a module imported
+    late (a project that holds cardgen's own source), a notes file, or an editor's swap file,
+    autosave and backup beside the card file it edits (which change as the designer types) made
+    every such build fail as "saved during the build"."""
+    render = Templates.render
+    written = []
+
+    def render_while_files_change(self, name, *args):
+        if not written:
+            (project / "tools/__pycache__").mkdir(parents=True)
+            (project / "tools/__pycache__/svgsize.cpython-311.pyc").write_bytes(b"\x00")
+            (project / "notes.txt").write_text("print the rulings on yellow")
+            for scratch in (".more.csv.swp", "#more.csv#", ".#more.csv", "more.csv~"):
+                (project / "data/demo" / scratch).write_text("typing...")
+            written.append(name)
+        return render(self, name, *args)
+
+    monkeypatch.setattr(Templates, "render", render_while_files_change)
+    built = build_demo(project, "output")
+    assert written
+    monkeypatch.undo()
+    # the same bytes, its date too: that of the set's files as saved, not of the swap file's last write
+    assert built.pdf.read_bytes() == build_demo(project, "fresh", cache=False).pdf.read_bytes()

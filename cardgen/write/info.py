@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 
 from ..model import CardSet
+from ..paths import editors_own
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,9 @@ def input_date(card_set: CardSet) -> datetime.datetime:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
-    newest = max((entry.stat().st_mtime for entry in card_set.directory.rglob("*") if entry.is_file()), default=0)
+    # the set's files as the designer saved them: an editor's swap or backup file beside one is none
+    newest = max((entry.stat().st_mtime for entry in card_set.directory.rglob("*")
+                  if entry.is_file() and not editors_own(entry.name)), default=0)
     return datetime.datetime.fromtimestamp(int(newest), datetime.timezone.utc)
 
 
