@@ -11,6 +11,7 @@ from ..errors import Source, fail, os_reason
 from ..limits import YAML_EXPANSION, YAML_EXPANSION_FLOOR, limit, limit_message
 from ..paths import kind_of
 from . import yamlkept
+from .yamldepth import MAX_FLOW_DEPTH, deeper_than, nested_deeper_than, with_stack_budget
 
 
 def relative_name(path: Path, root: Path | None) -> str:
@@ -155,73 +156,6 @@ def _impossible_date(text: str) -> tuple[int | None, str]:
     return None, "a value"
 
 
-_FLOW_MARKS = re.compile(r"[\[\]{}]")
-# ruamel's parser recurses per level: past about 220 levels (RUAMEL_STACK frames) it ends in
-# RecursionError, after seconds from 500 levels on
-MAX_FLOW_DEPTH = 300
-
-
-def _deeper_than(text: str, most: int) -> bool:
-    """Whether ``[`` and ``{`` open more than ``most`` inside one another (quotes not told apart:
-    so many in a quoted text is no card file either)."""
-    depth = 0
-    for mark in _FLOW_MARKS.finditer(text):
-        if mark.group() in "[{":
-            depth += 1
-            if depth > most:
-                return True
-        elif depth:
-            depth -= 1
-    return False
-
-
-def _nested_deeper_than(text: str, most: int) -> bool:
-    """Whether lists and mappings nest more than ``most`` deep in ``text``: as libyaml's events
-    say (iterative, and brackets in quotes, comments or block text are no nesting: the streaming
-    reader took a card whose text held a thousand "[" that the brackets alone refused), up to where
-    libyaml stops on an error; without libyaml, or for what it could not read, by the brackets."""
-    try:
-        from yaml import CollectionEndEvent, CollectionStartEvent, YAMLError
-        from yaml._yaml import CParser
-    except ImportError:
-        return _deeper_than(text, most)
-    parser, depth = CParser(text), 0
-    try:
-        while True:
-            event = parser.get_event()
-            if event is None:
-                return False
-            if isinstance(event, CollectionStartEvent):
-                depth += 1
-                if depth > most:
-                    return True
-            elif isinstance(event, CollectionEndEvent):
-                depth -= 1
-    except (YAMLError, ValueError):  # (libyaml's reading ends here: what it read was not too deep)
-        return _deeper_than(text, most)
-    finally:
-        parser.dispose()
-
-
-# Frames ruamel's parser may use, whoever calls it (it recurses a few frames a level): Python's
-# limit counts the caller's frames too, and a file nested about 240 deep was read by `cardgen check`
-# and refused in a build's worker, whose stack is deeper
-RUAMEL_STACK = 880
-
-
-def _with_stack_budget(load, text: str) -> Any:
-    """``load(text)`` with RUAMEL_STACK frames above the caller's, the same from any caller."""
-    frame, depth = sys._getframe(), 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(depth + RUAMEL_STACK)
-    try:
-        return load(text)
-    finally:
-        sys.setrecursionlimit(before)
-
-
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -231,10 +165,10 @@ def _round_trip(text: str, name: str) -> Any:
     # before the RecursionError that ends any depth beyond MAX_FLOW_DEPTH (1,000: 2 s)
     if text.count("[") + text.count("{") > MAX_FLOW_DEPTH:  # never, in a card file
         # the brackets first (quick); what they find, libyaml's events confirm
-        if _deeper_than(text, MAX_FLOW_DEPTH) and _nested_deeper_than(text, MAX_FLOW_DEPTH):
+        if deeper_than(text, MAX_FLOW_DEPTH) and nested_deeper_than(text, MAX_FLOW_DEPTH):
             raise fail("invalid YAML: lists or mappings nested too deeply", Source(name))
     try:
-        data = _with_stack_budget(YAML(typ="rt", pure=True).load, text)
+        data = with_stack_budget(YAML(typ="rt", pure=True).load, text)
     except MarkedYAMLError as exc:
         from .yamlwords import explain
 
