@@ -6,6 +6,7 @@ import csv
 import re
 import datetime
 import io
+import unicodedata
 import warnings
 from dataclasses import dataclass
 from itertools import islice
@@ -116,6 +117,9 @@ def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
     return rows
 
 
+_INVISIBLE = ("Cc", "Cf", "Cs")  # control and format characters: a NUL, a byte-order mark, a zero width space
+
+
 def _header(cells: list[Any], source: Source) -> list[str]:
     """The column names; empty cells after the last name are no columns: a spreadsheet saves
     them where a cell past the table was formatted (a bold header row), and exports them to CSV
@@ -126,6 +130,11 @@ def _header(cells: list[Any], source: Source) -> list[str]:
     for column, title in enumerate(header, start=1):
         if not title:
             raise fail(f"column {column} of the header row has no name", source)
+        hidden = next((c for c in title if unicodedata.category(c) in _INVISIBLE), None)
+        if hidden is not None:  # "co\0unt" is no `count`: the copies were taken as 1, without a word
+            visible = "".join(c for c in title if unicodedata.category(c) not in _INVISIBLE)
+            raise fail(f'column {column} of the header row ("{visible}") holds the invisible character '
+                       f'U+{ord(hidden):04X}: delete it; as it is, the column is not "{visible}"', source)
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
         raise fail(f"header names a column twice: {', '.join(duplicates)}", source)

@@ -98,6 +98,17 @@ def test_broken_yaml_names_the_line(project):
                     '(line 4 was reached without a "]")')
 
 
+@pytest.mark.parametrize("hidden", ["\x00", "\ufeff", "\u200b"], ids=["NUL", "byte-order mark", "zero width space"])
+def test_an_invisible_character_in_a_column_name_is_refused(project, hidden):
+    """A NUL, a second byte-order mark or a zero width space in the header's "count" made it a
+    column of another name: every card of the file printed once, without a word."""
+    (project / "data/demo/more.csv").write_text(f"name,co{hidden}unt,type,text\nA,3,action,x\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [f'data/demo/more.csv:1: column 2 of the header row ("count") holds the invisible '
+                                    f'character U+{ord(hidden):04X}: delete it; as it is, the column is not "count"']
+
+
 def test_control_characters_are_refused(project):
     path = project / "data/demo/cards.yaml"
     path.write_text('- name: Bell\n  type: action\n  text: "ring \\a now"\n')
