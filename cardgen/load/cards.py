@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType, new_card
-from .tables import YAML_SUFFIXES, Row, read_rows, yaml_rows_from
+from .tables import YAML_SUFFIXES, Row, hidden_character, read_rows, yaml_rows_from
 from .yamlfile import relative_name
 
 if TYPE_CHECKING:
@@ -154,6 +154,19 @@ def _offsets_marked(marks: array, first_mark: int, end: int, path: Path) -> None
         marks[first_mark + MARK * at + 3] = offset
 
 
+_NAMES_SEEN: set[str] = set()  # field names found visible
+
+
+def _check_field_name(key: str, source: Source, card: str) -> None:
+    """A YAML card's field name holding an invisible character (``co\u200bunt: 3``) is refused,
+    as such a column name is (tables.py): it is no `count`, and the card printed once."""
+    hidden = hidden_character(key)
+    if hidden is not None:
+        raise CardgenError(Problem(f"a field's name {hidden}", source, card))
+    if len(_NAMES_SEEN) < 4096:
+        _NAMES_SEEN.add(key)
+
+
 def _clean(value: Any, field: str, source: Source, card: str | None) -> Any:
     if isinstance(value, str):
         value = value.replace("\r\n", "\n").replace("\r", "\n")
@@ -232,6 +245,8 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     count = _count(values.get("count"), source_of("count", row.source), name)
     fields = {**types[type_name].defaults}
     for key, value in values.items():
+        if key not in _NAMES_SEEN:  # a card file's few field names, each checked once
+            _check_field_name(key, source_of(key, row.source), name)
         if value.__class__ is str:  # most values: checked here, without a call
             if "\r" in value:
                 value = value.replace("\r\n", "\n").replace("\r", "\n")

@@ -120,6 +120,16 @@ def _whole_yaml_rows(path: Path, root: Path) -> list[Row]:
 _INVISIBLE = ("Cc", "Cf", "Cs")  # control and format characters: a NUL, a byte-order mark, a zero width space
 
 
+def hidden_character(name: str) -> str | None:
+    """The message for a column or field name holding an invisible character ("co\\0unt" is no
+    `count`: the copies were taken as 1, without a word), or None."""
+    hidden = next((c for c in name if unicodedata.category(c) in _INVISIBLE), None)
+    if hidden is None:
+        return None
+    visible = "".join(c for c in name if unicodedata.category(c) not in _INVISIBLE)
+    return f'holds the invisible character U+{ord(hidden):04X}: delete it; as it is, it is not "{visible}"'
+
+
 def _header(cells: list[Any], source: Source) -> list[str]:
     """The column names; empty cells after the last name are no columns: a spreadsheet saves
     them where a cell past the table was formatted (a bold header row), and exports them to CSV
@@ -130,11 +140,9 @@ def _header(cells: list[Any], source: Source) -> list[str]:
     for column, title in enumerate(header, start=1):
         if not title:
             raise fail(f"column {column} of the header row has no name", source)
-        hidden = next((c for c in title if unicodedata.category(c) in _INVISIBLE), None)
-        if hidden is not None:  # "co\0unt" is no `count`: the copies were taken as 1, without a word
-            visible = "".join(c for c in title if unicodedata.category(c) not in _INVISIBLE)
-            raise fail(f'column {column} of the header row ("{visible}") holds the invisible character '
-                       f'U+{ord(hidden):04X}: delete it; as it is, the column is not "{visible}"', source)
+        hidden = hidden_character(title)
+        if hidden is not None:
+            raise fail(f"column {column} of the header row {hidden}", source)
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
         raise fail(f"header names a column twice: {', '.join(duplicates)}", source)

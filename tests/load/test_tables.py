@@ -105,8 +105,20 @@ def test_an_invisible_character_in_a_column_name_is_refused(project, hidden):
     (project / "data/demo/more.csv").write_text(f"name,co{hidden}unt,type,text\nA,3,action,x\n")
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project)
-    assert error_lines(excinfo) == [f'data/demo/more.csv:1: column 2 of the header row ("count") holds the invisible '
-                                    f'character U+{ord(hidden):04X}: delete it; as it is, the column is not "count"']
+    assert error_lines(excinfo) == [f"data/demo/more.csv:1: column 2 of the header row holds the invisible character "
+                                    f'U+{ord(hidden):04X}: delete it; as it is, it is not "count"']
+
+
+@pytest.mark.parametrize("hidden", ["\\0", "\\ufeff", "\\u200b"], ids=["NUL", "byte-order mark", "zero width space"])
+def test_an_invisible_character_in_a_yaml_field_name_is_refused(project, hidden):
+    """The same in a YAML card's field name, on ruamel's path and the streaming reader's alike."""
+    path = project / "data/demo/cards.yaml"
+    path.write_text(path.read_text().replace("  count: 2\n", f'  "co{hidden}unt": 2\n', 1))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    code = {"\\0": 0, "\\ufeff": 0xFEFF, "\\u200b": 0x200B}[hidden]
+    assert error_lines(excinfo) == [f'data/demo/cards.yaml:3: card "Quick Draw": a field\'s name holds the invisible '
+                                    f'character U+{code:04X}: delete it; as it is, it is not "count"']
 
 
 def test_control_characters_are_refused(project):
