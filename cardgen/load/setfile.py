@@ -68,7 +68,11 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
     declared = text(data, "name", at)
     declared = name if declared is None else declared
     if declared != name:
-        raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
+        from ..lookalikes import difference
+
+        how = difference(str(declared), name)
+        raise fail(f'set name "{declared}" differs from its folder "{name}"' + (f" ({how})" if how else ""),
+                   at(data, "name"))
     from ..sheets.sizes import card_size  # sizes and papers belong to the sheets stage
 
     default_size = card_size(plain(data.get("size", "poker")), at(data, "size") if "size" in data else at(data))
