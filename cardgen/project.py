@@ -8,10 +8,11 @@ sets asks here first, and is told what to do.
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
-from .errors import UsageError
-from .lookalikes import alike_in
+from .errors import Problem, Source, UsageError
+from .lookalikes import alike_in, difference
 from .paths import editors_own, set_names
 
 
@@ -61,3 +62,37 @@ def unknown_set(name: str, known: list[str]) -> str:
     if alike is not None:
         return f'{said}: "{alike[0]}" differs {alike[1]}'
     return said
+
+
+# What a build of set S writes besides S.pdf and S.json: S.deck-<deck>.*, S.reprint.*, S.box-<box>.pdf
+_PART_FILES = (".deck-", ".reprint", ".box-")
+
+
+def _file_key(name: str) -> str:
+    """A set's name as a file system that ignores case and Unicode composition (macOS, Windows)
+    sees its output files' names."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def sharing_outputs(names: list[str], known: list[str]) -> Problem | None:
+    """The problem when two sets would write one output file: their names equal but for case or
+    Unicode composition (one file on macOS and Windows, whichever builds last), or one set's name
+    is another's with the suffix of its deck, reprint or box files (base.deck-starter). A build
+    wrote one over the other without a word."""
+    keys: dict[str, str] = {}
+    for name in dict.fromkeys(names):
+        other = keys.setdefault(_file_key(name), name)
+        if other != name:
+            how = difference(name, other) or "in case"
+            return Problem(f'set "{name}" and set "{other}", which differs {how}, write output files that are one '
+                           "file on macOS and Windows, whose names ignore that difference: rename one of the two "
+                           "folders", Source(f"data/{name}"))
+    built = {_file_key(name) for name in names}
+    for name in known:
+        for owner in known:
+            key, owner_key = _file_key(name), _file_key(owner)
+            if name != owner and key.startswith(owner_key) and key[len(owner_key):].startswith(_PART_FILES) and (
+                    key in built or owner_key in built):
+                return Problem(f'set "{name}" writes output/{name}.pdf, a name set "{owner}" gives to its own deck, '
+                               "reprint or box files: rename the folder", Source(f"data/{name}"))
+    return None

@@ -81,3 +81,21 @@ def test_a_set_name_and_its_folder_composed_otherwise_say_so(project, cli):
     assert (result.exit_code, result.stderr.splitlines()[0]) == (1, (
         f'data/{folder.name}/set.yaml:1: set name "{composed}" differs from its folder "{folder.name}" (in how its '
         "accents are stored: Unicode NFC against NFD, the same letters in other bytes)"))
+
+
+def test_two_sets_that_would_write_one_output_file_are_refused(project, cli):
+    """``base.deck-starter`` is the name of the files ``cardgen build base --deck starter.yaml``
+    writes; ``Demo`` beside ``demo`` writes the same file as it where case does not count."""
+    for folder, name in (("demo.deck-x", "demo.deck-x"), ("Demo", "Demo")):
+        shutil.copytree(project / "data/demo", project / "data" / folder)
+        set_file = project / "data" / folder / "set.yaml"
+        set_file.write_text(set_file.read_text().replace("name: demo", f"name: {name}"))
+    result = cli(project, "check")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1, (
+        'data/demo: set "demo" and set "Demo", which differs in case, write output files that are one file on macOS '
+        "and Windows, whose names ignore that difference: rename one of the two folders"))
+    shutil.rmtree(project / "data/Demo")
+    result = cli(project, "check", "demo")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1, (
+        'data/demo.deck-x: set "demo.deck-x" writes output/demo.deck-x.pdf, a name set "demo" gives to its own deck, '
+        "reprint or box files: rename the folder"))
