@@ -73,7 +73,7 @@ def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
                and not editors_own(n) and (Path(root) / "data" / n).is_dir()}
     unknown = [n for n in names if n not in known and n not in folders]
     if unknown:
-        raise UsageError(unknown_set(unknown[0], known))
+        raise UsageError(unknown_set(unknown[0], known, root))
     _one_set_a_file(list(names), known)
     return list(names)
 

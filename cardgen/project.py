@@ -49,14 +49,14 @@ def require_project(root: Path | str) -> None:
                      "(`cardgen new DIR` makes a new project)")
 
 
-def unknown_set(name: str, known: list[str]) -> str:
+def unknown_set(name: str, known: list[str], root: Path | str | None = None) -> str:
     """The message for a set name that names no set, with the name meant when it is plain."""
     sets = ", ".join(known) or "none"
     said = f'unknown set "{name}" (sets: {sets})'
     folder = Path(name.replace("\\", "/")).name
     if ("/" in name or "\\" in name) and folder in known:  # a path, as a shell completes it: data/base/
         return f'{said}: a set is named by its folder in data/, as "{folder}"'
-    if editors_own(name):
+    if editors_own(name) and root is not None and name not in (".", "..") and (Path(root) / "data" / name).is_dir():
         return f"{said}: a folder of data/ whose name starts with \".\" or \"#\", or ends with \"~\", is kept aside, not built"
     alike = alike_in(known, name)
     if alike is not None:

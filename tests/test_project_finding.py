@@ -58,6 +58,10 @@ def test_hidden_and_backup_copies_of_a_set_folder_are_no_sets(project, cli):
     shutil.copytree(project / "data/demo", project / "data/demo~")
     result = cli(project, "list")
     assert (result.exit_code, result.stdout.splitlines()[0]) == (0, "demo  Demo Deck (version 0.3): 8 cards")
+    named = cli(project, "check", ".old")
+    assert (named.exit_code, named.stderr.splitlines()[-1]) == (2, (
+        'Error: unknown set ".old" (sets: demo): a folder of data/ whose name starts with "." or "#", or ends with '
+        '"~", is kept aside, not built'))
 
 
 def test_a_card_file_named_in_another_case_is_said_to_be_there_in_that_case(project, cli):

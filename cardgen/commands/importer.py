@@ -31,7 +31,7 @@ def ce_conv(ctx: click.Context, file: Path, set_name: str) -> None:
 
         require_project(root)
         if set_name not in set_names(root):
-            raise UsageError(unknown_set(set_name, set_names(root)))
+            raise UsageError(unknown_set(set_name, set_names(root), root))
         return import_ceconv(file, Path(root) / "data" / set_name)
 
     written = run_reporting_errors(ctx, action)
