@@ -107,9 +107,10 @@ def set_names(root: Path | str) -> list[str]:
 
 
 def _may_be_set_file(path: Path) -> bool:
-    """A set.yaml that is a file, or a pipe or device in its place: that set is listed, and
-    loading it says what its set.yaml is (it was left out of a build of every set unsaid)."""
-    return path.is_file() or kind_at(path) not in (None, "a folder")
+    """A set.yaml that is a file, or a pipe or device in its place, or a link that leads to no
+    file: that set is listed, and loading it says what its set.yaml is (it was left out of a build
+    of every set unsaid)."""
+    return path.is_file() or kind_at(path) not in (None, "a folder") or os.path.islink(path)
 
 
 PACKAGE = Path(__file__).resolve().parent  # cardgen/

@@ -103,3 +103,13 @@ def test_two_sets_that_would_write_one_output_file_are_refused(project, cli):
     assert (result.exit_code, result.stderr.splitlines()[0]) == (1, (
         'data/demo.deck-x: set "demo.deck-x" writes output/demo.deck-x.pdf, a name set "demo" gives to its own deck, '
         "reprint or box files: rename the folder"))
+
+
+def test_a_set_yaml_linking_to_no_file_is_said_not_left_out(project, cli):
+    """A build of every set left such a set out without a word ("no sets found" when alone)."""
+    set_file = project / "data/demo/set.yaml"
+    set_file.rename(project / "data/demo/real.yaml")
+    set_file.symlink_to("gone.yaml")
+    result = cli(project, "check")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (
+        1, 'data/demo: set.yaml is a link to "gone.yaml", which does not exist')

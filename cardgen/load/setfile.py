@@ -44,6 +44,9 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
         path = confined(root, directory, "set.yaml")
     except OutsideProject as exc:
         raise fail(str(exc), Source(f"data/{name}")) from None
+    if os.path.islink(directory / "set.yaml") and not path.exists():
+        raise fail(f'set.yaml is a link to "{os.readlink(directory / "set.yaml")}", which does not exist',
+                   Source(f"data/{name}"))
     if not path.is_file():
         said = not_a_file(path)
         if not directory.is_dir():
