@@ -113,3 +113,17 @@ def test_a_set_yaml_linking_to_no_file_is_said_not_left_out(project, cli):
     result = cli(project, "check")
     assert (result.exit_code, result.stderr.splitlines()[0]) == (
         1, 'data/demo: set.yaml is a link to "gone.yaml", which does not exist')
+
+
+def test_a_deck_typed_from_the_project_folder_but_run_from_elsewhere_is_pointed_to(project, tmp_path, monkeypatch):
+    """Paths typed on the command line are read from the working folder; with --root from
+    elsewhere, "data/demo/decks/d.yaml" was said not to exist, and it was there in the project."""
+    (project / "data/demo/decks").mkdir()
+    (project / "data/demo/decks/d.yaml").write_text("main:\n  Quick Draw: 1\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = CliRunner().invoke(main, ["--root", "../proj", "check", "demo", "--deck", "data/demo/decks/d.yaml"])
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, (
+        "Error: Invalid value for '--deck': File 'data/demo/decks/d.yaml' does not exist here; it is in the project "
+        "folder: give it as ../proj/data/demo/decks/d.yaml"))
