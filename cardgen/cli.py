@@ -276,6 +276,9 @@ def list_sets(ctx):
         from .load.yamlfile import small_files_through_libyaml
         from .model import copies_by_type
 
+        from .project import require_project
+
+        require_project(root)
         lines = []
         names = set_names(root)
         if len(names) > 1:  # two set.yaml files through ruamel cost more than importing libyaml

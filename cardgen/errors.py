@@ -191,6 +191,28 @@ def shown_path(path) -> str:
     return _short_path(relative if not relative.startswith("..") else text)
 
 
+def _there(name: str) -> bool:
+    """Whether something is at ``name``, or its folder hides whether it is: then it is read,
+    not made. An unreadable folder of data/ was said "cannot write data"."""
+    try:
+        os.lstat(name)
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def closed_folder(name: str) -> str | None:
+    """The first folder on the way to ``name`` that this process may not enter, or None."""
+    parts = os.path.abspath(name).split(os.sep)
+    for depth in range(2, len(parts)):
+        folder = os.sep.join(parts[:depth]) or os.sep
+        if not os.access(folder, os.X_OK):
+            return folder
+    return None
+
+
 def os_message(error: OSError) -> str:
     """``cannot write output/x.pdf: permission denied`` (or read, or use, for other files)."""
     writing = getattr(error, "cardgen_writing", None)
@@ -198,8 +220,11 @@ def os_message(error: OSError) -> str:
         return f"cannot write {shown_path(writing)}: {os_reason(error)}"
     if error.filename is not None:
         name = os.fspath(error.filename)
+        refused = error.errno in (errno.EACCES, errno.EPERM)
         creating = error.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT) or (
-            error.errno in (errno.EACCES, errno.EPERM) and not os.path.isfile(name)) or (
+            refused and not _there(name)) or (
             error.errno == errno.ENOTDIR and file_on_the_way(name) is not None)  # a folder to make
-        return f"cannot {'write' if creating else 'open'} {shown_path(name)}: {os_reason(error)}"
+        closed = closed_folder(name) if refused and not creating else None
+        return (f"cannot {'write' if creating else 'open'} {shown_path(name)}: {os_reason(error)}"
+                + (f" (the folder {shown_path(closed)} cannot be opened)" if closed is not None else ""))
     return os_reason(error)

@@ -69,7 +69,21 @@ def not_a_file(path: Path | str) -> str:
     instead. A named pipe (a FIFO left by another tool) was said "not found", and the designer
     looked for a missing file that was there; reading one waits for a writer for ever."""
     kind = kind_at(path)
-    return "not found" if kind is None else f"is {kind}, not a file"
+    if kind is not None:
+        return f"is {kind}, not a file"
+    try:
+        os.stat(path)
+    except PermissionError:  # a folder on the way is closed: the file may well be there
+        from .errors import closed_folder, shown_path
+
+        closed = closed_folder(os.fspath(path))
+        return "cannot be opened: permission denied" + (
+            f" (the folder {shown_path(closed)} cannot be opened)" if closed is not None else "")
+    except (OSError, ValueError):
+        pass
+    from .lookalikes import alike_on_disk  # only on the way to an error
+
+    return "not found" + alike_on_disk(path)
 
 
 CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
@@ -83,17 +97,20 @@ def editors_own(name: str) -> bool:
 
 
 def set_names(root: Path | str) -> list[str]:
-    """The project's sets: the folders of ``<root>/data`` holding a set.yaml."""
+    """The project's sets: the folders of ``<root>/data`` holding a set.yaml. A hidden folder or
+    a backup one (``.old``, ``base~``: an editor's or a copy kept aside) is no set: its set.yaml,
+    naming the set it was copied from, failed the build of every set."""
     data = Path(root) / "data"
     if not data.is_dir():
         return []
-    return sorted(p.name for p in data.iterdir() if _may_be_set_file(p / "set.yaml"))
+    return sorted(p.name for p in data.iterdir() if not editors_own(p.name) and _may_be_set_file(p / "set.yaml"))
 
 
 def _may_be_set_file(path: Path) -> bool:
-    """A set.yaml that is a file, or a pipe or device in its place: that set is listed, and
-    loading it says what its set.yaml is (it was left out of a build of every set unsaid)."""
-    return path.is_file() or kind_at(path) not in (None, "a folder")
+    """A set.yaml that is a file, or a pipe or device in its place, or a link that leads to no
+    file: that set is listed, and loading it says what its set.yaml is (it was left out of a build
+    of every set unsaid)."""
+    return path.is_file() or kind_at(path) not in (None, "a folder") or os.path.islink(path)
 
 
 PACKAGE = Path(__file__).resolve().parent  # cardgen/

@@ -19,7 +19,8 @@ from .load import yamlkept
 from .load.setfile import load_set, set_names
 from .model import Card, CardSet, copies_by_type
 from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
-from .paths import CACHE_FOLDER, is_inside
+from .paths import CACHE_FOLDER, editors_own, is_inside
+from .project import require_project, sharing_outputs, unknown_set
 from .rendered import lay_out_all, render_set
 from .results import BuildResult, SetResult
 from .steady_inputs import SteadyInputs
@@ -60,18 +61,27 @@ class Session:
 
 
 def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
+    require_project(root)
     known = set_names(root)
     if not names:
         if not known:
             raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
+        _one_set_a_file(known, known)
         return known
     # a folder of data/ without set.yaml is a set that lacks it: load_set says so
-    folders = {n for n in names if n not in known and n not in (".", "..") and "/" not in n and "\\" not in n
-               and (Path(root) / "data" / n).is_dir()}
+    folders = {n for n in names if n not in known and n not in ("", ".", "..") and "/" not in n and "\\" not in n
+               and not editors_own(n) and (Path(root) / "data" / n).is_dir()}
     unknown = [n for n in names if n not in known and n not in folders]
     if unknown:
-        raise UsageError(f'unknown set "{unknown[0]}" (sets: {", ".join(known) or "none"})')
+        raise UsageError(unknown_set(unknown[0], known, root))
+    _one_set_a_file(list(names), known)
     return list(names)
+
+
+def _one_set_a_file(names: list[str], known: list[str]) -> None:
+    shared = sharing_outputs(names, known)
+    if shared is not None:
+        raise CardgenError(shared)
 
 
 def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: Sequence[str] = ()) -> list[Problem]:

@@ -8,6 +8,7 @@ back, a rules file and a deck list.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
         raise UsageError(f'unknown paper "{paper}" (choose {" or ".join(PAPERS)})')
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UsageError(f"{path} already exists and is not an empty folder: choose a new one")
+    _not_inside_a_project_folder(path)
     set_name = set_name_for(path)
     title = title or " ".join(word.capitalize() for word in set_name.split("-"))
     values = {"__SET__": set_name, "__TITLE__": title.replace('"', "'"), "__SIZE__": size, "__PAPER__": paper}
@@ -73,6 +75,21 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
             shutil.rmtree(path, ignore_errors=True)
         raise CardgenError(Problem(f"cannot write the new project: {os_reason(exc)}", Source(str(path)))) from None
     return NewProject(path, set_name, tuple(written))
+
+
+def _not_inside_a_project_folder(path: Path) -> None:
+    """`cardgen new data/second`, typed in a project to add a set, made a whole project inside
+    data/: a set folder without set.yaml, and data/second/data/second/ that no build reads."""
+    from .project import enclosing_project
+
+    project = enclosing_project(path)
+    if project is None:
+        return
+    within = Path(os.path.abspath(path)).relative_to(project).parts[0]
+    if within in ("data", "templates", "fonts", "output"):
+        raise UsageError(f"{path} is inside the {within}/ folder of the project {project}: `cardgen new` lays out a "
+                         "whole project; a new set of this one is a folder data/<set>/ with its own set.yaml and "
+                         "card files (copy a set's folder, and give set.yaml its new name)")
 
 
 def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str], written: list[Path]) -> None:

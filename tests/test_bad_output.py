@@ -47,6 +47,18 @@ def test_an_unwritable_output_folder(built, cli):
     intact(project, before)
 
 
+def test_a_folder_refused_when_read_is_said_to_be_read_not_written(tmp_path, monkeypatch):
+    """A folder of data/ the user may not open was said "cannot write data": it is read."""
+    from cardgen.errors import os_message
+
+    (tmp_path / "data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    refused = PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "data"))
+    assert os_message(refused) == "cannot open data: permission denied"
+    made = PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "output"))
+    assert os_message(made) == "cannot write output: permission denied"
+
+
 def test_out_naming_a_file(built, cli):
     project, before = built
     result = cli(project, "build", "demo", "--out", "output/demo.pdf")

@@ -199,3 +199,17 @@ def test_a_folder_name_with_a_control_character_is_refused(tmp_path, folder, hel
         f"Error: the folder name {folder!r} holds a control character ({held}): name the folder with letters, "
         "digits and hyphens")
     assert not (tmp_path / folder).exists()
+
+
+def test_a_new_project_inside_a_projects_data_folder_is_refused(tmp_path, monkeypatch):
+    """Typed in a project to add a set, `cardgen new data/second` made a whole project inside
+    data/: a set folder without set.yaml, whose cards no build read."""
+    from cardgen.scaffolding import new_project
+
+    new_project(tmp_path / "game")
+    result = cardgen_here(tmp_path / "game", monkeypatch, "new", "data/second")
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (2, (
+        f"Error: data/second is inside the data/ folder of the project {tmp_path}/game: `cardgen new` lays out a "
+        "whole project; a new set of this one is a folder data/<set>/ with its own set.yaml and card files (copy a "
+        "set's folder, and give set.yaml its new name)"))
+    assert not (tmp_path / "game/data/second").exists()

@@ -27,8 +27,11 @@ def ce_conv(ctx: click.Context, file: Path, set_name: str) -> None:
     root = ctx.find_root().obj["root"]
 
     def action():
+        from ..project import require_project, unknown_set
+
+        require_project(root)
         if set_name not in set_names(root):
-            raise UsageError(f'unknown set "{set_name}" (sets: {", ".join(set_names(root)) or "none"})')
+            raise UsageError(unknown_set(set_name, set_names(root), root))
         return import_ceconv(file, Path(root) / "data" / set_name)
 
     written = run_reporting_errors(ctx, action)

@@ -17,6 +17,13 @@ class InputFile(click.Path):
         super().__init__(dir_okay=False, exists=True, path_type=Path)
 
     def convert(self, value, param, ctx):
+        root = ctx.find_root().params.get("root") if ctx is not None else None
+        typed = Path(os.fsdecode(value))
+        if root is not None and not typed.is_absolute() and not os.path.lexists(typed) and (Path(root) / typed).is_file():
+            # a path typed from the project's folder, given with --root from elsewhere: it is read
+            # from the working folder, as every path typed on the command line is
+            self.fail(f"File '{value}' does not exist here; it is in the project folder: give it as "
+                      f"{Path(root) / typed}", param, ctx)
         path = super().convert(value, param, ctx)
         try:
             mode = os.stat(path).st_mode

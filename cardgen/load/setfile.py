@@ -1,6 +1,7 @@
 """Read ``data/<set>/set.yaml`` and its card files into a :class:`CardSet`."""
 from __future__ import annotations
 
+import os
 import re
 
 from pathlib import Path
@@ -8,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..color.settings import color_settings
-from ..errors import Source, fail
+from ..errors import Problem, Source, fail
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..paths import OutsideProject, confined, not_a_file, set_names  # noqa: F401 - set_names: the API's name here
 from ..units import parse_length
@@ -43,6 +44,9 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
         path = confined(root, directory, "set.yaml")
     except OutsideProject as exc:
         raise fail(str(exc), Source(f"data/{name}")) from None
+    if os.path.islink(directory / "set.yaml") and not path.exists():
+        raise fail(f'set.yaml is a link to "{os.readlink(directory / "set.yaml")}", which does not exist',
+                   Source(f"data/{name}"))
     if not path.is_file():
         said = not_a_file(path)
         if not directory.is_dir():
@@ -68,7 +72,11 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
     declared = text(data, "name", at)
     declared = name if declared is None else declared
     if declared != name:
-        raise fail(f'set name "{declared}" differs from its folder "{name}"', at(data, "name"))
+        from ..lookalikes import difference
+
+        how = difference(str(declared), name)
+        raise fail(f'set name "{declared}" differs from its folder "{name}"' + (f" ({how})" if how else ""),
+                   at(data, "name"))
     from ..sheets.sizes import card_size  # sizes and papers belong to the sheets stage
 
     default_size = card_size(plain(data.get("size", "poker")), at(data, "size") if "size" in data else at(data))
@@ -140,6 +148,7 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
     preflight = _preflight(data.get("preflight"), at, at(data, "preflight"))
 
     files, delimiters, warnings = _card_files(data, directory, root, at, types)
+    warnings += _unlisted_tables(directory, files, root)
     cards = CardFiles(files, root, MappingProxyType(types), MappingProxyType(variables),
                       at(data, "cards") if "cards" in data else at(data), delimiters)
     if check_cards:
@@ -272,6 +281,27 @@ def _language(data: dict, at) -> str | None:
 
 
 CARD_FILE_KEYS = {"file", "type", "url", "delimiter", "timeout"}
+
+
+UNLISTED_SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods")  # tables: never a rules file, a deck list or notes
+
+
+def _unlisted_tables(directory: Path, files: list, root: Path) -> list[Problem]:
+    """A warning for each table in the set's folder that ``cards:`` does not list: a designer adds
+    new.csv and forgets set.yaml, and the build printed every card but its rows without a word."""
+    from ..paths import editors_own
+
+    listed = {Path(path).resolve() for path, *_ in files}
+    try:
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    return [Problem("set.yaml does not list this card file under `cards:`: its rows are not printed",
+                    Source(relative_name(Path(entry.path), root)), severity="warning")
+            for entry in entries
+            if entry.name.lower().endswith(UNLISTED_SUFFIXES) and not editors_own(entry.name)
+            and not entry.name.startswith("~$")  # the lock file Excel keeps beside an open workbook
+            and entry.is_file() and Path(entry.path).resolve() not in listed]
 
 
 def _card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[list, dict, list]:

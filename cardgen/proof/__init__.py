@@ -170,7 +170,8 @@ def proof(names: Sequence[str] | None = None, root: Path | str = ".", out: Path 
     jobs = default_jobs() if jobs is None else jobs
     started = time.perf_counter()
     root = Path(root).resolve()
+    names = pipeline.resolve_names(names, root)  # before the session makes a cache folder
     session = pipeline.Session(root)
     out = Path(out) if out is not None else root / "output" / "proofs"
-    results = [proof_set(name, session, out, overlay, DPI, jobs) for name in pipeline.resolve_names(names, root)]
+    results = [proof_set(name, session, out, overlay, DPI, jobs) for name in names]
     return results, time.perf_counter() - started

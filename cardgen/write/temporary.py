@@ -15,10 +15,17 @@ from pathlib import Path
 _NAME = re.compile(r"\..+\.cardgen-(\d+)-[0-9a-f]{8}\.tmp")
 
 
+NAME_MAX = 255  # bytes in one part of a path (paths.NAME_MAX; not imported: this module starts early)
+
+
 def temporary_path(target: Path) -> Path:
-    """A fresh temporary name beside ``target`` (the file is not made)."""
+    """A fresh temporary name beside ``target`` (the file is not made). Its name keeps as much of
+    the target's as fits in a file name: a set named in 230 characters has outputs that fit, and
+    their temporaries, 30 bytes longer, did not ("file name too long" for a name that fits)."""
     target = Path(target)  # (os.urandom is what secrets.token_hex reads, without importing secrets and hmac)
-    return target.with_name(f".{target.name}.cardgen-{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    tail = f".cardgen-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    name = os.fsencode(target.name)[:NAME_MAX - 1 - len(tail)]
+    return target.with_name(f".{os.fsdecode(name.decode('utf-8', 'ignore').encode())}{tail}")
 
 
 def is_temporary(path: Path) -> bool:

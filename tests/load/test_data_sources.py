@@ -25,11 +25,14 @@ def error_lines(excinfo) -> list[str]:
 
 
 def use_card_file(project, entry: str) -> int:
-    """Make ``entry`` the set's second card file (in place of more.csv); return its line."""
+    """Make ``entry`` the set's second card file (in place of more.csv, moved out of the set's
+    folder when the entry names another file: a table left there unlisted is a warning); return its line."""
     set_yaml = project / "data/demo/set.yaml"
     text = set_yaml.read_text()
     assert "  - {file: more.csv, type: action}\n" in text
     set_yaml.write_text(text.replace("  - {file: more.csv, type: action}\n", f"  - {entry}\n"))
+    if "more.csv" not in entry:
+        (project / "data/demo/more.csv").rename(project / "more.csv")
     return text.splitlines().index("  - {file: more.csv, type: action}") + 1
 
 

@@ -62,3 +62,13 @@ def test_numbers_and_empty_values_still_read(project, old, new, title, version):
 def test_a_paper_that_cannot_be_printed_on_names_its_line(project, paper, message):
     assert problems_after(project, 'version: "0.3"', f'version: "0.3"\nsheet:\n  paper: {paper}') == [
         f"data/demo/set.yaml:5: {message}"]
+
+
+def test_a_table_in_the_set_folder_that_cards_does_not_list_is_a_warning(project):
+    """A designer adds a card file and forgets set.yaml: every card printed but its rows, unsaid.
+    Editors' backups and Excel's lock file beside an open workbook are no card files."""
+    (project / "data/demo/new.csv").write_text("name,count\nForgotten,2\n")
+    (project / "data/demo/more.csv~").write_text("name\nBackup\n")
+    (project / "data/demo/~$book.xlsx").write_bytes(b"lock")
+    assert [str(p) for p in load_set("demo", project).warnings] == [
+        "data/demo/new.csv: warning: set.yaml does not list this card file under `cards:`: its rows are not printed"]

@@ -110,3 +110,15 @@ def test_remove_stale_below_stops_at_the_depth_cardgen_writes(tmp_path):
         (folder / name).write_bytes(b"half")
     assert remove_stale(tmp_path, below=True) == [deepest / name]
     assert (deeper / name).exists()
+
+
+def test_a_temporary_beside_a_long_name_fits_in_a_file_name(tmp_path):
+    """An output whose name fits (a set named in 250 characters: 254 bytes with ".pdf") had a
+    temporary 30 bytes longer, and the build said "file name too long" for a name that fits."""
+    from cardgen.write.temporary import is_temporary, temporary_path
+
+    target = tmp_path / ("s" * 250 + ".pdf")
+    temporary = temporary_path(target)
+    temporary.write_bytes(b"written")
+    assert (len(os.fsencode(temporary.name)), is_temporary(temporary)) == (255, True)
+    assert temporary.name.startswith("." + "s" * 200)
