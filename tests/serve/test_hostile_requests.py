@@ -1,0 +1,103 @@
+"""`cardgen serve` against requests no browser of the user sends, through its socket: each answer
+framed as HTTP so that the next request on the connection is read as sent, and Host headers
+naming anything but this machine refused."""
+from __future__ import annotations
+
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+from cardgen.page import PAGE
+
+from livepage import Server
+from projects import make_project
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    server = Server(make_project(tmp_path_factory.mktemp("hostile"), "preview", fonts=False))
+    server.wait_for_pdf()
+    yield server
+    server.stop()
+
+
+def exchange(server, data: bytes) -> bytes:
+    """Send ``data`` on one connection, then read every answer until the server closes it."""
+    address = urlsplit(server.url)
+    with socket.create_connection((address.hostname, address.port), timeout=60) as connection:
+        connection.sendall(data)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    return received
+
+
+def answers(data: bytes, heads: int = 0) -> list[tuple[str, dict[str, str], bytes]]:
+    """The status lines, headers and bodies of the answers in ``data``, one after the other; the
+    first ``heads`` answer HEAD requests (no body, whatever their Content-Length)."""
+    found = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        status, *lines = head.decode("latin-1").split("\r\n")
+        headers = {name.lower(): value.strip() for name, value in (line.split(":", 1) for line in lines)}
+        length = 0 if len(found) < heads else int(headers.get("content-length", 0))
+        found.append((status, headers, rest[:length]))
+        data = rest[length:]
+    return found
+
+
+def request(server, method: str, path: str, *headers: str, body: bytes = b"", close: bool = False) -> bytes:
+    host = f"Host: {urlsplit(server.url).netloc}"
+    lines = [f"{method} {path} HTTP/1.1", host, *headers, *(["Connection: close"] if close else [])]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+def test_an_error_to_a_head_request_has_no_body_to_be_read_as_the_next_answer(served):
+    received = exchange(served, request(served, "HEAD", "/nope") + request(served, "GET", "/static/cardgen.css", close=True))
+    (first, headers, _), (second, second_headers, css) = answers(received, heads=1)
+    assert first == "HTTP/1.1 404 Not Found" and headers["content-length"] == "14"
+    assert second == "HTTP/1.1 200 OK" and second_headers["content-type"] == "text/css; charset=utf-8"
+    assert css == (PAGE / "cardgen.css").read_bytes()
+
+
+@pytest.mark.parametrize("line, status", [
+    ("GET / HTTP/2.0", "505 HTTP Version Not Supported"),
+    ("GET / FOO/1.1", "400 Bad Request"),
+    ("GET", "400 Bad Request"),
+    ("BREW / HTTP/1.1", "501 Not Implemented"),
+])
+def test_a_request_line_it_cannot_read_gets_a_status_line_and_the_servers_own_headers(served, line, status):
+    (answer, headers, body), = answers(exchange(served, f"{line}\r\n\r\n".encode()))
+    assert answer == f"HTTP/1.1 {status}"
+    assert body == f"{status}\n".encode()
+    assert headers["content-type"] == "text/plain; charset=utf-8" and headers["x-content-type-options"] == "nosniff"
+    assert headers["connection"] == "close"
+
+
+def test_a_request_body_is_dropped_never_read_as_a_request(served):
+    hidden = request(served, "GET", "/api/state")  # a page's form can post this as its text
+    for method in ("GET", "POST"):
+        sent = (request(served, method, "/", f"Content-Length: {len(hidden)}", body=hidden)
+                + request(served, "GET", "/static/cardgen.css", close=True))
+        statuses = [status for status, _, _ in answers(exchange(served, sent))]
+        assert statuses == ["HTTP/1.1 200 OK" if method == "GET" else "HTTP/1.1 405 Method Not Allowed",
+                            "HTTP/1.1 200 OK"], method
+    chunked = request(served, "POST", "/", "Transfer-Encoding: chunked", body=b"5\r\nhello\r\n0\r\n\r\n")
+    statuses = [status for status, _, _ in answers(exchange(served, chunked + request(served, "GET", "/api/state")))]
+    assert statuses == ["HTTP/1.1 405 Method Not Allowed"]  # its end unknown: the connection ends
+
+
+@pytest.mark.parametrize("hosts, status", [
+    (["127.0.0.1:1@evil.example"], 403),
+    (["127.0.0.1:1/evil.example"], 403),
+    (["127.0.0.1:evil"], 403),
+    (["127.0.0.1", "evil.example"], 403),
+    (["evil.example:8642"], 403),
+    (["localhost"], 200),
+    (["[::1]:8642"], 200),
+])
+def test_a_host_header_naming_anything_but_this_machine_is_refused(served, hosts, status):
+    sent = "GET /api/state HTTP/1.1\r\n" + "".join(f"Host: {host}\r\n" for host in hosts) + "Connection: close\r\n\r\n"
+    (answer, _, _), = answers(exchange(served, sent.encode()))
+    assert int(answer.split()[1]) == status
