@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import time
 import urllib.error
 
 from livepage import DIRECT, Server
 from projects import make_project
+
+OVERFLOW = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size 5 pt '
+            'in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
+
 
 def wait_until(condition, failure: str, timeout: float = 120):
     """Poll ``condition`` until it holds: generous, as the machine may be busy; only a failure waits it out."""
@@ -42,3 +48,27 @@ def test_a_removed_output_folder_is_drawn_and_built_again(tmp_path):
         wait_until(lambda: status(server, "output/demo.pdf") == 200, "the PDF was not built again")
     finally:
         assert server.stop() == 0
+
+
+def test_every_problem_is_said_on_stderr(tmp_path):
+    root = make_project(tmp_path, "preview", fonts=False)
+    cards = root / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Draw **two** cards", "Draw " + "many words " * 200),
+                     encoding="utf-8")
+    said, complained = tmp_path / "stdout", tmp_path / "stderr"
+    with said.open("w") as out, complained.open("w") as err:
+        process = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), "serve", "--port", "0",
+                                    "--pdf-delay", "0"], stdout=out, stderr=err)
+    try:
+        wait_until(lambda: "the PDF was not built" in complained.read_text(), "no PDF failure on stderr")
+        lines = complained.read_text().splitlines()
+        assert lines[0].startswith(OVERFLOW + "; ") and lines[0].endswith(" lines fall below the box (the preview clips them)")
+        assert lines[-2:] == [OVERFLOW, "demo: the PDF was not built"]
+        cards.write_text(cards.read_text(encoding="utf-8").replace("count: 2", "count: lots"), encoding="utf-8")
+        wait_until(lambda: "showing the last good cards" in said.read_text(), "the broken file was not seen")
+        assert 'data/demo/cards.yaml:3: card "Quick Draw": count must be a whole number, got "lots"' \
+            in complained.read_text().splitlines()
+        assert "count must be" not in said.read_text() and "Traceback" not in complained.read_text()
+    finally:
+        process.terminate()
+        assert process.wait(timeout=60) == 0
