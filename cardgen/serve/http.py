@@ -77,6 +77,7 @@ def loopback_host(host: str) -> bool:
 
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True  # a browser's open event stream must not keep the process alive
+    request_queue_size = 128  # connections waiting to be accepted: past socketserver's 5, a burst waits seconds
 
     def __init__(self, address, engine: Engine, stop: threading.Event):
         self.engine, self.stop = engine, stop

@@ -1,14 +1,17 @@
 """`cardgen serve` against requests no browser of the user sends, through its socket: each answer
-framed as HTTP so that the next request on the connection is read as sent, and Host headers
-naming anything but this machine refused."""
+framed as HTTP so that the next request on the connection is read as sent, Host headers naming
+anything but this machine refused, and a burst of connections queued."""
 from __future__ import annotations
 
 import socket
+import threading
 from urllib.parse import urlsplit
 
 import pytest
 
 from cardgen.page import PAGE
+from cardgen.serve.engine import Engine
+from cardgen.serve.http import PreviewServer
 
 from livepage import Server
 from projects import make_project
@@ -101,3 +104,19 @@ def test_a_host_header_naming_anything_but_this_machine_is_refused(served, hosts
     sent = "GET /api/state HTTP/1.1\r\n" + "".join(f"Host: {host}\r\n" for host in hosts) + "Connection: close\r\n\r\n"
     (answer, _, _), = answers(exchange(served, sent.encode()))
     assert int(answer.split()[1]) == status
+
+
+def test_a_burst_of_connections_waits_in_the_listening_queue(tmp_path):
+    """A page opening many images at once, or many pages: connections the server has not taken
+    yet wait in its socket's queue (socketserver's 5 dropped the rest, whose clients tried again
+    1, 3, then 7 seconds later)."""
+    server = PreviewServer(("127.0.0.1", 0), Engine(tmp_path, [], tmp_path / "output"), threading.Event())
+    waiting = []
+    try:
+        for _ in range(100):  # nothing takes them: the server is not serving yet
+            waiting.append(socket.create_connection(server.server_address[:2], timeout=5))
+    finally:
+        for connection in waiting:
+            connection.close()
+        server.server_close()
+    assert len(waiting) == 100
