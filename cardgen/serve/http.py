@@ -31,6 +31,7 @@ ASSETS = (SCRIPT, STYLE)  # the only files of the package served
 FACE = re.compile(r"/(faces|print)/([^/]+)/([0-9a-f]{16,128})\.png")
 MOST_BODY = 1 << 20  # bytes of a request's body read and dropped; past it the connection ends
 KEEPALIVE = 15.0  # seconds between comments on a quiet event stream
+IDLE = 120.0  # seconds a connection waits on its client (a request half sent, an answer not read) before it ends
 HOST = re.compile(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::[0-9]{1,5})?")  # a name, or [an IPv6 address]; a port
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".html": "text/html; charset=utf-8", ".json": "application/json; charset=utf-8",
@@ -96,6 +97,12 @@ class Handler(BaseHTTPRequestHandler):
     default_request_version = "HTTP/1.0"  # a request line too broken to name its version is still answered with a status line
     server_version = "cardgen"
     sys_version = ""
+
+    def setup(self) -> None:
+        """A client that stops sending or reading ends its connection after IDLE seconds: its
+        thread is not held for good (a page's event stream writes every KEEPALIVE seconds)."""
+        self.timeout = IDLE
+        super().setup()
 
     def parse_request(self) -> bool:
         return super().parse_request() and self._skip_body()

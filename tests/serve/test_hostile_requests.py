@@ -120,3 +120,23 @@ def test_a_burst_of_connections_waits_in_the_listening_queue(tmp_path):
             connection.close()
         server.server_close()
     assert len(waiting) == 100
+
+
+def test_a_client_that_stops_sending_loses_its_connection(tmp_path, monkeypatch):
+    """A request half sent (or a body announced and never sent) held its thread for as long as
+    the client kept the connection open."""
+    from cardgen.serve import http
+
+    monkeypatch.setattr(http, "IDLE", 0.2, raising=False)
+    server = PreviewServer(("127.0.0.1", 0), Engine(tmp_path, [], tmp_path / "output"), threading.Event())
+    listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    listener.start()
+    try:
+        for half in (b"GET / HTTP/1.1\r\nHost: 127", b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 9\r\n\r\nabc"):
+            with socket.create_connection(server.server_address[:2], timeout=30) as connection:
+                connection.sendall(half)
+                assert connection.recv(100) == b""  # closed by the server, with no answer
+    finally:
+        server.shutdown()
+        listener.join()
+        server.server_close()
