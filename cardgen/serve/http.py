@@ -140,7 +140,7 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET(body=False)
 
     def do_GET(self, body: bool = True) -> None:
-        if not self._host_allowed():
+        if not self._host_allowed() or not self._asked_by_the_page():
             return self._error(HTTPStatus.FORBIDDEN)
         path = urlsplit(self.path).path
         engine = self.server.engine
@@ -179,6 +179,20 @@ class Handler(BaseHTTPRequestHandler):
             return True
         hosts = self.headers.get_all("Host") or []
         return len(hosts) == 1 and loopback_host(hosts[0])
+
+    def _asked_by_the_page(self) -> bool:
+        """Whether the request comes from the preview's own page or the user, not from a page of
+        another site (an image, a script, a form, an event stream it embeds: the browser says so
+        in Sec-Fetch-Site, or names the page's origin): no other site can make the server draw
+        faces or hold connections. Following a link to the preview from another site is the
+        user's doing and opens it."""
+        site = self.headers.get("Sec-Fetch-Site", "").lower()
+        opened = (self.headers.get("Sec-Fetch-Mode", "").lower() == "navigate"
+                  and self.headers.get("Sec-Fetch-Dest", "").lower() == "document")
+        if site in ("cross-site", "same-site") and not opened:
+            return False
+        origin = self.headers.get("Origin")
+        return origin is None or origin.lower() == f"http://{self.headers.get('Host', '')}".lower()
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The errors http.server answers itself (a malformed request line, an unknown method,

@@ -1,8 +1,10 @@
 """`cardgen serve` against requests no browser of the user sends, through its socket: each answer
 framed as HTTP so that the next request on the connection is read as sent, Host headers naming
-anything but this machine refused, and a burst of connections queued."""
+anything but this machine and requests of other sites' pages refused, a burst of connections
+queued, and a client that stops sending let go."""
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from urllib.parse import urlsplit
@@ -104,6 +106,27 @@ def test_a_host_header_naming_anything_but_this_machine_is_refused(served, hosts
     sent = "GET /api/state HTTP/1.1\r\n" + "".join(f"Host: {host}\r\n" for host in hosts) + "Connection: close\r\n\r\n"
     (answer, _, _), = answers(exchange(served, sent.encode()))
     assert int(answer.split()[1]) == status
+
+
+@pytest.mark.parametrize("headers, status", [
+    (["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: no-cors", "Sec-Fetch-Dest: image"], 403),  # <img> of another site
+    (["Sec-Fetch-Site: same-site", "Sec-Fetch-Mode: cors", "Sec-Fetch-Dest: empty"], 403),  # another port's page
+    (["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: iframe"], 403),
+    (["Origin: http://evil.example"], 403),
+    (["Origin: null"], 403),
+    (["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"], 200),  # a link followed
+    (["Sec-Fetch-Site: same-origin", "Sec-Fetch-Mode: cors", "Sec-Fetch-Dest: empty"], 200),  # the page itself
+    (["Sec-Fetch-Site: none", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"], 200),  # an address typed
+])
+def test_a_request_a_page_of_another_site_makes_is_refused(served, headers, status):
+    state = json.loads(served.get("api/state"))
+    face = state["sets"][0]["cards"][1]["faces"][0]["hash"]
+    for path in ("/api/state", f"/print/demo/{face}.png"):  # the print image is drawn when first asked for
+        (answer, _, _), = answers(exchange(served, request(served, "GET", path, *headers, close=True)))
+        assert int(answer.split()[1]) == status, path
+    origin = f"Origin: http://{urlsplit(served.url).netloc}"
+    (answer, _, _), = answers(exchange(served, request(served, "GET", "/api/state", origin, close=True)))
+    assert answer == "HTTP/1.1 200 OK"
 
 
 def test_a_burst_of_connections_waits_in_the_listening_queue(tmp_path):
