@@ -19,6 +19,7 @@ from .. import pipeline
 from ..errors import UsageError
 from ..watch import IGNORED_SUFFIXES, WATCHED
 from .engine import Engine
+from .folders import WatchedFolders
 from .http import PreviewServer
 from .pdfbuild import Builder
 
@@ -180,9 +181,7 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
     url = f"http://{'[' + bound_host + ']' if ':' in bound_host else bound_host}:{bound_port}/"
     saves = Saves()
     observer = Observer()
-    for folder in WATCHED:
-        if (root / folder).is_dir():
-            observer.schedule(saves, str(root / folder), recursive=True)
+    WatchedFolders(observer, saves, root).start()
     observer.start()
     listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
     pdfs, builder = PdfQueue(), Builder()

@@ -72,3 +72,26 @@ def test_every_problem_is_said_on_stderr(tmp_path):
     finally:
         process.terminate()
         assert process.wait(timeout=60) == 0
+
+
+def test_a_watched_folder_removed_and_put_back_is_watched_again(tmp_path):
+    """A ``git checkout`` or a restored backup makes templates/ anew: the watch of the old folder
+    saw its removal, then nothing, and the page showed "template not found" until a restart."""
+    server = Server(make_project(tmp_path, "preview", fonts=False))
+    try:
+        server.wait_for_pdf()
+
+        def front():
+            state = json.loads(server.get("api/state"))["sets"][0]
+            return None if state["failed"] else state["cards"][0]["faces"][0]["hash"]
+
+        before = front()
+        kept = tmp_path / "templates-kept"
+        shutil.move(server.root / "templates", kept)
+        wait_until(lambda: front() is None, "the removed templates were not seen")
+        action = kept / "demo/action.xml.j2"
+        action.write_text(action.read_text(encoding="utf-8").replace("#27408b", "#8b2740"), encoding="utf-8")
+        shutil.move(kept, server.root / "templates")
+        wait_until(lambda: front() not in (None, before), "the templates put back were not seen")
+    finally:
+        assert server.stop() == 0
