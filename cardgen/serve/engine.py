@@ -126,6 +126,7 @@ class Engine:
         store = self.stores.get(name)
         if store is None:
             return None
+        store.look_again()
         if store.has(face_hash, dpi):
             return store.path(face_hash, dpi)
         with self.lock:
@@ -230,6 +231,7 @@ class Engine:
                 faces.setdefault(face.content_hash, face)
         known = self._face_problems[name]
         store = self.stores[name]
+        store.look_again()
         new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
         found: dict[str, list[Problem]] = {}
         self._faces[name] = {**self._faces[name], **faces}  # the images of old and new cards, while both show

@@ -21,8 +21,14 @@ class FaceStore:
         self._listed: tuple | None = None  # the folder as it was when listed: its identity and time
 
     def _names(self) -> set[str]:
-        """The folder's file names, listed again when the folder changed since (a file or the
-        whole output folder removed by hand): an image gone is drawn again, not served missing."""
+        if self._held is None:
+            self.look_again()
+        return self._held
+
+    def look_again(self) -> None:
+        """List the folder again if it changed since it was listed (a file or the whole output
+        folder removed by hand): an image gone is drawn again, not served missing. Called once
+        a refresh and a request, not at each ``has``: a stat costs more than the lookup."""
         folder = self._folder()
         if self._held is None or folder != self._listed:
             try:
@@ -30,7 +36,6 @@ class FaceStore:
             except OSError:
                 self._held = set()
             self._listed = folder
-        return self._held
 
     def _folder(self) -> tuple | None:
         try:
