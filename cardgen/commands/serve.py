@@ -47,5 +47,6 @@ def serve(ctx, sets, port, host, open_browser, out, pdf_delay):
     root = ctx.obj["root"]
     run_reporting_errors(ctx, lambda: run_serve(sets, root, out, DEFAULT_PORT if port is None else port, host,
                                                 open_browser, echo=click.echo,
+                                                complain=lambda line: click.echo(line, err=True),
                                                 pdf_delay=PDF_DELAY if pdf_delay is None else pdf_delay))
     click.echo("stopped")

@@ -9,6 +9,7 @@ is writing, so nothing is left half-written.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ from .. import pipeline
 from ..errors import UsageError
 from ..watch import IGNORED_SUFFIXES, WATCHED
 from .engine import Engine
+from .folders import WatchedFolders
 from .http import PreviewServer
 from .pdfbuild import Builder
 
@@ -96,8 +98,18 @@ class PdfQueue:
             self.changed.notify_all()
 
 
+def _errors(state) -> list[str]:
+    """The set's errors as the page shows them, each a ``file:line: card "X": message`` line: a
+    failed refresh's, else the cards' (text that does not fit) and the deck lists'."""
+    if state.failed:
+        return [p["text"] for p in state.failed]
+    listed = [p["text"] for p in state.problems if p["severity"] == "error"]
+    listed += [p["text"] for deck in state.decks for p in deck["problems"] if p["severity"] == "error"]
+    return list(dict.fromkeys(listed))
+
+
 def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event,
-             echo: Callable[[str], None]) -> None:
+             echo: Callable[[str], None], complain: Callable[[str], None]) -> None:
     def cycle(saved: set[Path]) -> None:
         for name in engine.names:
             started = time.perf_counter()
@@ -105,8 +117,9 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
             if engine.refresh(name, rows_only, stop):
                 pdfs.want(name)
             state = engine.sets[name]
+            for line in _errors(state):
+                complain(line)
             if state.failed:
-                echo("\n".join(p["text"] for p in state.failed))
                 echo(f"{name}: showing the last good cards ({len(state.failed)} problem"
                      f"{'s' * (len(state.failed) != 1)})")
             else:
@@ -130,19 +143,28 @@ def _card_rows(path: Path, root: Path, name: str) -> bool:
     return relative.suffix.lower() in CARD_ROWS and relative.name != "set.yaml"
 
 
-def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event, delay: float) -> None:
+def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event, delay: float,
+          complain: Callable[[str], None]) -> None:
     while True:
         name = pdfs.take(stop, delay)
         if name is None:
             return
-        engine.build_pdf(name, builder)
+        result = engine.build_pdf(name, builder)
+        if result is not None and not result["ok"]:
+            said = set(_errors(engine.sets[name]))  # the preview's refresh has said these
+            for problem in result["problems"]:
+                if problem["text"] not in said:
+                    complain(problem["text"])
+            complain(f"{name}: the PDF was not built")
 
 
 def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None = None, port: int = DEFAULT_PORT,
           host: str = "127.0.0.1", open_browser: bool = False, echo: Callable[[str], None] = print,
-          stop: threading.Event | None = None, pdf_delay: float = PDF_DELAY) -> None:
+          stop: threading.Event | None = None, pdf_delay: float = PDF_DELAY,
+          complain: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> None:
     """Serve the preview until ``stop`` is set, Ctrl-C or SIGTERM; a set's PDF is built once its
-    saves have been quiet for ``pdf_delay`` seconds."""
+    saves have been quiet for ``pdf_delay`` seconds. ``echo`` says what the server does,
+    ``complain`` each problem of the project (stderr)."""
     from watchdog.observers import Observer  # imported here: only watching needs it
 
     root = Path(root).resolve()
@@ -159,14 +181,13 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
     url = f"http://{'[' + bound_host + ']' if ':' in bound_host else bound_host}:{bound_port}/"
     saves = Saves()
     observer = Observer()
-    for folder in WATCHED:
-        if (root / folder).is_dir():
-            observer.schedule(saves, str(root / folder), recursive=True)
+    WatchedFolders(observer, saves, root).start()
     observer.start()
     listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
     pdfs, builder = PdfQueue(), Builder()
-    worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo), name="cardgen-preview")
-    pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop, pdf_delay),
+    worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo, complain),
+                              name="cardgen-preview")
+    pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop, pdf_delay, complain),
                                   name="cardgen-pdf")
     restore = _on_sigterm(stop)
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .. import pipeline
-from ..errors import CardgenError, Problem
+from ..errors import CardgenError, Problem, os_message
 from ..load.setfile import load_set
 from ..model import Face
 from ..rendered import render_set
@@ -113,29 +113,32 @@ class Engine:
             return self.changes.wait_for(lambda: self.generation != generation, timeout)
 
     def grid_image(self, name: str, face_hash: str) -> Path | None:
-        store, face = self.stores.get(name), self._faces.get(name, {}).get(face_hash)
-        if store is None or face is None:
-            return None
-        dpi = grid_dpi(face.card_type)
-        return store.path(face_hash, dpi) if store.has(face_hash, dpi) else None
+        face = self._faces.get(name, {}).get(face_hash)
+        return None if face is None else self._image(name, face_hash, grid_dpi(face.card_type))
 
     def print_image(self, name: str, face_hash: str) -> Path | None:
         """The face at print resolution, rasterised when first asked for."""
+        return self._image(name, face_hash, PRINT_DPI)
+
+    def _image(self, name: str, face_hash: str, dpi: int) -> Path | None:
+        """The face's image at ``dpi``, drawn when it is not on disk: first asked for at print
+        resolution, or removed (the output folder deleted) since it was drawn."""
         store = self.stores.get(name)
         if store is None:
             return None
-        if store.has(face_hash, PRINT_DPI):
-            return store.path(face_hash, PRINT_DPI)
+        store.look_again()
+        if store.has(face_hash, dpi):
+            return store.path(face_hash, dpi)
         with self.lock:
             face = self._faces[name].get(face_hash)
             rendered = self._rendered.get(name)
             if face is None or rendered is None:
                 return None
             try:
-                draw_faces(store, rendered, [face], PRINT_DPI)
-            except CardgenError:
+                draw_faces(store, rendered, [face], dpi)
+            except (CardgenError, OSError):  # the refresh says why (an output folder that is a file)
                 return None
-        return store.path(face_hash, PRINT_DPI) if store.has(face_hash, PRINT_DPI) else None
+        return store.path(face_hash, dpi) if store.has(face_hash, dpi) else None
 
     # ---- updating ------------------------------------------------------------------------
 
@@ -164,11 +167,17 @@ class Engine:
                 before = (state.cards, state.problems)
                 self._refresh(name, state, rows_only, stop)
                 state.failed = []
-                changed = before != (state.cards, state.problems) or not state.pdf.get("ok")
+                changed = (before != (state.cards, state.problems) or not state.pdf.get("ok")
+                           or not (self.out / f"{name}.pdf").is_file())  # removed with the output folder
             except Stopped:
                 return False
             except CardgenError as error:
                 state.failed = [problem_json(p) for p in error.problems]
+                state.changed = []
+                changed = False
+            except OSError as error:  # the machine's refusal (an output folder that is a file), not a bug
+                message = os_message(error)
+                state.failed = [{"severity": "error", "message": message, "where": "", "card": None, "text": message}]
                 state.changed = []
                 changed = False
             except Exception as error:  # a bug, not bad input: say so and keep serving
@@ -222,6 +231,7 @@ class Engine:
                 faces.setdefault(face.content_hash, face)
         known = self._face_problems[name]
         store = self.stores[name]
+        store.look_again()
         new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
         found: dict[str, list[Problem]] = {}
         self._faces[name] = {**self._faces[name], **faces}  # the images of old and new cards, while both show
@@ -296,16 +306,18 @@ class Engine:
                                                    for label, face in labelled], hits.get(card.name, [])))
         return shown
 
-    def build_pdf(self, name: str, builder: Builder) -> None:
-        """Build the set's PDF into the output folder, as ``cardgen build`` does; publish."""
+    def build_pdf(self, name: str, builder: Builder) -> dict | None:
+        """Build the set's PDF into the output folder, as ``cardgen build`` does; publish.
+        The build's result (None: stopped)."""
         result = builder.build(self.root, name, self.out)
         if result is None:  # stopped
-            return
+            return None
         state = self.sets[name]
         pdf = self.out / f"{name}.pdf"
         state.pdf = {**result, "file": pdf.name if pdf.is_file() else None, "finished": time.time()}
         state.files = self._files(name)
         self._publish(name, {c["key"]: c for c in state.cards})
+        return result
 
     def _files(self, name: str) -> list[dict]:
         """The set's files in the output folder: its PDF and manifest, and its exports."""

@@ -29,7 +29,10 @@ from .engine import Engine
 STATIC = PAGE
 ASSETS = (SCRIPT, STYLE)  # the only files of the package served
 FACE = re.compile(r"/(faces|print)/([^/]+)/([0-9a-f]{16,128})\.png")
+MOST_BODY = 1 << 20  # bytes of a request's body read and dropped; past it the connection ends
 KEEPALIVE = 15.0  # seconds between comments on a quiet event stream
+IDLE = 120.0  # seconds a connection waits on its client (a request half sent, an answer not read) before it ends
+HOST = re.compile(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::[0-9]{1,5})?")  # a name, or [an IPv6 address]; a port
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".html": "text/html; charset=utf-8", ".json": "application/json; charset=utf-8",
          ".pdf": "application/pdf", ".png": "image/png", ".txt": "text/plain; charset=utf-8"}
@@ -58,8 +61,24 @@ def safe_file(base: Path, url_path: str) -> Path | None:
     return candidate
 
 
+def loopback_host(host: str) -> bool:
+    """Whether a Host header names this machine: ``localhost`` or a loopback address, then at
+    most ``:port`` (``[::1]:8642``, ``localhost``); no user, path or second name."""
+    match = HOST.fullmatch(host.strip())
+    if match is None:
+        return False
+    bracketed, name = match.groups()
+    if name is not None and name.lower() == "localhost":
+        return True
+    try:
+        return (ipaddress.IPv6Address(bracketed) if bracketed else ipaddress.IPv4Address(name)).is_loopback
+    except ValueError:
+        return False
+
+
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True  # a browser's open event stream must not keep the process alive
+    request_queue_size = 128  # connections waiting to be accepted: past socketserver's 5, a burst waits seconds
 
     def __init__(self, address, engine: Engine, stop: threading.Event):
         self.engine, self.stop = engine, stop
@@ -75,8 +94,44 @@ class PreviewServer(ThreadingHTTPServer):
 class Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
+    default_request_version = "HTTP/1.0"  # a request line too broken to name its version is still answered with a status line
     server_version = "cardgen"
     sys_version = ""
+
+    def setup(self) -> None:
+        """A client that stops sending or reading ends its connection after IDLE seconds: its
+        thread is not held for good (a page's event stream writes every KEEPALIVE seconds)."""
+        self.timeout = IDLE
+        super().setup()
+
+    def parse_request(self) -> bool:
+        return super().parse_request() and self._skip_body()
+
+    def _skip_body(self) -> bool:
+        """No request here has a body: one sent anyway is read and dropped, so that the next
+        request on the connection starts where it does (read as a request, a body would answer a
+        request nobody sent). A body whose end is not known, or too long to read, ends the
+        connection after the answer."""
+        lengths = self.headers.get_all("Content-Length") or []
+        if self.headers.get("Transfer-Encoding") is not None or len(set(lengths)) > 1:
+            self.close_connection = True
+            return True
+        if not lengths:
+            return True
+        if not re.fullmatch(r"[0-9]{1,18}", lengths[0].strip()):
+            self.send_error(HTTPStatus.BAD_REQUEST)
+            return False
+        left = int(lengths[0])
+        if left > MOST_BODY:
+            self.close_connection = True
+            return True
+        while left > 0:
+            chunk = self.rfile.read(min(left, 65536))
+            if not chunk:
+                self.close_connection = True
+                break
+            left -= len(chunk)
+        return True
 
     def log_message(self, format, *args) -> None:  # quiet: the terminal is for the project's problems
         pass
@@ -85,7 +140,7 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET(body=False)
 
     def do_GET(self, body: bool = True) -> None:
-        if not self._host_allowed():
+        if not self._host_allowed() or not self._asked_by_the_page():
             return self._error(HTTPStatus.FORBIDDEN)
         path = urlsplit(self.path).path
         engine = self.server.engine
@@ -116,21 +171,47 @@ class Handler(BaseHTTPRequestHandler):
 
     def _host_allowed(self) -> bool:
         """On the loopback address, a page of another site reaching here through a DNS name of
-        its own (DNS rebinding) is refused. Told to listen on the network, any name goes."""
+        its own (DNS rebinding) is refused: the request names one host, ``localhost`` or a
+        loopback address, with at most a port, as a browser writes it. Told to listen on the
+        network, any name goes."""
         bound = self.server.server_address[0]
         if not ipaddress.ip_address(bound).is_loopback:
             return True
-        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
-        return host in ("127.0.0.1", "localhost", "::1", bound)
+        hosts = self.headers.get_all("Host") or []
+        return len(hosts) == 1 and loopback_host(hosts[0])
+
+    def _asked_by_the_page(self) -> bool:
+        """Whether the request comes from the preview's own page or the user, not from a page of
+        another site (an image, a script, a form, an event stream it embeds: the browser says so
+        in Sec-Fetch-Site, or names the page's origin): no other site can make the server draw
+        faces or hold connections. Following a link to the preview from another site is the
+        user's doing and opens it."""
+        site = self.headers.get("Sec-Fetch-Site", "").lower()
+        opened = (self.headers.get("Sec-Fetch-Mode", "").lower() == "navigate"
+                  and self.headers.get("Sec-Fetch-Dest", "").lower() == "document")
+        if site in ("cross-site", "same-site") and not opened:
+            return False
+        origin = self.headers.get("Origin")
+        return origin is None or origin.lower() == f"http://{self.headers.get('Host', '')}".lower()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The errors http.server answers itself (a malformed request line, an unknown method,
+        a header too long) as this server's own: a status line, plain text, the same headers,
+        and the connection closed, as the request could not be read to its end."""
+        self.close_connection = True
+        self._error(HTTPStatus(code))
 
     def _error(self, status: HTTPStatus) -> None:
         data = f"{status.value} {status.phrase}\n".encode()
         self.send_response(status)
         self._common("text/plain; charset=utf-8", len(data), "no-store")
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":  # a body after a HEAD's answer would be read as the next answer
+            self.wfile.write(data)
 
     def _common(self, content_type: str, length: int, cache: str) -> None:
+        if self.close_connection:  # the request could not be read to its end (see _skip_body, send_error)
+            self.send_header("Connection", "close")
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(length))
         self.send_header("Cache-Control", cache)

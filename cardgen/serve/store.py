@@ -18,11 +18,31 @@ class FaceStore:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self._held: set[str] | None = None
+        self._listed: tuple | None = None  # the folder as it was when listed: its identity and time
 
     def _names(self) -> set[str]:
         if self._held is None:
-            self._held = {p.name for p in self.folder.iterdir()} if self.folder.is_dir() else set()
+            self.look_again()
         return self._held
+
+    def look_again(self) -> None:
+        """List the folder again if it changed since it was listed (a file or the whole output
+        folder removed by hand): an image gone is drawn again, not served missing. Called once
+        a refresh and a request, not at each ``has``: a stat costs more than the lookup."""
+        folder = self._folder()
+        if self._held is None or folder != self._listed:
+            try:
+                self._held = {p.name for p in self.folder.iterdir()} if folder else set()
+            except OSError:
+                self._held = set()
+            self._listed = folder
+
+    def _folder(self) -> tuple | None:
+        try:
+            stat = self.folder.stat()
+        except OSError:
+            return None
+        return stat.st_dev, stat.st_ino, stat.st_mtime_ns
 
     @staticmethod
     def name(face_hash: str, dpi: float) -> str:
@@ -35,6 +55,7 @@ class FaceStore:
         return self.name(face_hash, dpi) in self._names()
 
     def write(self, face_hash: str, dpi: float, data: bytes) -> None:
+        names = self._names()
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.path(face_hash, dpi)
         temporary = target.with_name(f".{target.name}.tmp")
@@ -43,12 +64,16 @@ class FaceStore:
             os.replace(temporary, target)
         finally:
             temporary.unlink(missing_ok=True)
-        self._names().add(target.name)
+        names.add(target.name)
+        if self._held is names:  # its own image is no change to list the folder again for
+            self._listed = self._folder()
 
     def keep(self, hashes: Iterable[str]) -> None:
         """Remove the images of faces no card shows any more."""
         wanted = set(hashes)
-        for name in list(self._names()):
+        names = self._names()
+        for name in list(names):
             if IMAGE.fullmatch(name) and name.rsplit("-", 1)[0] not in wanted:
                 (self.folder / name).unlink(missing_ok=True)
-                self._names().discard(name)
+                names.discard(name)
+        self._listed = self._folder()
