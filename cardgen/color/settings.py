@@ -115,6 +115,13 @@ def _check_profile(path: Path, where: Source) -> None:
         raise fail(f'"{path.name}" is not an ICC profile littleCMS can read ({exc})', where) from None
     if space != "CMYK":
         raise fail(f'"{path.name}" is a {space} profile: a CMYK build needs a CMYK output profile', where)
+    try:  # the transform the build makes: a device link, an abstract profile or one without its tables has none
+        ImageCms.buildTransform(ImageCms.createProfile("sRGB"), profile, "RGB", "CMYK",
+                                renderingIntent=ImageCms.Intent.PERCEPTUAL)
+    except (OSError, ImageCms.PyCMSError):
+        raise fail(f'"{path.name}" is a CMYK profile littleCMS makes no conversion from sRGB to (its device class is '
+                   f'"{profile.profile.device_class}"): a CMYK build needs a CMYK output profile with its tables, '
+                   'such as your printer\'s', where) from None
 
 
 ICC_HEADER = 128  # bytes, then the count of tags (4 bytes) and 12 bytes a tag

@@ -126,3 +126,23 @@ def test_a_profile_must_be_a_cmyk_icc_profile(project):
         with pytest.raises(cardgen.CardgenError) as error:
             cardgen.load_set("demo", project)
         assert str(error.value) == f"data/demo/set.yaml:26: {message}"
+
+
+def test_a_cmyk_profile_littlecms_cannot_convert_to_is_refused_at_its_line(project):
+    """A CMYK profile with a header and no conversion tables (a device link, an abstract profile,
+    one cut short of its tags) passed the colour space check and stopped the build with
+    "internal error: PyCMSError(... cannot build transform)"."""
+    import struct
+
+    header = bytearray(132)
+    struct.pack_into(">I", header, 0, 132)
+    header[8:12], header[12:16], header[16:20], header[20:24], header[36:40] = (
+        bytes([2, 0x10, 0, 0]), b"link", b"CMYK", b"Lab ", b"acsp")
+    (project / "data/demo/link.icc").write_bytes(bytes(header))
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "color: {mode: cmyk, profile: link.icc}\n")
+    with pytest.raises(cardgen.CardgenError) as error:
+        cardgen.load_set("demo", project)
+    assert str(error.value) == ('data/demo/set.yaml:26: "link.icc" is a CMYK profile littleCMS makes no conversion '
+                                'from sRGB to (its device class is "link"): a CMYK build needs a CMYK output profile '
+                                "with its tables, such as your printer's")
