@@ -185,6 +185,24 @@ def test_the_output_intents_profile_must_be_a_cmyk_printer_profile(project):
     assert not (project / "output/drivethru").exists()
 
 
+def test_output_intent_values_are_text_written_as_they_read(project):
+    """``identifier: ~`` wrote the condition "None" into every PDF/X file, and ``registry: ''``
+    an OutputIntent outside every registry without the profile such a condition must embed."""
+    set_yaml = project / "data/demo/set.yaml"
+    original = set_yaml.read_text()
+    line = len(original.splitlines()) + 1
+    for intent, message in (
+            ("{identifier: ~}", 'output-intent: needs at least `identifier` (a registered condition such as '
+                                '"CGATS TR 001" or "FOGRA39")'),
+            ("{identifier: FOGRA39, registry: ''}", "output-intent: registry is empty: give it as text, or leave it out"),
+            ("{identifier: FOGRA39, info: [a, b]}", "output-intent: info must be text, got a list")):
+        set_yaml.write_text(original + f"output-intent: {intent}\n")
+        with pytest.raises(CardgenError) as error:
+            export("demo", project, shop="drivethru")
+        assert str(error.value) == f"data/demo/set.yaml:{line}: {message}"
+    assert not (project / "output/drivethru").exists()
+
+
 def test_rebuilds_are_byte_identical(exported):
     project, _ = exported
     first = files(project)[0].read_bytes()
