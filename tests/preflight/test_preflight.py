@@ -59,6 +59,23 @@ def test_a_set_may_lower_a_minimum_with_a_reason(project, cli):
             'under the frame, read up close') in result.output.splitlines()
 
 
+def test_a_lowered_minimum_is_written_as_text_and_a_number(project):
+    """``reason: [a, b]`` was printed as "['a', 'b']" in preflight's note, and ``min-size: true``
+    lowered the minimum to 1 pt (float(True))."""
+    from cardgen import CardgenError, load_set
+
+    set_yaml = project / "data/demo/set.yaml"
+    original = set_yaml.read_text()
+    for entry, message in (
+            ("{element: flavor, min-size: 5, reason: [a, b]}", "preflight reason must be text, got a list"),
+            ("{element: [flavor], min-size: 5, reason: close}", "preflight element must be text, got a list"),
+            ("{element: flavor, min-size: true, reason: close}", 'min-size must be a number of points, got "true"')):
+        set_yaml.write_text(original + f"preflight:\n  - {entry}\n")
+        with pytest.raises(CardgenError) as error:
+            load_set("demo", project)
+        assert str(error.value) == f"data/demo/set.yaml:27: {message}"
+
+
 def test_a_low_resolution_image_is_an_error_and_a_middling_one_a_warning(project):
     Image.new("RGB", (40, 30), "red").save(project / "data/demo/tiny.png")
     Image.new("RGB", (500, 500), "red").save(project / "data/demo/middling.png")
