@@ -144,6 +144,7 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
         faces = per_card_pdf(card_set, session, pdf)
         planned = []  # (card type, back face or None, fronts) a sheet
         for card_type, back, fronts in _groups(faces, card_set):
+            _check_fits(card_type, fronts[0]["card"])
             planned.extend((card_type, back, fronts[start:start + PER_SHEET])
                            for start in range(0, len(fronts), PER_SHEET))
         sheets_of: dict[str, set[int]] = {}
@@ -196,6 +197,21 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
         if old.name not in written:
             old.unlink()
     return folder, decks, rasterised
+
+
+def _check_fits(card_type: CardType, card: str) -> None:
+    """A face a sheet holds at 1 dpi or more, at least a pixel each way: a larger one fell to 0 dpi
+    and 0 pixels, and the export stopped with an internal error."""
+    size = card_type.size
+    width, height = face_px(card_type)
+    if tts_dpi(card_type) >= 1 and min(width, height) >= 1:
+        return
+    from ..errors import CardgenError, Problem
+
+    why = (f"{COLUMNS} x {ROWS} of them fit {MAX_SHEET_PX} pixels a side only below 1 dpi" if tts_dpi(card_type) < 1
+           else f"it is under one pixel at {tts_dpi(card_type)} dpi")
+    raise CardgenError(Problem(f"a {size.w:g} x {size.h:g} mm card cannot go on a Tabletop Simulator deck sheet: {why}",
+                               card_type.source, card))
 
 
 def _write(target: Path, data: bytes, batch: Batch) -> None:
