@@ -134,6 +134,30 @@ def test_written_pdfx_files_are_read(project, cli):
         "output/drivethru/demo/poker-plain.pdf: error: a PDF/X file needs exactly one OutputIntent: export it again"]
 
 
+def test_written_pdfx_files_are_read_whole_and_every_dictionary_in_them(project, cli):
+    """A file cut short was opened "recovered" with some of its pages and passed; a page's
+    transparency group, written inside the page, is no object of its own and was not looked
+    at; /OutputIntents as a number stopped preflight with an internal error."""
+    import pikepdf
+
+    export("demo", project, shop="drivethru")
+    path = project / "output/drivethru/demo/poker-plain.pdf"
+    good = path.read_bytes()
+    path.write_bytes(good[:len(good) // 2])
+    assert [f for f in lines(project, "drivethru")[0] if "output/" in f] == [
+        "output/drivethru/demo/poker-plain.pdf: error: cannot read the PDF (can't find startxref): a damaged or "
+        "cut-short file? export it again"]
+    path.write_bytes(good)
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        pdf.pages[0].obj.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency, CS=pikepdf.Name.DeviceRGB)
+        pdf.Root.OutputIntents = 1
+        pdf.save(path)
+    assert [f for f in lines(project, "drivethru")[0] if "output/" in f] == [
+        "output/drivethru/demo/poker-plain.pdf: error: a PDF/X file needs exactly one OutputIntent: export it again",
+        "output/drivethru/demo/poker-plain.pdf: error: transparency in a PDF/X-1a file (transparency group): "
+        "export it again"]
+
+
 def test_json_and_exit_code(project, cli):
     edit(project / "templates/demo/action.xml.j2", 'size="8" min-size="6" style="italic"',
          'size="5.5" min-size="5" style="italic"')
