@@ -84,9 +84,13 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
 
 
 def _plain_back(pdf: pikepdf.Pdf, front: pikepdf.Page) -> pikepdf.Page:
-    """A back page of paper white with the front's boxes."""
-    page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=front.obj.MediaBox,
-                                           TrimBox=front.obj.TrimBox, BleedBox=front.obj.BleedBox,
+    """A back page of paper white with the front's boxes (copied as numbers: a box written as an
+    object of the drawn file is foreign to ``pdf``, and pikepdf refused the page)."""
+    def box(name):
+        return pikepdf.Array(list(front.obj[name]))
+
+    page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=box("/MediaBox"),
+                                           TrimBox=box("/TrimBox"), BleedBox=box("/BleedBox"),
                                            Resources=pikepdf.Dictionary(),
                                            Contents=pdf.make_stream(b"")))
     return page

@@ -203,6 +203,26 @@ def test_output_intent_values_are_text_written_as_they_read(project):
     assert not (project / "output/drivethru").exists()
 
 
+def test_a_type_without_a_back_gets_a_plain_back_page_with_the_fronts_boxes(project):
+    """The plain paper-white back was made of the drawn file's own box arrays, and pikepdf refused
+    them in the new file: "internal error: ForeignObjectError(... found at /BleedBox)"."""
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    assert "    back: plain\n" in text
+    set_yaml.write_text(text.replace("    back: plain\n", ""))
+    lines = export("demo", project, shop="drivethru")
+    path = project / "output/drivethru/demo/poker-plain-back.pdf"
+    assert lines[1:] == [
+        'data/demo/set.yaml:8: warning: card type "action" has no back: DriveThruCards prints both sides, so a '
+        "plain paper-white back is sent (name a back in set.yaml)",
+        f"DriveThruCards: {path} (10 pages, PDF/X-1a:2003, each front followed by its back)"]
+    with pikepdf.open(path) as pdf:
+        for front, back in zip(pdf.pages[0::2], pdf.pages[1::2]):
+            assert [list(map(float, back.obj[box])) for box in ("/MediaBox", "/TrimBox", "/BleedBox")] == \
+                [list(map(float, front.obj[box])) for box in ("/MediaBox", "/TrimBox", "/BleedBox")]
+            assert back.obj.Contents.read_bytes() == b""
+
+
 def test_rebuilds_are_byte_identical(exported):
     project, _ = exported
     first = files(project)[0].read_bytes()
