@@ -25,7 +25,7 @@ from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
-from .products import plain_back_warnings, product_key
+from .products import at_product_sizes, plain_back_warnings, product_key
 from .shops import Shop
 from ..scratch import scratch_folder
 
@@ -37,12 +37,13 @@ def _slug(text: str) -> str:
 def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path) \
         -> tuple[list[tuple[Path, int]], list[Problem]]:
     """Write ``out/<set>/<product>-<back>.pdf`` files; return [(path, pages)] and warnings."""
-    card_set = with_bleed(load_checked(name, session.root), lambda t: shop.bleed_mm)
+    card_set, resized = at_product_sizes(load_checked(name, session.root), shop.name, shop.title)
+    card_set = with_bleed(card_set, lambda t: shop.bleed_mm)
     settings = card_set.color or ColorSettings()
     settings = replace(settings, mode="cmyk")
     info = document_info(card_set, f"{card_set.title}: DriveThruCards print file (PDF/X-1a:2003)")
     folder = Path(out) / name
-    warnings: list[Problem] = []
+    warnings: list[Problem] = list(resized)
     with scratch_folder("cardgen-drivethru-") as temporary:
         drawn = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, drawn)

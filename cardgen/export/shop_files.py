@@ -22,7 +22,7 @@ from ..proof.raster import centred_box, png_bytes
 from ..proof.store import ProofFolder
 from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_map
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
-from .products import plain_back_warnings, product_key
+from .products import at_product_sizes, plain_back_warnings, product_key
 from .shops import DPI, Shop
 from ..scratch import scratch_folder
 
@@ -40,7 +40,7 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
     make are left out and returned as warnings. Return (set folder, files, pages rasterised,
     warnings, product folders). A rerun rasterises only faces whose content changed, and
     removes the files of faces that are gone. Faces are rasterised in ``jobs`` processes."""
-    card_set = load_checked(name, session.root)
+    card_set, resized = at_product_sizes(load_checked(name, session.root), shop.name, shop.title)
     needed = shop.bleed_mm + MARGIN
     card_set = with_bleed(card_set, lambda t: max(t.bleed, needed))
     folder = ProofFolder(Path(out) / name, INDEX)
@@ -48,6 +48,7 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         products, warnings = _products(card_set, faces, shop)
+        warnings = resized + warnings
         entries, uploads = [], {}
         for (product, back_name), pairs in products.items():
             entries_of, rows = _product_files(f"{_slug(product)}-{_slug(back_name)}", pairs, card_set, shop)

@@ -81,6 +81,19 @@ def test_a_set_with_more_bleed_is_cropped_to_the_same_size(project):
         assert near(image.getpixel((round(37.5 + 3 * PX_PER_MM) - 4, 562)), BLUE)
 
 
+def test_a_card_within_the_tolerance_of_a_product_is_drawn_at_the_products_size(project):
+    """A 64.1 x 88.9 mm card is the shop's poker card (products.yaml: within 0.6 mm), but it was
+    drawn at its own size: 832 x 1125 pixels for The Game Crafter's 825 x 1125 template."""
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("size: poker\n", "size: {w: 64.1, h: 88.9}\n"))
+    lines = export("demo", project, shop="tgc")
+    assert lines[0] == ('data/demo/set.yaml:8: warning: card type "action": 64.1 x 88.9 mm is drawn 63.5 x 88.9 mm, '
+                        "the size of The Game Crafter poker cards")
+    for path in pngs(project / "output/tgc/demo/poker-plain"):
+        with Image.open(path) as image:
+            assert image.size == (825, 1125), path.name
+
+
 def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     export("demo", project, shop="tgc")
     assert "(0 rasterised)" in export("demo", project, shop="tgc")[-1]
