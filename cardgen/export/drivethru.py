@@ -25,7 +25,7 @@ from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
-from .products import at_product_sizes, plain_back_warnings, product_key
+from .products import at_product_sizes, plain_back_warnings, product_files, product_key
 from .shops import Shop
 from ..scratch import scratch_folder
 
@@ -65,7 +65,8 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
                 card_set.types[type_name].source, None, "warning"))
         sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
         warnings.extend(plain_back_warnings(card_set, sent, shop.title))
-        targets = [folder / f"{_slug(product)}-{_slug(back)}.pdf" for product, back in products]
+        names = product_files(products, _slug)
+        targets = [folder / f"{names[key]}.pdf" for key in products]
         written = []
         converter = PdfConverter(Converter(settings), flatten=True)
         with pikepdf.open(drawn) as source, staged(*targets) as temporaries:

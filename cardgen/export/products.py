@@ -93,6 +93,23 @@ def product_key(card_type: CardType, shop: str) -> tuple[str, str] | None:
     return product.name, card_type.back or "plain-back"
 
 
+def product_files(keys, slug) -> dict:
+    """A file (or folder) name per (product, back), in order: "<product>-<back>", each slugged; a
+    name taken already gets -2, -3... (backs "Standard" and "standard!" wrote one file, the second
+    product's pages over the first's)."""
+    names: dict = {}
+    taken: set[str] = set()
+    for product, back in keys:
+        base = candidate = f"{slug(product)}-{slug(back)}"
+        number = 1
+        while candidate in taken:
+            number += 1
+            candidate = f"{base}-{number}"
+        names[(product, back)] = candidate
+        taken.add(candidate)
+    return names
+
+
 def plain_back_warnings(card_set, type_names, shop_title: str, source_of=lambda t: t.source) -> list:
     """A warning for each type sent to a two-sided product without a back of its own."""
     from ..errors import Problem

@@ -22,7 +22,7 @@ from ..proof.raster import centred_box, png_bytes
 from ..proof.store import ProofFolder
 from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_map
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
-from .products import at_product_sizes, plain_back_warnings, product_key
+from .products import at_product_sizes, plain_back_warnings, product_files, product_key
 from .shops import DPI, Shop
 from ..scratch import scratch_folder
 
@@ -50,10 +50,11 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
         products, warnings = _products(card_set, faces, shop)
         warnings = resized + warnings
         entries, uploads = [], {}
-        for (product, back_name), pairs in products.items():
-            entries_of, rows = _product_files(f"{_slug(product)}-{_slug(back_name)}", pairs, card_set, shop)
+        names = product_files(products, _slug)
+        for key, pairs in products.items():
+            entries_of, rows = _product_files(names[key], pairs, card_set, shop)
             entries.extend(entries_of)
-            uploads[f"{_slug(product)}-{_slug(back_name)}"] = rows
+            uploads[names[key]] = rows
         todo = [entry for entry in entries if not folder.holds(entry["file"], entry["key"])]
         first = {entry["key"]: entry for entry in reversed(todo)}
 

@@ -223,6 +223,27 @@ def test_a_type_without_a_back_gets_a_plain_back_page_with_the_fronts_boxes(proj
             assert back.obj.Contents.read_bytes() == b""
 
 
+def test_backs_whose_names_make_one_file_name_get_a_file_each(project):
+    """Backs "plain" and "Plain!" both made poker-plain.pdf: the second product's file was written
+    over the first's, and four cards were not sent, without a word."""
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    for old, new in (("  token:\n", "  more:\n    template: demo/action.xml.j2\n    back: Plain!\n  token:\n"),
+                     ("  plain: {template: demo/back.xml.j2}\n",
+                      "  plain: {template: demo/back.xml.j2}\n  Plain!: {template: demo/back.xml.j2}\n"),
+                     ("{file: more.csv, type: action}", "{file: more.csv, type: more}")):
+        assert old in text
+        text = text.replace(old, new)
+    set_yaml.write_text(text)
+    lines = export("demo", project, shop="drivethru")
+    folder = project / "output/drivethru/demo"
+    assert lines[1:] == [f"DriveThruCards: {folder / 'poker-plain.pdf'} (6 pages, PDF/X-1a:2003, each front followed "
+                         "by its back)",
+                         f"DriveThruCards: {folder / 'poker-plain-2.pdf'} (4 pages, PDF/X-1a:2003, each front followed "
+                         "by its back)"]
+    assert files(project) == [folder / "poker-plain-2.pdf", folder / "poker-plain.pdf"]
+
+
 def test_rebuilds_are_byte_identical(exported):
     project, _ = exported
     first = files(project)[0].read_bytes()
