@@ -139,12 +139,16 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
     folder = Path(out) / name
     decks: list[dict] = []
     # every file of the export, or none; the folder made first: a file in its way is said as the folder's
+    checked: set[str] = set()
+    for card in card_set.cards:  # before anything is drawn: a 20 m card is no quick drawing
+        if card.count and card.type not in checked:
+            checked.add(card.type)
+            _check_fits(card_set.types[card.type], card.name)
     with made_folder(folder), together() as batch, scratch_folder("cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         planned = []  # (card type, back face or None, fronts) a sheet
         for card_type, back, fronts in _groups(faces, card_set):
-            _check_fits(card_type, fronts[0]["card"])
             planned.extend((card_type, back, fronts[start:start + PER_SHEET])
                            for start in range(0, len(fronts), PER_SHEET))
         sheets_of: dict[str, set[int]] = {}
