@@ -60,6 +60,7 @@ def at_product_sizes(card_set, shop: str, shop_title: str) -> tuple:
 
     from ..errors import Problem
     from ..model import copies_by_type
+    from ..sheets.sizes import fmt
 
     used = {name for name, count in copies_by_type(card_set.cards).items() if count}
     types, warnings = {}, []
@@ -70,8 +71,8 @@ def at_product_sizes(card_set, shop: str, shop_title: str) -> tuple:
                          if abs(size.w - w) <= _tolerance() and abs(size.h - h) <= _tolerance()))
             if abs(size.w - w) > SAME_MM or abs(size.h - h) > SAME_MM:
                 if name in used:
-                    warnings.append(Problem(f'card type "{name}": {size.w:g} x {size.h:g} mm is drawn {w:.4g} x '
-                                            f'{h:.4g} mm, the size of {shop_title} {product.name} cards',
+                    warnings.append(Problem(f'card type "{name}": {size.w:g} x {size.h:g} mm is drawn {fmt(w)} x '
+                                            f'{fmt(h)} mm, the size of {shop_title} {product.name} cards',
                                             card_type.source, None, "warning"))
                 card_type = replace(card_type, size=replace(size, w=w, h=h))
         types[name] = card_type

@@ -94,6 +94,19 @@ def test_a_card_within_the_tolerance_of_a_product_is_drawn_at_the_products_size(
             assert image.size == (825, 1125), path.name
 
 
+def test_the_tarot_preset_is_the_shops_tarot_card(project):
+    """``size: tarot`` (70 x 120 mm) is 0.65 mm short of the shops' 2.75 x 4.75 in tarot card: every
+    face was left out ("The Game Crafter makes no 70 x 120 mm rect cards")."""
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("size: poker\n", "size: tarot\n"))
+    lines = export("demo", project, shop="tgc")
+    assert lines[0] == ('data/demo/set.yaml:8: warning: card type "action": 70 x 120 mm is drawn 69.85 x 120.65 mm, the '
+                        "size of The Game Crafter tarot cards")
+    for path in pngs(project / "output/tgc/demo/tarot-plain"):
+        with Image.open(path) as image:
+            assert image.size == (900, 1500), path.name  # (2.75 + 2 x 1/8) x (4.75 + 2 x 1/8) in at 300 dpi
+
+
 def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     export("demo", project, shop="tgc")
     assert "(0 rasterised)" in export("demo", project, shop="tgc")[-1]
