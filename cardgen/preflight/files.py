@@ -14,7 +14,7 @@ _STRINGS = re.compile(rb"\((?:\\.|[^\\()])*\)", re.S)
 
 
 def _files(card_set, limits, out: Path) -> list[Path]:
-    """The written files to read: regular files only (a FIFO or a link to /dev/zero named like a
+    """The written files to read: regular files only (a FIFO or a link to a device named like a
     PDF held preflight reading for ever)."""
     if limits.pdfx:
         return [path for path in sorted((out / limits.shop / card_set.name).glob("*.pdf")) if path.is_file()]
