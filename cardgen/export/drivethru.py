@@ -25,7 +25,7 @@ from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
-from .products import at_product_sizes, plain_back_warnings, product_files, product_key
+from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import Shop
 from ..scratch import scratch_folder
 
@@ -57,12 +57,15 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
                 left_out.setdefault(front["type"], []).append(front["card"])
                 continue
             products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
+        left_warnings = []
         for type_name, cards in left_out.items():
             size = card_set.types[type_name].size
-            warnings.append(Problem(
+            left_warnings.append(Problem(
                 f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {len(cards)} face'
                 f'{"s" * (len(cards) != 1)} of type "{type_name}" left out of the export',
                 card_set.types[type_name].source, None, "warning"))
+        refuse_nothing_sent(products, left_warnings)
+        warnings.extend(left_warnings)
         sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
         warnings.extend(plain_back_warnings(card_set, sent, shop.title))
         names = product_files(products, _slug)

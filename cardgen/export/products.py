@@ -111,6 +111,19 @@ def product_files(keys, slug) -> dict:
     return names
 
 
+def refuse_nothing_sent(products, left_out: list) -> None:
+    """An export that sends no face is an error, its left-out sizes said as errors: exit 0 with
+    no file written kept a stale print file beside the set (DriveThruCards), or emptied the
+    earlier good export's folder (The Game Crafter, MakePlayingCards)."""
+    from dataclasses import replace
+
+    from ..errors import CardgenError
+
+    if not products and left_out:
+        raise CardgenError([replace(problem, severity="error", message=f"{problem.message}, and no other face is "
+                                    "sent: nothing to export") for problem in left_out])
+
+
 def plain_back_warnings(card_set, type_names, shop_title: str, source_of=lambda t: t.source) -> list:
     """A warning for each type sent to a two-sided product without a back of its own."""
     from ..errors import Problem

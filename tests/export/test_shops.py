@@ -107,6 +107,26 @@ def test_the_tarot_preset_is_the_shops_tarot_card(project):
             assert image.size == (900, 1500), path.name  # (2.75 + 2 x 1/8) x (4.75 + 2 x 1/8) in at 300 dpi
 
 
+def test_an_export_that_sends_no_face_is_an_error_and_keeps_the_earlier_one(project):
+    """When the shop makes none of the set's sizes the export said "0 PNGs" with exit 0 and
+    emptied the folder of the earlier good export (DriveThruCards kept a stale file)."""
+    from cardgen import CardgenError
+
+    export("demo", project, shop="tgc")
+    folder = project / "output/tgc/demo"
+    before = {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("size: poker\n", "size: {w: 70, h: 100}\n"))
+    with pytest.raises(CardgenError) as error:
+        export("demo", project, shop="tgc")
+    assert str(error.value).splitlines() == [
+        'data/demo/set.yaml:8: The Game Crafter makes no 70 x 100 mm rect cards: 5 faces of type "action" left out of '
+        "the export, and no other face is sent: nothing to export",
+        'data/demo/set.yaml:11: The Game Crafter makes no 20 x 20 mm circle cards: 3 faces of type "token" left out of '
+        "the export, and no other face is sent: nothing to export"]
+    assert {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()} == before
+
+
 def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     export("demo", project, shop="tgc")
     assert "(0 rasterised)" in export("demo", project, shop="tgc")[-1]
