@@ -34,6 +34,7 @@ LIMITS: dict[str, Limit] = {limit.variable: limit for limit in (
     Limit("CARDGEN_MAX_SVG_ELEMENTS", 100_000, "elements one SVG draws, <use> references expanded"),
     Limit("CARDGEN_MAX_SHEET_SLOTS", 10_000, "slots on one sheet template (nx x ny)"),
     Limit("CARDGEN_MAX_GRID_SLOTS", 250_000, "faces on one page of a built-in sheet"),
+    Limit("CARDGEN_MAX_BOARD_TILES", 1_000, "pages one face larger than the paper is tiled over"),
 )}
 
 COPIES_PER_CARD = "CARDGEN_MAX_COPIES_PER_CARD"
@@ -45,6 +46,7 @@ IMAGE_PIXELS = "CARDGEN_MAX_IMAGE_PIXELS"
 SHEET_SLOTS = "CARDGEN_MAX_SHEET_SLOTS"
 GRID_SLOTS = "CARDGEN_MAX_GRID_SLOTS"  # a 0.5 mm card fills a page with 225,720: still placed
 SVG_ELEMENTS = "CARDGEN_MAX_SVG_ELEMENTS"
+BOARD_TILES = "CARDGEN_MAX_BOARD_TILES"  # a 1 m board on letter paper takes 24; a 100 m one 200,000
 
 YAML_EXPANSION_FLOOR = 100_000  # values any YAML file may expand to: a few megabytes
 

@@ -290,7 +290,9 @@ def test_yaml_nested_too_deeply(built, cli):
     ("zzz", 'expected a colour such as "#c8102e", "#fff", "black", "cmyk(0,0,0,100)" or "none", got "zzz"'),
     # a colour with brackets, commas or dots was not checked with the card: an internal error as it was drawn
     ("cmyk(0,0,0,200)", 'cmyk() takes four percentages from 0 to 100, got "cmyk(0,0,0,200)"'),
-], ids=["name", "cmyk"])
+    # a value with "%", "-" (or none) was no marker: the closed tag printed on the card as typed
+    ("gray(50%)", 'expected a colour such as "#c8102e", "#fff", "black", "cmyk(0,0,0,100)" or "none", got "gray(50%)"'),
+], ids=["name", "cmyk", "percent"])
 def test_a_bad_colour_in_card_text_names_the_row(built, cli, colour, said):
     project, before = built
     cards = project / "data/demo/cards.yaml"

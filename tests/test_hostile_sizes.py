@@ -21,6 +21,17 @@ def test_a_card_too_small_to_count_on_a_sheet_is_refused_before_its_slots_are_ma
                         '(set that environment variable higher to raise it)', ONE)
 
 
+def test_a_board_tiled_over_more_pages_than_the_limit_is_refused_before_they_are_made(built, cli):
+    """A 100 m board (or a board on paper little larger than the tiles' overlap) made page after
+    page of tiles, hundreds of thousands of them, and the build never ended."""
+    project, _ = built
+    edit(project / "data/demo/set.yaml", "    template: demo/action.xml.j2\n",
+         "    template: demo/action.xml.j2\n    size: {w: 100000, h: 100000}\n")
+    refused(cli, built, 'data/demo/set.yaml:8: card "Quick Draw": a 100000 x 100000 mm card is tiled over 392 x 506 = '
+                        '198,352 pages of letter paper; limit: pages one face larger than the paper is tiled over, '
+                        'CARDGEN_MAX_BOARD_TILES=1000 (set that environment variable higher to raise it)', ONE)
+
+
 def test_a_value_that_is_none_is_not_printed_as_a_colour_that_paints_nothing(built, cli):
     """``accent: ~`` in set.yaml printed as "None" in the attribute, read as the colour "none": the
     line was not drawn, and nothing said so."""

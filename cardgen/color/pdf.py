@@ -123,7 +123,17 @@ class PdfConverter(OperatorRewriter):
         soft = xobject.get("/SMask") if self.flatten else None
         if not rgb and soft is None:
             return
-        picture = pikepdf.PdfImage(xobject).as_pil_image()
+        if soft is not None and space == Name.DeviceCMYK:
+            # composited in its own inks: read with its mask, pikepdf turned it RGBA (with a warning
+            # on stderr) and the inks of the build's conversion went through RGB and back
+            alpha = pikepdf.PdfImage(soft).as_pil_image().convert("L")
+            del xobject["/SMask"]
+            picture = pikepdf.PdfImage(xobject).as_pil_image().convert("CMYK")
+            picture = Image.composite(picture, Image.new("CMYK", picture.size, (0, 0, 0, 0)),
+                                      alpha.resize(picture.size))
+            soft = None
+        else:
+            picture = pikepdf.PdfImage(xobject).as_pil_image()
         if soft is not None:
             alpha = pikepdf.PdfImage(soft).as_pil_image().convert("L")
             base = picture.convert("RGB" if rgb or picture.mode != "L" else "L")

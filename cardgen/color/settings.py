@@ -69,15 +69,25 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
                            at(spec, "ink-limit"))
             settings["ink_limit"] = limit
     if intent_raw is not None:
-        if not isinstance(intent_raw, Mapping) or "identifier" not in intent_raw:
-            raise fail("output-intent: needs at least `identifier` (a registered condition such as "
-                       '"CGATS TR 001" or "FOGRA39")', at(None, "output-intent"))
+        from ..load.setvalues import text
+
+        needs = ("output-intent: needs at least `identifier` (a registered condition such as "
+                 '"CGATS TR 001" or "FOGRA39")')
+        if not isinstance(intent_raw, Mapping):
+            raise fail(needs, at(None, "output-intent"))
         values = {}
-        for key, value in intent_raw.items():
+        for key in intent_raw:
             if key not in INTENT_KEYS:
                 raise fail(f'output-intent: unknown key "{key}" (known: {", ".join(sorted(INTENT_KEYS))})',
                            at(intent_raw, key))
-            values[key] = str(value)
+            # each is written into every PDF/X file as it reads: None, [] or '' would be the press's condition
+            value = text(intent_raw, key, at, f"output-intent: {key}")
+            if value is not None and not value.strip():
+                raise fail(f"output-intent: {key} is empty: give it as text, or leave it out", at(intent_raw, key))
+            if value is not None:
+                values[key] = value
+        if "identifier" not in values:
+            raise fail(needs, at(None, "output-intent"))
         if "profile" in values:
             values["profile"] = _file(directory, values["profile"], at(intent_raw, "profile"))
             _check_intent_profile(values["profile"], at(intent_raw, "profile"))
@@ -115,6 +125,13 @@ def _check_profile(path: Path, where: Source) -> None:
         raise fail(f'"{path.name}" is not an ICC profile littleCMS can read ({exc})', where) from None
     if space != "CMYK":
         raise fail(f'"{path.name}" is a {space} profile: a CMYK build needs a CMYK output profile', where)
+    try:  # the transform the build makes: a device link, an abstract profile or one without its tables has none
+        ImageCms.buildTransform(ImageCms.createProfile("sRGB"), profile, "RGB", "CMYK",
+                                renderingIntent=ImageCms.Intent.PERCEPTUAL)
+    except (OSError, ImageCms.PyCMSError):
+        raise fail(f'"{path.name}" is a CMYK profile littleCMS makes no conversion from sRGB to (its device class is '
+                   f'"{profile.profile.device_class}"): a CMYK build needs a CMYK output profile with its tables, '
+                   'such as your printer\'s', where) from None
 
 
 ICC_HEADER = 128  # bytes, then the count of tags (4 bytes) and 12 bytes a tag

@@ -25,7 +25,7 @@ from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
-from .products import plain_back_warnings, product_key
+from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import Shop
 from ..scratch import scratch_folder
 
@@ -37,12 +37,13 @@ def _slug(text: str) -> str:
 def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path) \
         -> tuple[list[tuple[Path, int]], list[Problem]]:
     """Write ``out/<set>/<product>-<back>.pdf`` files; return [(path, pages)] and warnings."""
-    card_set = with_bleed(load_checked(name, session.root), lambda t: shop.bleed_mm)
+    card_set, resized = at_product_sizes(load_checked(name, session.root), shop.name, shop.title)
+    card_set = with_bleed(card_set, lambda t: shop.bleed_mm)
     settings = card_set.color or ColorSettings()
     settings = replace(settings, mode="cmyk")
     info = document_info(card_set, f"{card_set.title}: DriveThruCards print file (PDF/X-1a:2003)")
     folder = Path(out) / name
-    warnings: list[Problem] = []
+    warnings: list[Problem] = list(resized)
     with scratch_folder("cardgen-drivethru-") as temporary:
         drawn = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, drawn)
@@ -56,15 +57,19 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
                 left_out.setdefault(front["type"], []).append(front["card"])
                 continue
             products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
+        left_warnings = []
         for type_name, cards in left_out.items():
             size = card_set.types[type_name].size
-            warnings.append(Problem(
+            left_warnings.append(Problem(
                 f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {len(cards)} face'
                 f'{"s" * (len(cards) != 1)} of type "{type_name}" left out of the export',
                 card_set.types[type_name].source, None, "warning"))
+        refuse_nothing_sent(products, left_warnings)
+        warnings.extend(left_warnings)
         sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
         warnings.extend(plain_back_warnings(card_set, sent, shop.title))
-        targets = [folder / f"{_slug(product)}-{_slug(back)}.pdf" for product, back in products]
+        names = product_files(products, _slug)
+        targets = [folder / f"{names[key]}.pdf" for key in products]
         written = []
         converter = PdfConverter(Converter(settings), flatten=True)
         with pikepdf.open(drawn) as source, staged(*targets) as temporaries:
@@ -84,9 +89,13 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
 
 
 def _plain_back(pdf: pikepdf.Pdf, front: pikepdf.Page) -> pikepdf.Page:
-    """A back page of paper white with the front's boxes."""
-    page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=front.obj.MediaBox,
-                                           TrimBox=front.obj.TrimBox, BleedBox=front.obj.BleedBox,
+    """A back page of paper white with the front's boxes (copied as numbers: a box written as an
+    object of the drawn file is foreign to ``pdf``, and pikepdf refused the page)."""
+    def box(name):
+        return pikepdf.Array(list(front.obj[name]))
+
+    page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=box("/MediaBox"),
+                                           TrimBox=box("/TrimBox"), BleedBox=box("/BleedBox"),
                                            Resources=pikepdf.Dictionary(),
                                            Contents=pdf.make_stream(b"")))
     return page

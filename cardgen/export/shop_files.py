@@ -22,7 +22,7 @@ from ..proof.raster import centred_box, png_bytes
 from ..proof.store import ProofFolder
 from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_map
 from .perface import load_checked, page_mm, per_card_pdf, with_bleed
-from .products import plain_back_warnings, product_key
+from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import DPI, Shop
 from ..scratch import scratch_folder
 
@@ -40,19 +40,21 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
     make are left out and returned as warnings. Return (set folder, files, pages rasterised,
     warnings, product folders). A rerun rasterises only faces whose content changed, and
     removes the files of faces that are gone. Faces are rasterised in ``jobs`` processes."""
-    card_set = load_checked(name, session.root)
+    card_set, resized = at_product_sizes(load_checked(name, session.root), shop.name, shop.title)
     needed = shop.bleed_mm + MARGIN
     card_set = with_bleed(card_set, lambda t: max(t.bleed, needed))
-    folder = ProofFolder(Path(out) / name, INDEX)
     with scratch_folder("cardgen-export-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
         products, warnings = _products(card_set, faces, shop)
+        folder = ProofFolder(Path(out) / name, INDEX)  # made once there is something to send
+        warnings = resized + warnings
         entries, uploads = [], {}
-        for (product, back_name), pairs in products.items():
-            entries_of, rows = _product_files(f"{_slug(product)}-{_slug(back_name)}", pairs, card_set, shop)
+        names = product_files(products, _slug)
+        for key, pairs in products.items():
+            entries_of, rows = _product_files(names[key], pairs, card_set, shop)
             entries.extend(entries_of)
-            uploads[f"{_slug(product)}-{_slug(back_name)}"] = rows
+            uploads[names[key]] = rows
         todo = [entry for entry in entries if not folder.holds(entry["file"], entry["key"])]
         first = {entry["key"]: entry for entry in reversed(todo)}
 
@@ -116,16 +118,17 @@ def _products(card_set, faces: list[dict], shop: Shop):
             left_out[front["type"]] = left_out.get(front["type"], 0) + 1
             continue
         products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
-    warnings = []
+    warnings, left_warnings = [], []
     sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
     warnings.extend(plain_back_warnings(card_set, sent, shop.title))
     for type_name, count in left_out.items():
         card_type = card_set.types[type_name]
         size = card_type.size
-        warnings.append(Problem(f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {count} face'
+        left_warnings.append(Problem(f'{shop.title} makes no {size.w:g} x {size.h:g} mm {size.shape} cards: {count} face'
                                 f'{"s" * (count != 1)} of type "{type_name}" left out of the export',
                                 card_type.source, None, "warning"))
-    return products, warnings
+    refuse_nothing_sent(products, left_warnings)
+    return products, warnings + left_warnings
 
 
 def _product_files(product_folder: str, pairs: list, card_set, shop: Shop) -> tuple[list[dict], list[dict]]:

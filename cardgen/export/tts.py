@@ -139,6 +139,11 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
     folder = Path(out) / name
     decks: list[dict] = []
     # every file of the export, or none; the folder made first: a file in its way is said as the folder's
+    checked: set[str] = set()
+    for card in card_set.cards:  # before anything is drawn: a 20 m card is no quick drawing
+        if card.count and card.type not in checked:
+            checked.add(card.type)
+            _check_fits(card_set.types[card.type], card.name)
     with made_folder(folder), together() as batch, scratch_folder("cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
@@ -196,6 +201,21 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
         if old.name not in written:
             old.unlink()
     return folder, decks, rasterised
+
+
+def _check_fits(card_type: CardType, card: str) -> None:
+    """A face a sheet holds at 1 dpi or more, at least a pixel each way: a larger one fell to 0 dpi
+    and 0 pixels, and the export stopped with an internal error."""
+    size = card_type.size
+    width, height = face_px(card_type)
+    if tts_dpi(card_type) >= 1 and min(width, height) >= 1:
+        return
+    from ..errors import CardgenError, Problem
+
+    why = (f"{COLUMNS} x {ROWS} of them fit {MAX_SHEET_PX} pixels a side only below 1 dpi" if tts_dpi(card_type) < 1
+           else f"it is under one pixel at {tts_dpi(card_type)} dpi")
+    raise CardgenError(Problem(f"a {size.w:g} x {size.h:g} mm card cannot go on a Tabletop Simulator deck sheet: {why}",
+                               card_type.source, card))
 
 
 def _write(target: Path, data: bytes, batch: Batch) -> None:

@@ -205,15 +205,20 @@ def _preflight(raw: Any, at, written: Source) -> tuple:
         if not isinstance(entry, dict):
             raise fail("each preflight entry is a mapping {element:, min-size:, reason:}", where)
         unknown_keys(entry, PREFLIGHT_KEYS, where.file, "preflight entry")
-        if not entry.get("element") or not entry.get("reason"):
+        # read as set.yaml's other texts: a list or true was printed in Python's spelling ("['a']", "True")
+        element, reason = (text(entry, key, at, f"preflight {key}") for key in ("element", "reason"))
+        if not (element or "").strip() or not (reason or "").strip():
             raise fail("a preflight entry needs `element` (a text box's name) and `reason`", where)
-        values = {"element": str(entry["element"]), "reason": str(entry["reason"]), "source": where}
+        values = {"element": element, "reason": reason, "source": where}
         for key in ("min-size",):
             if key in entry:
                 try:
+                    if isinstance(entry[key], bool):  # true is no size: float() made it 1 pt
+                        raise TypeError
                     values[key] = float(entry[key])
                 except (TypeError, ValueError):
-                    raise fail(f'{key} must be a number of points, got "{entry[key]}"', at(entry, key)) from None
+                    shown = str(entry[key]).lower() if isinstance(entry[key], bool) else entry[key]
+                    raise fail(f'{key} must be a number of points, got "{shown}"', at(entry, key)) from None
                 if not 0 < values[key] < 1000:
                     raise fail(f"{key} must be a number of points greater than 0, got \"{entry[key]}\"",
                                at(entry, key))

@@ -14,7 +14,7 @@ from typing import Sequence
 from .. import pipeline
 from ..errors import CardgenError
 from ..export.perface import with_bleed
-from ..export.products import product_of
+from ..export.products import at_product_sizes, product_of
 from ..load.setfile import load_set
 from ..model import copies_by_type
 from ..rendered import render_set
@@ -86,6 +86,12 @@ def preflight(names: Sequence[str] | None = None, root: Path | str = ".", shop: 
             continue
         if limits.bleed_mm is not None:
             card_set = with_bleed(card_set, lambda t: limits.bleed_mm)
+        if shop != "home":  # laid out as the export draws them: at the product's size
+            from ..export.shops import SHOPS as SHOP_FILES
+
+            card_set, resized = at_product_sizes(card_set, shop, SHOP_FILES[shop].title)
+            for problem in resized:
+                findings.add("size", "warning", (problem.message,), None, problem.source, problem.message)
         settings = card_set.color
         cmyk = limits.pdfx or bool(settings and settings.cmyk)
         measures = FaceMeasures(card_set, limits, findings, cmyk)

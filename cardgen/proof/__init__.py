@@ -133,6 +133,24 @@ def _contact_sheet(pdf: Path, entries: list[dict], contact: list[tuple[str, str]
     return ContactSheet(thumbs), {key: index for index, (key, _) in enumerate(contact)}
 
 
+def _check_pixels(pdf: Path, entries: list[dict], dpi: float, name: str, root: Path) -> None:
+    """Refuse a face whose raster would pass the image pixel limit, before it is rasterised: a
+    5 m board was 59,000 pixels a side at 300 dpi, and its proof took 23 GB of memory."""
+    from ..errors import Problem
+    from ..limits import IMAGE_PIXELS, LimitReached, limit, limit_message
+
+    most = limit(IMAGE_PIXELS)
+    with Rasteriser(pdf, dpi) as raster:
+        for entry in entries:
+            width, height = raster.size(entry["page"] - 1)
+            if width * height > most:
+                card_type = load_set(name, root).types[entry["type"]]
+                size = card_type.size
+                detail = (f"a {size.w:g} x {size.h:g} mm face is {width:,} x {height:,} = {width * height:,} pixels "
+                          f"at the proof's {dpi:g} dpi")
+                raise LimitReached(Problem(limit_message(IMAGE_PIXELS, detail), card_type.source, entry["card"]))
+
+
 def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = False, dpi: float = DPI,
               jobs: int = 1) -> ProofResult:
     """Proof one set, rasterising in ``jobs`` processes."""
@@ -140,8 +158,9 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
     with scratch_folder("cardgen-proof-") as temporary:
         built = pipeline.build_set(name, session, Path(temporary), options)
         document = load_manifest(built.manifest)
-        folder = ProofFolder(Path(out) / name)
         entries = _entries(document["faces"], overlay, dpi)
+        _check_pixels(built.pdf, entries, dpi, name, session.root)
+        folder = ProofFolder(Path(out) / name)
         todo = [e for e in entries if not folder.holds(e["file"], e["key"])]
         contact = _contact_keys(entries)
         signature = hashlib.sha256(repr(contact).encode()).hexdigest()

@@ -327,13 +327,15 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
 def _tiled(book: _Book, pairs: Iterable[Pair], options: SheetOptions) -> Iterator[PagePlacements]:
     """Faces larger than the paper, each over several pages (see tiles.py): its page map and
     tiles, then its back's."""
-    from .tiles import best_grid, tile_pages  # only faces larger than the paper are tiled
+    from .sizes import paper_name
+    from .tiles import best_grid, check_tile_count, tile_pages  # only faces larger than the paper are tiled
 
     for front, back in pairs:
         try:
             grid = best_grid(front, paper_pages(options), options.margin)
         except ValueError as exc:
             raise face_problem(front, str(exc)) from None
+        check_tile_count(front, grid, paper_name(options.paper))
         yield from tile_pages(book, front, grid)
         if back is not None:
             yield from tile_pages(book, back, grid, "back")

@@ -87,6 +87,21 @@ def best_grid(face: Face, pages: list[tuple[float, float]], margin: float, overl
     return min(usable, key=lambda g: g.rows * g.columns)
 
 
+def check_tile_count(face: Face, grid: TileGrid, paper: str) -> None:
+    """Refuse a face that would take more pages than the limit, before they are made: a 100 m
+    board, or one on paper little larger than the overlap, made pages for hours."""
+    from ..errors import Problem
+    from ..limits import BOARD_TILES, LimitReached, limit, limit_message
+
+    tiles = grid.rows * grid.columns
+    if tiles > limit(BOARD_TILES):
+        size = face.card_type.size
+        detail = (f"a {fmt(size.w)} x {fmt(size.h)} mm card is tiled over {grid.rows:,} x {grid.columns:,} = "
+                  f"{tiles:,} pages of {paper} paper")
+        raise LimitReached(Problem(limit_message(BOARD_TILES, detail), face.card_type.source or face.card.source,
+                                   face.card.name))
+
+
 def tile_pages(book, face: Face, grid: TileGrid, side: str = "front") -> Iterator[tuple]:
     """The page map, then a page per tile, each with its one placement of ``face``."""
     size, bleed = face.card_type.size, face.card_type.bleed

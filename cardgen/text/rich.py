@@ -8,7 +8,9 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-COLOR_OPEN = re.compile(r"\[color=([#A-Za-z0-9(),. ]+)\]")  # layout.py checks each colour with it
+# any value up to the "]": layout.py checks each colour with it (a value with "%", "-" or nothing
+# in it was no marker, and a closed [color=gray(50%)]2[/color] printed on the card as typed)
+COLOR_OPEN = re.compile(r"\[color=([^\[\]\n\u2029]*)\]")
 _BREAKS = re.compile(r"[ \t\f\v]*\n(?:[ \t\f\v]*\n)+[ \t\f\v]*")  # a blank line: new paragraph
 
 
@@ -45,7 +47,7 @@ Paragraph = tuple[Line, ...]
 # markers: a text between two markers is split into words in one C call, so the Python loop
 # below runs once per marker, not once per word.
 _MARKERS = re.compile(
-    r"(\\[*\[:\\]|\*\*?|\[color=[#A-Za-z0-9(),. ]+\]|\[/color\]|:[a-z][a-z0-9_-]*:|\n|\u2029)")
+    r"(\\[*\[:\\]|\*\*?|\[color=[^\[\]\n\u2029]*\]|\[/color\]|:[a-z][a-z0-9_-]*:|\n|\u2029)")
 _SPACES = re.compile(r"[^\S\n\u2029\u00a0]+")  # U+00A0 is a space that never breaks: part of the word
 _MARKUP = re.compile(r"[*\[\]:\\]")  # a text without these parses as plain words
 

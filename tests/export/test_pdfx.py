@@ -185,6 +185,65 @@ def test_the_output_intents_profile_must_be_a_cmyk_printer_profile(project):
     assert not (project / "output/drivethru").exists()
 
 
+def test_output_intent_values_are_text_written_as_they_read(project):
+    """``identifier: ~`` wrote the condition "None" into every PDF/X file, and ``registry: ''``
+    an OutputIntent outside every registry without the profile such a condition must embed."""
+    set_yaml = project / "data/demo/set.yaml"
+    original = set_yaml.read_text()
+    line = len(original.splitlines()) + 1
+    for intent, message in (
+            ("{identifier: ~}", 'output-intent: needs at least `identifier` (a registered condition such as '
+                                '"CGATS TR 001" or "FOGRA39")'),
+            ("{identifier: FOGRA39, registry: ''}", "output-intent: registry is empty: give it as text, or leave it out"),
+            ("{identifier: FOGRA39, info: [a, b]}", "output-intent: info must be text, got a list")):
+        set_yaml.write_text(original + f"output-intent: {intent}\n")
+        with pytest.raises(CardgenError) as error:
+            export("demo", project, shop="drivethru")
+        assert str(error.value) == f"data/demo/set.yaml:{line}: {message}"
+    assert not (project / "output/drivethru").exists()
+
+
+def test_a_type_without_a_back_gets_a_plain_back_page_with_the_fronts_boxes(project):
+    """The plain paper-white back was made of the drawn file's own box arrays, and pikepdf refused
+    them in the new file: "internal error: ForeignObjectError(... found at /BleedBox)"."""
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    assert "    back: plain\n" in text
+    set_yaml.write_text(text.replace("    back: plain\n", ""))
+    lines = export("demo", project, shop="drivethru")
+    path = project / "output/drivethru/demo/poker-plain-back.pdf"
+    assert lines[1:] == [
+        'data/demo/set.yaml:8: warning: card type "action" has no back: DriveThruCards prints both sides, so a '
+        "plain paper-white back is sent (name a back in set.yaml)",
+        f"DriveThruCards: {path} (10 pages, PDF/X-1a:2003, each front followed by its back)"]
+    with pikepdf.open(path) as pdf:
+        for front, back in zip(pdf.pages[0::2], pdf.pages[1::2]):
+            assert [list(map(float, back.obj[box])) for box in ("/MediaBox", "/TrimBox", "/BleedBox")] == \
+                [list(map(float, front.obj[box])) for box in ("/MediaBox", "/TrimBox", "/BleedBox")]
+            assert back.obj.Contents.read_bytes() == b""
+
+
+def test_backs_whose_names_make_one_file_name_get_a_file_each(project):
+    """Backs "plain" and "Plain!" both made poker-plain.pdf: the second product's file was written
+    over the first's, and four cards were not sent, without a word."""
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    for old, new in (("  token:\n", "  more:\n    template: demo/action.xml.j2\n    back: Plain!\n  token:\n"),
+                     ("  plain: {template: demo/back.xml.j2}\n",
+                      "  plain: {template: demo/back.xml.j2}\n  Plain!: {template: demo/back.xml.j2}\n"),
+                     ("{file: more.csv, type: action}", "{file: more.csv, type: more}")):
+        assert old in text
+        text = text.replace(old, new)
+    set_yaml.write_text(text)
+    lines = export("demo", project, shop="drivethru")
+    folder = project / "output/drivethru/demo"
+    assert lines[1:] == [f"DriveThruCards: {folder / 'poker-plain.pdf'} (6 pages, PDF/X-1a:2003, each front followed "
+                         "by its back)",
+                         f"DriveThruCards: {folder / 'poker-plain-2.pdf'} (4 pages, PDF/X-1a:2003, each front followed "
+                         "by its back)"]
+    assert files(project) == [folder / "poker-plain-2.pdf", folder / "poker-plain.pdf"]
+
+
 def test_rebuilds_are_byte_identical(exported):
     project, _ = exported
     first = files(project)[0].read_bytes()
@@ -212,3 +271,39 @@ def test_images_become_cmyk_without_soft_masks(project):
             assert pixels.getpixel((0, 40)) == (0, 0, 0, 0)  # the transparent half: paper white
             c, m, y, k = pixels.getpixel((100, 40))  # red: no cyan, magenta and yellow inks
             assert c == 0 and m > 200 and y > 180
+
+
+def test_a_cmyk_sets_image_with_a_soft_mask_keeps_its_inks(project):
+    """A CMYK set's image is CMYK with a soft mask when the export flattens it: read with its mask,
+    pikepdf turned it RGBA with a warning on stderr, and the build's inks went through RGB and
+    back (a half-transparent red's magenta 152 came out 140)."""
+    import warnings
+
+    from PIL import Image
+
+    picture = Image.new("RGBA", (120, 80), (200, 30, 40, 128))
+    picture.paste((0, 0, 0, 0), (0, 0, 60, 80))  # the left half transparent
+    picture.save(project / "data/demo/art.png")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "color: cmyk\n")
+    action = project / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text().replace(
+        "{% endblock %}", '<image x="10" y="40" w="30" h="20" src="art.png"/>\n{% endblock %}'))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        export("demo", project, shop="drivethru")
+    with pikepdf.open(files(project)[0]) as pdf:
+        (image,) = [obj for obj in pdf.objects if isinstance(obj, pikepdf.Stream)
+                    and obj.get("/Subtype") == pikepdf.Name.Image and obj.get("/Width") == 120]
+        assert image.ColorSpace == pikepdf.Name.DeviceCMYK and "/SMask" not in image
+        pixels = pikepdf.PdfImage(image).as_pil_image()
+        assert pixels.getpixel((0, 40)) == (0, 0, 0, 0)
+        # the build's inks for (200, 30, 40) (the formula: 0 85 80 21.6 %), at 128/255 against paper white
+        from cardgen.color.convert import Converter
+        from cardgen.color.settings import ColorSettings
+
+        inks = Converter(ColorSettings(mode="cmyk")).image(Image.new("RGB", (1, 1), (200, 30, 40)))
+        assert inks.getpixel((0, 0)) == (0, 216, 204, 55)
+        mixed = Image.composite(inks, Image.new("CMYK", (1, 1)), Image.new("L", (1, 1), 128))
+        assert pixels.getpixel((100, 40)) == mixed.getpixel((0, 0)) == (0, 108, 102, 28)
+

@@ -81,6 +81,52 @@ def test_a_set_with_more_bleed_is_cropped_to_the_same_size(project):
         assert near(image.getpixel((round(37.5 + 3 * PX_PER_MM) - 4, 562)), BLUE)
 
 
+def test_a_card_within_the_tolerance_of_a_product_is_drawn_at_the_products_size(project):
+    """A 64.1 x 88.9 mm card is the shop's poker card (products.yaml: within 0.6 mm), but it was
+    drawn at its own size: 832 x 1125 pixels for The Game Crafter's 825 x 1125 template."""
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("size: poker\n", "size: {w: 64.1, h: 88.9}\n"))
+    lines = export("demo", project, shop="tgc")
+    assert lines[0] == ('data/demo/set.yaml:8: warning: card type "action": 64.1 x 88.9 mm is drawn 63.5 x 88.9 mm, '
+                        "the size of The Game Crafter poker cards")
+    for path in pngs(project / "output/tgc/demo/poker-plain"):
+        with Image.open(path) as image:
+            assert image.size == (825, 1125), path.name
+
+
+def test_the_tarot_preset_is_the_shops_tarot_card(project):
+    """``size: tarot`` (70 x 120 mm) is 0.65 mm short of the shops' 2.75 x 4.75 in tarot card: every
+    face was left out ("The Game Crafter makes no 70 x 120 mm rect cards")."""
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("size: poker\n", "size: tarot\n"))
+    lines = export("demo", project, shop="tgc")
+    assert lines[0] == ('data/demo/set.yaml:8: warning: card type "action": 70 x 120 mm is drawn 69.85 x 120.65 mm, the '
+                        "size of The Game Crafter tarot cards")
+    for path in pngs(project / "output/tgc/demo/tarot-plain"):
+        with Image.open(path) as image:
+            assert image.size == (900, 1500), path.name  # (2.75 + 2 x 1/8) x (4.75 + 2 x 1/8) in at 300 dpi
+
+
+def test_an_export_that_sends_no_face_is_an_error_and_keeps_the_earlier_one(project):
+    """When the shop makes none of the set's sizes the export said "0 PNGs" with exit 0 and
+    emptied the folder of the earlier good export (DriveThruCards kept a stale file)."""
+    from cardgen import CardgenError
+
+    export("demo", project, shop="tgc")
+    folder = project / "output/tgc/demo"
+    before = {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    set_file = project / "data/demo/set.yaml"
+    set_file.write_text(set_file.read_text().replace("size: poker\n", "size: {w: 70, h: 100}\n"))
+    with pytest.raises(CardgenError) as error:
+        export("demo", project, shop="tgc")
+    assert str(error.value).splitlines() == [
+        'data/demo/set.yaml:8: The Game Crafter makes no 70 x 100 mm rect cards: 5 faces of type "action" left out of '
+        "the export, and no other face is sent: nothing to export",
+        'data/demo/set.yaml:11: The Game Crafter makes no 20 x 20 mm circle cards: 3 faces of type "token" left out of '
+        "the export, and no other face is sent: nothing to export"]
+    assert {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()} == before
+
+
 def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     export("demo", project, shop="tgc")
     assert "(0 rasterised)" in export("demo", project, shop="tgc")[-1]

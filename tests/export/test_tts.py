@@ -113,3 +113,20 @@ def test_a_blocked_tts_folder_fails_the_export_before_the_shops_files_are_writte
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["cardgen: cannot write output/tts/demo: output/tts is a file, not a folder"]
     assert not (project / "output/drivethru").exists()  # written, then the export failed
+
+
+def test_a_card_too_large_for_a_deck_sheet_is_refused_at_its_type(project):
+    """A 20 m card fell to 0 dpi and 0 pixels on a 4096-pixel sheet: "internal error: 1 bytes
+    are not 0 PNG rows of 0 RGB pixels"."""
+    from cardgen import CardgenError
+
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    assert "    template: demo/action.xml.j2\n" in text
+    set_yaml.write_text(text.replace("    template: demo/action.xml.j2\n",
+                                     "    template: demo/action.xml.j2\n    size: {w: 20000, h: 20000}\n"))
+    with pytest.raises(CardgenError) as error:
+        export("demo", project, tts=True)
+    assert str(error.value) == ('data/demo/set.yaml:8: card "Quick Draw": a 20000 x 20000 mm card cannot go on a '
+                                'Tabletop Simulator deck sheet: 10 x 7 of them fit 4096 pixels a side only below 1 dpi')
+    assert not (project / "output/tts").exists()

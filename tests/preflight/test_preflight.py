@@ -59,6 +59,23 @@ def test_a_set_may_lower_a_minimum_with_a_reason(project, cli):
             'under the frame, read up close') in result.output.splitlines()
 
 
+def test_a_lowered_minimum_is_written_as_text_and_a_number(project):
+    """``reason: [a, b]`` was printed as "['a', 'b']" in preflight's note, and ``min-size: true``
+    lowered the minimum to 1 pt (float(True))."""
+    from cardgen import CardgenError, load_set
+
+    set_yaml = project / "data/demo/set.yaml"
+    original = set_yaml.read_text()
+    for entry, message in (
+            ("{element: flavor, min-size: 5, reason: [a, b]}", "preflight reason must be text, got a list"),
+            ("{element: [flavor], min-size: 5, reason: close}", "preflight element must be text, got a list"),
+            ("{element: flavor, min-size: true, reason: close}", 'min-size must be a number of points, got "true"')):
+        set_yaml.write_text(original + f"preflight:\n  - {entry}\n")
+        with pytest.raises(CardgenError) as error:
+            load_set("demo", project)
+        assert str(error.value) == f"data/demo/set.yaml:27: {message}"
+
+
 def test_a_low_resolution_image_is_an_error_and_a_middling_one_a_warning(project):
     Image.new("RGB", (40, 30), "red").save(project / "data/demo/tiny.png")
     Image.new("RGB", (500, 500), "red").save(project / "data/demo/middling.png")
@@ -115,6 +132,30 @@ def test_written_pdfx_files_are_read(project, cli):
     path.write_bytes(data)
     assert [f for f in lines(project, "drivethru")[0] if "output/" in f] == [
         "output/drivethru/demo/poker-plain.pdf: error: a PDF/X file needs exactly one OutputIntent: export it again"]
+
+
+def test_written_pdfx_files_are_read_whole_and_every_dictionary_in_them(project, cli):
+    """A file cut short was opened "recovered" with some of its pages and passed; a page's
+    transparency group, written inside the page, is no object of its own and was not looked
+    at; /OutputIntents as a number stopped preflight with an internal error."""
+    import pikepdf
+
+    export("demo", project, shop="drivethru")
+    path = project / "output/drivethru/demo/poker-plain.pdf"
+    good = path.read_bytes()
+    path.write_bytes(good[:len(good) // 2])
+    assert [f for f in lines(project, "drivethru")[0] if "output/" in f] == [
+        "output/drivethru/demo/poker-plain.pdf: error: cannot read the PDF (can't find startxref): a damaged or "
+        "cut-short file? export it again"]
+    path.write_bytes(good)
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        pdf.pages[0].obj.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency, CS=pikepdf.Name.DeviceRGB)
+        pdf.Root.OutputIntents = 1
+        pdf.save(path)
+    assert [f for f in lines(project, "drivethru")[0] if "output/" in f] == [
+        "output/drivethru/demo/poker-plain.pdf: error: a PDF/X file needs exactly one OutputIntent: export it again",
+        "output/drivethru/demo/poker-plain.pdf: error: transparency in a PDF/X-1a file (transparency group): "
+        "export it again"]
 
 
 def test_json_and_exit_code(project, cli):

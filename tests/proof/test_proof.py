@@ -202,6 +202,19 @@ def test_bad_data_is_reported_not_a_traceback(project, cli):
     assert not Path(project / "output/proofs/demo").exists()
 
 
+def test_a_face_whose_raster_passes_the_pixel_limit_is_refused_before_it_is_rasterised(project, cli, monkeypatch):
+    """A 5 m board was rasterised whole at 300 dpi, 59,127 pixels a side: 23 GB of memory. With
+    the limit lowered, a poker card (821 x 1,121 pixels with its bleed) is refused the same way."""
+    monkeypatch.setenv("CARDGEN_MAX_IMAGE_PIXELS", "900000")
+    result = cli(project, "proof", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        'data/demo/set.yaml:8: card "Quick Draw": a 63.5 x 88.9 mm face is 821 x 1,121 = 920,341 pixels at the '
+        "proof's 300 dpi; limit: pixels in one image (width x height), CARDGEN_MAX_IMAGE_PIXELS=900000 (set that "
+        "environment variable higher to raise it)", "cardgen: 1 error, 0 warnings"]
+    assert not Path(project / "output/proofs/demo").exists()
+
+
 def test_a_run_stopped_half_way_leaves_nothing_stale(project, tmp_path, monkeypatch):
     run(project)
     cards = project / "data/demo/cards.yaml"
