@@ -164,6 +164,7 @@ class FaceRenderer:
         self._same_values: dict[tuple[str, int], tuple[CardType, str, bytes]] = {}
         # when a list, each face made is noted in it as its ``_shared`` entry (see kept_cards.py)
         self.noting: list | None = None
+        self._backs_plain: dict[str, bool] = {}  # a back's name -> whether its values are plain data
 
     def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
         """(front, back or None) for every copy of ``cards``. A card whose template fails is
@@ -174,7 +175,7 @@ class FaceRenderer:
             front_side = self._side(card, card_type, "front")
             back_side = self._side(card, card_type, "back") if card_type.back else None
             plain = memo is not None and plain_data(card.fields)
-            back_plain = back_side is not None and plain and plain_data(card_set.backs[card_type.back].fields)
+            back_plain = back_side is not None and plain and self._plain_back(card_type.back)
             for copy in range(1, card.count + 1):
                 front = self._face(card, card_type, copy, "front", front_side, plain)
                 back_face = None
@@ -184,6 +185,13 @@ class FaceRenderer:
                     raise CardgenError(self.problems())
                 if front is not None:
                     yield front, back_face
+
+    def _plain_back(self, name: str) -> bool:
+        """Whether a back's own values are plain data (``plain_data``): read once per build."""
+        known = self._backs_plain.get(name)
+        if known is None:
+            known = self._backs_plain[name] = plain_data(self.card_set.backs[name].fields)
+        return known
 
     def problems(self) -> list[Problem]:
         """The template faults met so far: a fault met by many cards is one line, naming the
