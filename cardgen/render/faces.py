@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields as dataclass_fields, replace
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
@@ -39,6 +39,22 @@ class Markup:
     def elements(self) -> tuple[Element, ...]:
         """Parse and check the markup (raises CardgenError naming the template line)."""
         return parse_markup(self.text, self.card_name, self.source)
+
+
+_MARKUP_FIELDS = ("rendered", "card_type", "card_name", "source", "render")
+if tuple(f.name for f in dataclass_fields(Markup)) != _MARKUP_FIELDS:
+    raise TypeError(f"Markup's fields are not {_MARKUP_FIELDS}")
+_MARKUP_SETTERS = tuple(Markup.__dict__[name].__set__ for name in _MARKUP_FIELDS)
+
+
+def _new_markup(rendered: str, card_type: CardType, card_name: str, source: Source | None) -> Markup:
+    """``Markup(rendered, card_type, card_name, source)``, without its __init__'s call of
+    ``object.__setattr__`` a field (a face rendered makes one)."""
+    markup = object.__new__(Markup)
+    set_rendered, set_type, set_name, set_source, set_render = _MARKUP_SETTERS
+    set_rendered(markup, rendered), set_type(markup, card_type), set_name(markup, card_name)
+    set_source(markup, source), set_render(markup, None)
+    return markup
 
 
 class SetView(dict):
@@ -285,7 +301,7 @@ class FaceRenderer:
                 self._not_a_character(exc, _last_marker_before(text, line, where), card.name)
                 return None
             refs = self.fingerprints.refs(text) if self.fingerprints is not None else ((), ())
-            markup = Markup(text, card_type, card.name, where)
+            markup = _new_markup(text, card_type, card.name, where)
             if remembered is not None:
                 self.memo.remember(remembered, (key, refs))
         content_hash = self._content_hash(key, refs)
