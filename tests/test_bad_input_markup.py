@@ -106,7 +106,32 @@ def test_text_after_an_element_on_the_card_is_refused(built, cli):
     result = cli(project, "build", "demo", "--no-cache")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        'templates/demo/action.xml.j2:1: card "Quick Draw": <card> cannot contain text (put it in a <text>)')
+        'templates/demo/action.xml.j2:2: card "Quick Draw": <card> cannot contain text (put it in a <text>)')
+    intact(project, before)
+
+
+def test_stray_text_is_said_at_its_own_line(built, cli):
+    """Text left between two elements was blamed on the <card> line, however far down the layout
+    it was. Its line is counted from the element after it (here across a three-line <rect>);
+    where a line of Jinja statements lies between, which prints no line, the two elements
+    around it are named too."""
+    project, before = built
+    template = project / "templates/demo/action.xml.j2"
+    rect = '<rect x="5" y="5"\n  w="20" h="10"\n  fill="#c00000"/>'
+    template.write_text(f"<card>{BACKGROUND}\n{BACKGROUND}\n  stray words\n{rect}\n</card>\n")
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1,
+        'templates/demo/action.xml.j2:3: card "Quick Draw": <card> cannot contain text (put it in a <text>)')
+    template.write_text(f"<card>{BACKGROUND}\n{{% if true %}}\n{BACKGROUND}\n{{% endif %}}\n  stray words\n"
+                        f"{{# a comment #}}\n{rect}\n</card>\n")
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1,
+        'templates/demo/action.xml.j2:6: card "Quick Draw": <card> cannot contain text (put it in a <text>) '
+        "(it is written between the <rect> of line 3 and the <rect> of line 7)")
+    template.write_text(f'<card>{BACKGROUND}\n<group opacity="0.5">\n{BACKGROUND}\n  loose\n{rect}\n</group>\n</card>\n')
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1,
+        'templates/demo/action.xml.j2:4: card "Quick Draw": <group> cannot contain text (put it in a <text>)')
     intact(project, before)
 
 

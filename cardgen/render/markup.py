@@ -157,10 +157,11 @@ def _parsed(markup: str, card: str | None, fallback: Source) -> tuple[Element, .
         raise CardgenError(Problem(f'<card> takes no attributes, got "{extra[0]}"', root_source, card))
     if (root.text or "").strip() or any((child.tail or "").strip() for child in root):
         # a value written outside any <text> (``<card>{{ name }}<rect .../>``) would print nowhere
-        raise CardgenError(Problem("<card> cannot contain text (put it in a <text>)", root_source, card))
+        where, between = _stray_text(root, root_source, markup)
+        raise CardgenError(Problem(f"<card> cannot contain text (put it in a <text>){between}", where, card))
     problems: list[Problem] = []
     elements: list[Element] = []
-    _flatten(list(root), root_source, elements, problems, card)
+    _flatten(list(root), root_source, elements, problems, card, markup)
     if problems:
         raise CardgenError(problems)
     return tuple(elements)
@@ -169,7 +170,8 @@ def _parsed(markup: str, card: str | None, fallback: Source) -> tuple[Element, .
 _END_ATTRS = MappingProxyType({})
 
 
-def _flatten(nodes, parent_source: Source, elements: list, problems: list, card: str | None) -> None:
+def _flatten(nodes, parent_source: Source, elements: list, problems: list, card: str | None,
+             markup: str | None = None) -> None:
     """Append the elements of ``nodes``; a group or clip becomes its start, its content and an
     end marker, so that every later stage sees a flat list."""
     for node in nodes:
@@ -178,15 +180,15 @@ def _flatten(nodes, parent_source: Source, elements: list, problems: list, card:
         where = _source(node.get("_src"), parent_source)
         if node.tag in CONTAINERS:
             try:
-                start = _container(node, where)
+                start = _container(node, where, markup)
             except ValueError as exc:
-                problems.append(Problem(str(exc), where, card))
+                problems.append(Problem(str(exc), exc.source if isinstance(exc, StrayText) else where, card))
                 continue
             elements.append(start)
             content = [child for child in node if isinstance(child.tag, str)]
             if node.tag == "clip":
                 content = content[1:]  # the first is the outline, part of the start
-            _flatten(content, where, elements, problems, card)
+            _flatten(content, where, elements, problems, card, markup)
             elements.append(Element(GROUP_END, _END_ATTRS, None, where))
             continue
         try:
@@ -202,9 +204,74 @@ def _items(node) -> tuple:
     return tuple(item for item in items if item[0] != "_src")
 
 
-def _container(node, where: Source) -> Element:
+class StrayText(ValueError):
+    """Text in a container, said at the template line it is estimated to be written on."""
+
+    def __init__(self, message: str, source: Source):
+        super().__init__(message)
+        self.source = source
+
+
+def _start_lines(root, markup: str | None):
+    """The markup line each element's start tag begins on (lxml's ``sourceline`` is the line it
+    ends on), from the ``_src`` markers, which the start tags hold in document order."""
+    if markup is None:
+        return lambda element: element.sourceline
+    marked = [element for element in root.iter() if isinstance(element.tag, str) and element.get("_src")]
+    lines = [markup.count("\n", 0, found.start()) + 1 for found in _SRC.finditer(markup)]
+    if len(lines) != len(marked):  # a marker's text written where no tag is: lxml's lines, then
+        return lambda element: element.sourceline
+    starts = {id(element): line for element, line in zip(marked, lines)}
+    return lambda element: starts.get(id(element), element.sourceline)
+
+
+def _stray_text(node, node_source: Source, markup: str | None = None) -> tuple[Source, str]:
+    """Where the first text written in ``node`` outside any element is: its template line, and
+    the elements around it when that line is uncertain. The parser knows the markup's line of
+    each element only, and the template line of each (``_src``): the text's markup line is
+    counted back from the element after it (or from the container's end, for the root), and its
+    template line as many lines away from the elements around it, exact unless a line of Jinja
+    statements (which prints no line of its own) lies between: then those two differ, and the
+    message names both elements."""
+    children = [child for child in node if isinstance(child.tag, str)]
+    start_line = _start_lines(node.getroottree().getroot(), markup)
+    pieces = [(None, node.text)] + [(child, child.tail) for child in children]
+    for index, (before, text) in enumerate(pieces):
+        if not (text or "").strip():
+            continue
+        start = len(text) - len(text.lstrip())
+        after = children[index] if index < len(children) else None
+        previous = before if before is not None else node
+        if after is not None:
+            line = start_line(after) - text.count("\n", start)
+        elif markup is not None and node.getparent() is None and "</card" in markup:
+            line = markup.count("\n", 0, markup.rindex("</card")) + 1 - text.count("\n", start)
+        elif before is None:
+            line = start_line(node) + text.count("\n", 0, start)
+        else:
+            return _source(previous.get("_src"), node_source), ""
+        around = []
+        for element, sign in ((previous, 1), (after, -1)):
+            if element is not None and element.get("_src") and start_line(element):
+                marked = _source(element.get("_src"), node_source)
+                distance = (line - start_line(element)) * sign
+                if distance >= 0:
+                    around.append((element, marked, Source(marked.file, max(1, marked.line + distance * sign))))
+        if not around:
+            return node_source, ""
+        estimate = around[-1][2]  # the element after: a designer's stray words lead into it as often as not
+        if len(around) == 2 and around[0][1].file == around[1][1].file and around[0][2] != around[1][2]:
+            (first, first_at, _), (second, second_at, _) = around
+            return estimate, f" (it is written between the <{first.tag}> of line {first_at.line} and the " \
+                             f"<{second.tag}> of line {second_at.line})"
+        return estimate, ""
+    return node_source, ""
+
+
+def _container(node, where: Source, markup: str | None = None) -> Element:
     if (node.text or "").strip() or any((child.tail or "").strip() for child in node):
-        raise ValueError(f"<{node.tag}> cannot contain text (put it in a <text>)")
+        where, between = _stray_text(node, where, markup)
+        raise StrayText(f"<{node.tag}> cannot contain text (put it in a <text>){between}", where)
     if node.tag == "group":
         return Element("group", _attributes("group", _items(node)), None, where)
     extra = [key for key in node.attrib.keys() if key != "_src"]
