@@ -26,6 +26,7 @@ from jinja2.visitor import NodeTransformer
 
 from ..limits import TEMPLATE_DEPTH, TEMPLATE_STEPS, limit, limit_message
 from .extending import refuse_writing_outside_blocks
+from .printable import PrintingTemplate
 from .sizes import (batch_size, center_size, depth, format_size, indent_size, nested_size, replace_size, slice_size,
                     string_method_size, urlize_size, wordwrap_size)
 
@@ -56,6 +57,7 @@ class TemplateLimit(SecurityError):
 
 class BoundedEnvironment(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "%", "+"})
+    template_class = PrintingTemplate
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)

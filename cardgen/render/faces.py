@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields as dataclass_fields, replace
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
@@ -39,6 +39,22 @@ class Markup:
     def elements(self) -> tuple[Element, ...]:
         """Parse and check the markup (raises CardgenError naming the template line)."""
         return parse_markup(self.text, self.card_name, self.source)
+
+
+_MARKUP_FIELDS = ("rendered", "card_type", "card_name", "source", "render")
+if tuple(f.name for f in dataclass_fields(Markup)) != _MARKUP_FIELDS:
+    raise TypeError(f"Markup's fields are not {_MARKUP_FIELDS}")
+_MARKUP_SETTERS = tuple(Markup.__dict__[name].__set__ for name in _MARKUP_FIELDS)
+
+
+def _new_markup(rendered: str, card_type: CardType, card_name: str, source: Source | None) -> Markup:
+    """``Markup(rendered, card_type, card_name, source)``, without its __init__'s call of
+    ``object.__setattr__`` a field (a face rendered makes one)."""
+    markup = object.__new__(Markup)
+    set_rendered, set_type, set_name, set_source, set_render = _MARKUP_SETTERS
+    set_rendered(markup, rendered), set_type(markup, card_type), set_name(markup, card_name)
+    set_source(markup, source), set_render(markup, None)
+    return markup
 
 
 class SetView(dict):
@@ -164,6 +180,7 @@ class FaceRenderer:
         self._same_values: dict[tuple[str, int], tuple[CardType, str, bytes]] = {}
         # when a list, each face made is noted in it as its ``_shared`` entry (see kept_cards.py)
         self.noting: list | None = None
+        self._backs_plain: dict[str, bool] = {}  # a back's name -> whether its values are plain data
 
     def pairs(self, cards: Iterable[Card]) -> Iterator[Pair]:
         """(front, back or None) for every copy of ``cards``. A card whose template fails is
@@ -174,7 +191,7 @@ class FaceRenderer:
             front_side = self._side(card, card_type, "front")
             back_side = self._side(card, card_type, "back") if card_type.back else None
             plain = memo is not None and plain_data(card.fields)
-            back_plain = back_side is not None and plain and plain_data(card_set.backs[card_type.back].fields)
+            back_plain = back_side is not None and plain and self._plain_back(card_type.back)
             for copy in range(1, card.count + 1):
                 front = self._face(card, card_type, copy, "front", front_side, plain)
                 back_face = None
@@ -184,6 +201,13 @@ class FaceRenderer:
                     raise CardgenError(self.problems())
                 if front is not None:
                     yield front, back_face
+
+    def _plain_back(self, name: str) -> bool:
+        """Whether a back's own values are plain data (``plain_data``): read once per build."""
+        known = self._backs_plain.get(name)
+        if known is None:
+            known = self._backs_plain[name] = plain_data(self.card_set.backs[name].fields)
+        return known
 
     def problems(self) -> list[Problem]:
         """The template faults met so far: a fault met by many cards is one line, naming the
@@ -277,7 +301,7 @@ class FaceRenderer:
                 self._not_a_character(exc, _last_marker_before(text, line, where), card.name)
                 return None
             refs = self.fingerprints.refs(text) if self.fingerprints is not None else ((), ())
-            markup = Markup(text, card_type, card.name, where)
+            markup = _new_markup(text, card_type, card.name, where)
             if remembered is not None:
                 self.memo.remember(remembered, (key, refs))
         content_hash = self._content_hash(key, refs)

@@ -9,6 +9,7 @@ import numbers
 from typing import Any, Mapping
 
 import jinja2
+import markupsafe
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
@@ -124,3 +125,33 @@ def joined_items(given: tuple, kwargs: dict) -> tuple:
 
 def formatted_values(given: tuple, kwargs: dict) -> tuple:
     return tuple(given[1:]) + tuple(kwargs.values())
+
+
+_escape_text = getattr(markupsafe, "_escape_inner", None)  # (markupsafe 3: escape's own, giving a str)
+
+
+def escaped(value: Any) -> Any:
+    """What autoescape prints for ``value``: ``markupsafe.escape(value)``'s text, without making it
+    a Markup for text and numbers (Jinja's compiled templates call it for each value they print,
+    and each Markup made costs a call of Python). What a template prints is only ever joined into
+    the text it writes, where a Markup and a str of the same characters are the same: a number's
+    text has nothing to escape, and text is escaped as escape() escapes it."""
+    kind = type(value)
+    if kind is str and _escape_text is not None:
+        return _escape_text(value)
+    if kind is float or kind is int:
+        return str(value)
+    return markupsafe.escape(value)
+
+
+class PrintingTemplate(jinja2.Template):
+    """A template whose printed values go through ``escaped`` where Jinja's code calls markupsafe's
+    ``escape`` (its module's own name for it: only printed values go through it)."""
+
+    @classmethod
+    def from_code(cls, environment, code, globals, uptodate=None):
+        template = super().from_code(environment, code, globals, uptodate)
+        namespace = template.root_render_func.__globals__
+        if namespace.get("escape") is markupsafe.escape:
+            namespace["escape"] = escaped
+        return template

@@ -5,7 +5,7 @@ search a line over the measured widths (breaking.py); no text is measured again.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields as dataclass_fields, replace
 from typing import Callable, NamedTuple
 
 from .breaking import PARAGRAPH_GAP, Lines, height_in_lines
@@ -324,7 +324,21 @@ def _place(broken, fonts: FontBook, style: TextStyle, space: float, size: float,
             gap = space_pt + word_space if word_space else space_pt
             lines.append(_new_tuple(LaidLine, (baseline, _segments(hard_line, start, end, x, gap, size, space, joinable,
                                                                    style.letter_spacing), word_space)))
-    return LaidText(size, tuple(lines), height)
+    return _laid_text(size, tuple(lines), height)
+
+
+def _laid_text(size: float, lines: tuple, height: float) -> LaidText:
+    """``LaidText(size, lines, height)``, its fields set without its __init__'s call of
+    ``object.__setattr__`` a field (a text box makes one)."""
+    laid = _new_object(LaidText)
+    fields = laid.__dict__
+    fields["size"], fields["lines"], fields["height"], fields["overflow"] = size, lines, height, None
+    return laid
+
+
+_new_object = object.__new__
+if tuple(f.name for f in dataclass_fields(LaidText)) != ("size", "lines", "height", "overflow"):
+    raise TypeError("LaidText's fields are not the ones _laid_text sets")
 
 
 def _segments(hard_line: MeasuredLine, start: int, end: int, x: float, gap: float, size: float, space: float,

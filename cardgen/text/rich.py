@@ -176,22 +176,37 @@ def parse(source: str, rich: bool = True, icons=None) -> tuple[Paragraph, ...]:
         if not index & 1:
             if not part:
                 continue
-            pieces = _split_spaces(part)
-            if len(pieces) == 1:
-                add_text(part)
-                continue
-            if pieces[0]:
-                add_text(pieces[0])
+            if "\u00a0" in part:
+                pieces = _SPACES.split(part)
+                if len(pieces) == 1:
+                    add_text(part)
+                    continue
+                first, middle, last = pieces[0], pieces[1:-1], pieces[-1]
+            else:  # _split_spaces(part), its words taken as they come
+                words = part.split()
+                if part[0].isspace():
+                    first, start = "", 0
+                else:
+                    first, start = words[0], 1
+                    if len(words) == 1 and not part[-1].isspace():  # no space at all: the word goes on
+                        add_text(part)
+                        continue
+                if part[-1].isspace():
+                    middle, last = words[start:], ""
+                else:
+                    middle, last = words[start:-1], words[-1]
+            if first:
+                add_text(first)
             if runs:
                 end_word()
-            if len(pieces) > 2:  # between two spaces: whole words in this style
+            if middle:  # between two spaces: whole words in this style
                 if style is not group_style:
                     if group_style is not None:
                         items.append(_new_tuple(Group, (group_style, tuple(group))))
                     group_style, group = style, []
-                group += pieces[1:-1]
-            if pieces[-1]:
-                runs.append(_new_tuple(Run, (pieces[-1], style, None)))
+                group += middle
+            if last:
+                runs.append(_new_tuple(Run, (last, style, None)))
             continue
         kind = kinds[index >> 1]
         if kind == _LITERAL:

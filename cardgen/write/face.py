@@ -59,7 +59,7 @@ def draw_face(canvas, card_type, drawing: FaceDrawing) -> tuple:
         else:
             replay(canvas, drawing.parts, drawing.face_named, element, icon)
         return drawing.parts
-    geometry = FaceGeometry(card_type.size.w, card_type.size.h)
+    geometry = _geometry(card_type.size.w, card_type.size.h)
     parts: list = []
     for index, (element, prepared) in enumerate(drawing.laid.items):
         if element.tag == "text":
@@ -91,6 +91,19 @@ def draw_element(canvas, element, geometry, prepared) -> None:
         raise CardgenError(Problem(f"cannot draw <{element.tag}>: {type(exc).__name__}: {exc}", element.source)) from None
 
 
+_GEOMETRIES: dict[tuple[float, float], FaceGeometry] = {}  # a face size -> its geometry: made once, not per face
+_GEOMETRIES_KEPT = 64
+
+
+def _geometry(w: float, h: float) -> FaceGeometry:
+    geometry = _GEOMETRIES.get((w, h))
+    if geometry is None:
+        if len(_GEOMETRIES) >= _GEOMETRIES_KEPT:
+            _GEOMETRIES.clear()
+        geometry = _GEOMETRIES[w, h] = FaceGeometry(w, h)
+    return geometry
+
+
 # (id of the attributes, tag, face size) -> (the attributes, their operators). Elements with
 # the same attributes share one attributes object (render/markup.py), and a layout's frame is
 # the same on every card: it is drawn once. The object is kept, so its id stays its own.
@@ -120,7 +133,7 @@ def record_face(canvas, card_type, laid: LaidFace) -> tuple:
     """The parts ``draw_face`` returns for a fresh layout, without drawing it: what a build's
     worker process sends the process that writes the PDF (see workers.py). ``canvas`` is a
     scratch one: direct elements are drawn into it for their operators, which are taken out."""
-    geometry = FaceGeometry(card_type.size.w, card_type.size.h)
+    geometry = _geometry(card_type.size.w, card_type.size.h)
     parts: list = []
     for index, (element, prepared) in enumerate(laid.items):
         if element.tag == "text":
