@@ -2,6 +2,7 @@
 is (run as a user would, inside the folder), for every card size and paper."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -89,6 +90,26 @@ def test_every_size_and_paper_builds(tmp_path):
                 [612, 792] if paper == "letter" else [595, 842]), (size, paper)
             faces = cardgen.load_set(name, folder).types["action"].size
             assert (faces.w, faces.h) == (CARD_SIZES[size].w, CARD_SIZES[size].h)
+            # what `new` lays out passes cardgen's own preflight: no error for any shop, and at
+            # home not a warning (a shop's only warnings are about its sizes: see the next test)
+            for shop in ("home", "drivethru", "tgc", "mpc"):
+                measured = runner.invoke(main, ["--root", str(folder), "preflight", "--shop", shop, "--json"])
+                findings = json.loads(measured.stdout)["sets"][0]["findings"]
+                assert measured.exit_code == 0, (size, shop, findings)
+                assert [f for f in findings if f["severity"] == "error" or shop == "home"] == [], (size, shop)
+                assert {f["check"] for f in findings} <= {"size"}, (size, shop, findings)
+
+
+def test_a_new_poker_project_passes_every_shops_preflight_without_a_warning(tmp_path):
+    # the type line was 6.67 pt of light text on the type's colour (under the 7 pt minimum), and
+    # the picture's backdrop a 25% opacity that a PDF/X-1a export has to pre-mix
+    runner = CliRunner()
+    folder = tmp_path / "game"
+    assert runner.invoke(main, ["new", str(folder)]).exit_code == 0
+    assert runner.invoke(main, ["--root", str(folder), "build"]).exit_code == 0
+    for shop in ("home", "drivethru", "tgc", "mpc"):
+        measured = runner.invoke(main, ["--root", str(folder), "preflight", "--shop", shop])
+        assert (measured.exit_code, measured.stdout) == (0, f"game: preflight for {shop}: 0 errors, 0 warnings\n")
 
 
 def test_the_title_and_the_set_name_come_from_the_folder(tmp_path):
