@@ -195,7 +195,7 @@ def _typed_sheet_file(sheet: str | None) -> str | None:
 @click.option("--sheet", default=None, callback=named("a sheet template (OL32, circle-cut, ...) or a file"),
               help="Sheet template: OL32, OL5275, 'Endisch 6500012x', circle-cut, or a gLabels/YAML file.")
 @click.option("--proof-boxes", is_flag=True, help="Outline trim, bleed and safe zone on every face.")
-@click.option("--stamp", is_flag=True, help="Print the set's version and the build date in each face's bleed.")
+@click.option("--stamp", is_flag=True, help="Print the set's version and the PDF's date (set.yaml's date:, else SOURCE_DATE_EPOCH, else the set's newest file) in each face's bleed.")
 @click.option("--deck", type=InputFile(), default=None,
               help="Print exactly the cards of this deck list.")
 @click.option("--changed-since", type=InputFile(), default=None,

@@ -30,8 +30,8 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm every duplex back page is shifted by
     mix_backs: bool = False  # faces of one size share sheets whatever their back
     proof_boxes: bool = False
-    stamp: bool = False  # print the set's version and the build date in each face's bleed
-    stamp_date: str | None = None  # the date printed by ``stamp`` (default: today)
+    stamp: bool = False  # print the set's version and the PDF's date (write/info.py) in each face's bleed
+    stamp_date: str | None = None  # the date printed by ``stamp`` (default: the PDF's date)
     deck: Path | None = None
     changed_since: Path | None = None  # an earlier manifest: print only the faces changed since
     cache: bool = True  # reuse faces drawn by earlier builds (<root>/.cardgen-cache/)

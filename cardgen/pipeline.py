@@ -177,8 +177,11 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             streams = (_batched(kept_cards.pairs(rendered, _batched(_of(cards, group, card_set, layout)), cache,
                                                  card_lines)) for group in groups)
         stamp = None
+        info = document_info(card_set, options.subject)
         if options.stamp:
-            date = options.stamp_date or time.strftime("%Y-%m-%d")
+            # the PDF's own date (write/info.py: set.yaml's date:, SOURCE_DATE_EPOCH, the files'
+            # times), never the clock's: a rebuild of the same input prints the same stamp
+            date = options.stamp_date or info.date.strftime("%Y-%m-%d")
             stamp = f"{card_set.title} v{card_set.version} · {date}"
         counts = {"faces": 0, "fronts": 0}
         converter = color_converter(card_set, options)
@@ -201,7 +204,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             try:
                 pages = write_pdf(pdf_tmp, sheets.impose_groups(streams, layout), rendered.drawing, card_set.title,
                                   sheets.draw_marks, session.fonts.face(None).pdf_name, options.proof_boxes, stamp,
-                                  extra_pages, on_page, cache, document_info(card_set, options.subject),
+                                  extra_pages, on_page, cache, info,
                                   converter and converter.content_filter, sheets=layout.layout != "per-card",
                                   ready=rendered.ready_faces())
             except CardgenError as error:  # the renderer's own problems first, each once

@@ -8,8 +8,8 @@ content, size and time: the PDF's dates come from the files' times), except the 
 builds write into the output folder (PDFs, manifests), and the fonts cardgen ships; cardgen's own code (code_identity.py) and the
 versions of the libraries that shape the output; the build options, the output folder and the
 environment variables cardgen reads. A build reads something else only for what this module
-leaves out: a deck list, a reprint, a sheet file typed on the command line, a stamp (today's
-date), CMYK (colour profiles), tuck boxes, online card files, system fonts (fontconfig), or a
+leaves out: a deck list, a reprint, a sheet file typed on the command line, a stamp (the
+PDF's date), CMYK (colour profiles), tuck boxes, online card files, system fonts (fontconfig), or a
 project with links in it. Those builds always run, and so does any build after one of them.
 
 The check costs a walk of the project and a hash of its files (fonts by their size and time,
