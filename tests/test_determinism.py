@@ -37,3 +37,21 @@ def test_the_stamp_prints_the_pdfs_date_not_the_clocks(project, monkeypatch):
 
     text = pypdfium2.PdfDocument(east)[0].get_textpage().get_text_range()
     assert "Demo Deck v0.3 · 2023-11-14" in text
+
+
+def test_a_hidden_folder_in_the_set_does_not_move_the_pdfs_date(project, monkeypatch):
+    """Without SOURCE_DATE_EPOCH the PDF's date is the newest of the set's files: a hidden
+    folder's file (a set kept in its own git repository: .git/index, .git/FETCH_HEAD; an IDE's
+    .idea/) counted, though the build never reads it, and a `git fetch` gave other bytes."""
+    import os
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    options = BuildOptions(jobs=1, cache=False)
+    (before,) = cardgen.build(["demo"], project, project / "before", options).sets
+    for folder in (".git", ".idea"):
+        kept = project / "data/demo" / folder / "logs/HEAD"
+        kept.parent.mkdir(parents=True)
+        kept.write_text("0000 1111 designer <d@example.com> 4102444800 +0000\tfetch\n", encoding="utf-8")
+        os.utime(kept, (4102444800, 4102444800))  # 2100-01-01
+    (after,) = cardgen.build(["demo"], project, project / "after", options).sets
+    assert after.pdf.read_bytes() == before.pdf.read_bytes()

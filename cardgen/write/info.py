@@ -2,13 +2,16 @@
 
 Dates are real but never the clock's, so that a rebuild of the same input is byte-identical:
 ``date:`` in set.yaml when given, else ``SOURCE_DATE_EPOCH`` (the reproducible-builds
-convention), else the newest modification time of the set's own files (``data/<set>/``).
+convention), else the newest modification time of the set's own files (``data/<set>/``, hidden folders
+and editors' files left out).
 """
 from __future__ import annotations
 
 import datetime
 import os
+import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..model import CardSet
 from ..paths import editors_own
@@ -48,10 +51,28 @@ def input_date(card_set: CardSet) -> datetime.datetime:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
-    # the set's files as the designer saved them: an editor's swap or backup file beside one is none
-    newest = max((entry.stat().st_mtime for entry in card_set.directory.rglob("*")
-                  if entry.is_file() and not editors_own(entry.name)), default=0)
-    return datetime.datetime.fromtimestamp(int(newest), datetime.timezone.utc)
+    return datetime.datetime.fromtimestamp(int(newest_time(card_set.directory)), datetime.timezone.utc)
+
+
+def newest_time(folder: Path) -> float:
+    """The newest modification time of the files in ``folder`` as the designer saved them: an
+    editor's swap or backup file beside one is none, and nor is a hidden folder's (``.git/``,
+    ``.idea/``, a system's own), which the build never reads; links to folders are not followed.
+    A set kept in its own repository took the time of git's last write in .git/ (a fetch, a
+    status that refreshed the index)."""
+    newest = 0.0
+    for top, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not editors_own(name)]
+        for name in files:
+            if editors_own(name):
+                continue
+            try:
+                info = os.stat(os.path.join(top, name))
+            except (OSError, ValueError):  # gone since the listing, or a link to nothing
+                continue
+            if stat.S_ISREG(info.st_mode):
+                newest = max(newest, info.st_mtime)
+    return newest
 
 
 def apply(canvas, info: DocumentInfo) -> None:
