@@ -41,6 +41,33 @@ def read_kept(path: Path) -> bytes | None:
         return None
 
 
+def path_key(path: Path | str) -> str:
+    """A file's path as a kept file records it: a digest of the absolute path, never the path
+    itself. The cache lies in the project folder, which gets zipped and shared: it must name
+    neither the machine's folders nor the user's home (/home/alice/games/..., a user-site
+    install's ~/.local/lib/...), and a digest tells one file from another as well."""
+    from hashlib import blake2b
+
+    return blake2b(os.fsencode(os.path.abspath(path)), digest_size=16).hexdigest()
+
+
+def relative_path(path: Path | str, base: Path | str) -> str:
+    """``path`` as a kept file in ``base`` records it: relative to ``base`` (``../output/x.pdf``),
+    so that no absolute path of the machine is written; unchanged when it is not absolute or
+    would not come back whole through ``resolved_path``."""
+    path, base = os.fspath(path), os.fspath(base)
+    if os.path.isabs(path) and os.path.isabs(base):
+        relative = os.path.relpath(path, base)
+        if resolved_path(relative, base) == path:
+            return relative
+    return path
+
+
+def resolved_path(recorded: str, base: Path | str) -> str:
+    """The path ``relative_path`` recorded in ``base``."""
+    return os.path.normpath(os.path.join(os.fspath(base), recorded))
+
+
 # A kept file starts with the CRC-32 of the rest: a byte changed on disk would otherwise be read
 # as other kept data (a font file "DejaVuSerif-Italic.tpf" in a kept fonts.yaml, an error the
 # project does not have), not as a damaged file.

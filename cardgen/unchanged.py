@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import Problem, Source
-from .kept_file import read_sealed, sealed
+from .kept_file import read_sealed, relative_path, resolved_path, sealed
 from .results import BuildResult, SetResult
 
 FORMAT = "cardgen-built 1"
@@ -252,13 +252,15 @@ def recall(record: Path, digest: str, faces_cache: Path, result_type):
         kept = marshal.loads(read_sealed(record) or b"")
         if kept["format"] != FORMAT or kept["inputs"] != digest or kept["faces_cache"] != _stat(faces_cache):
             return None
+        base = record.parent  # the paths are kept relative to the cache folder (kept_file.relative_path)
         for path, written in kept["files"]:
-            if _file_digest(Path(path)) != tuple(written):
+            if _file_digest(Path(resolved_path(path, base))) != tuple(written):
                 return None
         fields = kept["result"]
         warnings = tuple(Problem(message, Source(file, line) if file is not None else None, card, severity)
                          for message, file, line, card, severity in fields["warnings"])
-        return result_type(fields["name"], Path(fields["pdf"]), Path(fields["manifest"]), faces=fields["faces"],
+        return result_type(fields["name"], Path(resolved_path(fields["pdf"], base)),
+                           Path(resolved_path(fields["manifest"], base)), faces=fields["faces"],
                            cards=fields["cards"], pages=fields["pages"], warnings=warnings, laid_out=0,
                            reused=fields["distinct"])
     except (OSError, EOFError, ValueError, TypeError, KeyError):
@@ -279,8 +281,10 @@ def keep(record: Path, digest: str, faces_cache: Path, result, card_set, fonts, 
         if written is None:
             forget(record)
             return
-        files.append((str(path), written))
-    fields = {"name": result.name, "pdf": str(result.pdf), "manifest": str(result.manifest), "faces": result.faces,
+        files.append((relative_path(path, record.parent), written))
+    # no absolute path of the machine is kept: the project (its cache too) gets zipped and shared
+    fields = {"name": result.name, "pdf": relative_path(result.pdf, record.parent),
+              "manifest": relative_path(result.manifest, record.parent), "faces": result.faces,
               "cards": result.cards, "pages": result.pages, "distinct": result.laid_out + result.reused,
               "warnings": [(p.message, p.source.file if p.source else None, p.source.line if p.source else None,
                             p.card, p.severity) for p in result.warnings]}

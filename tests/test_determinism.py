@@ -55,3 +55,31 @@ def test_a_hidden_folder_in_the_set_does_not_move_the_pdfs_date(project, monkeyp
         os.utime(kept, (4102444800, 4102444800))  # 2100-01-01
     (after,) = cardgen.build(["demo"], project, project / "after", options).sets
     assert after.pdf.read_bytes() == before.pdf.read_bytes()
+
+
+def test_the_cache_names_no_folder_of_the_machine(tmp_path):
+    """.cardgen-cache/ lies in the project, which gets zipped and shared: it kept the project's
+    absolute path (the built-<set> record's PDF and manifest), every font's (font-digests and
+    each font's reading: cardgen's own fonts, a user-site install's ~/.local/...) and ruamel's
+    installed folder (the YAML cache's identity). It keeps digests of paths, or paths relative
+    to itself; a rebuild still finds everything (the second build is skipped whole)."""
+    import os
+    import sys
+
+    import ruamel.yaml
+
+    from projects import make_project
+
+    root = make_project(tmp_path, fonts=True)
+    options = BuildOptions(jobs=1, skip_unchanged=True)
+    first = cardgen.build(["demo"], root, None, options)
+    again = cardgen.build(["demo"], root, None, options)
+    assert again.sets[0].laid_out == 0 and again.sets[0].pdf == first.sets[0].pdf
+    folders = {str(root), str(root.resolve()), str(tmp_path), os.path.dirname(cardgen.__file__),
+               os.path.dirname(os.path.dirname(cardgen.__file__)), os.path.dirname(ruamel.yaml.__file__),
+               sys.prefix, os.path.expanduser("~")}
+    kept = [path for path in (root / ".cardgen-cache").rglob("*") if path.is_file()]
+    assert any(path.name == "font-digests.marshal" for path in kept)
+    named = sorted({f"{path.name}: {folder}" for path in kept for folder in folders
+                    if os.fsencode(folder) in path.read_bytes()})
+    assert named == []

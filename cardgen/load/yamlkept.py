@@ -161,5 +161,7 @@ def _identity() -> tuple:
         for name in ("__init__.py", "constructor.py", "composer.py", "scanner.py", "parser.py", "comments.py"):
             stat = os.stat(os.path.join(os.path.dirname(spec.origin), name))
             files.append((name, stat.st_size, stat.st_mtime_ns))
-        _IDENTITY.append((FORMAT, code_identity(), spec.origin, tuple(files)))
+        from ..kept_file import path_key
+
+        _IDENTITY.append((FORMAT, code_identity(), path_key(spec.origin), tuple(files)))  # no path kept
     return _IDENTITY[0]

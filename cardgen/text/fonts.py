@@ -18,7 +18,7 @@ from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..errors import CardgenError, Source, fail
-from ..kept_file import read_sealed, sealed
+from ..kept_file import path_key, read_sealed, sealed
 from ..write.atomic import staged
 from .fontfolders import STYLES, MissingFace, project_families  # noqa: F401 (STYLES, MissingFace: re-exported)
 from .fontcheck import DamagedFont
@@ -134,13 +134,18 @@ def embedded_digest(ttf) -> str | None:
 _KEPT_DIGESTS = "font-digests.marshal"
 
 
-def recall_digests(folder: Path) -> int:
-    """Take the digests an earlier build kept in ``folder`` (by path, size and modification time,
-    as git's index does); return how many digests are known."""
+def recall_digests(folder: Path, paths) -> int:
+    """Take the digests an earlier build kept in ``folder`` of the files ``paths`` (by path,
+    size and modification time, as git's index does; the path by its digest, kept_file.path_key:
+    the cache names no folder of the machine); return how many digests are known."""
     try:
         kept = marshal.loads(read_sealed(folder / _KEPT_DIGESTS) or b"")
-        for (path, size, modified), digest in kept.items():
-            _DIGESTS.setdefault((Path(path), size, modified), digest)
+        if kept:
+            by_key = {path_key(path): path for path in {Path(p).resolve() for p in paths}}
+            for (key, size, modified), digest in kept.items():
+                path = by_key.get(key)
+                if path is not None:
+                    _DIGESTS.setdefault((path, size, modified), digest)
     except (OSError, EOFError, ValueError, TypeError, AttributeError):
         pass  # none kept, or damaged: the files are read
     return len(_DIGESTS)
@@ -149,7 +154,7 @@ def recall_digests(folder: Path) -> int:
 def keep_digests(folder: Path, paths) -> None:
     """Keep the digests of ``paths`` for the next build."""
     wanted = {Path(p).resolve() for p in paths}
-    kept = {(str(path), size, modified): digest for (path, size, modified), digest in _DIGESTS.items()
+    kept = {(path_key(path), size, modified): digest for (path, size, modified), digest in _DIGESTS.items()
             if path in wanted}
     try:
         with staged(folder / _KEPT_DIGESTS) as (temporary,):
@@ -192,10 +197,11 @@ class FontBook:
         builds (see parsed.py); None reads every font anew and writes nothing."""
         self.root = Path(root)
         self.parse_cache = parse_cache
-        self._known_digests = recall_digests(parse_cache) if parse_cache is not None else 0
         found = project_families(self.root)
         self.found = found.families
         self.families: dict[str, dict[str, Path]] = {name: family.faces for name, family in found.families.items()}
+        self._known_digests = recall_digests(parse_cache, [path for styles in self.families.values()
+                                                           for path in styles.values()]) if parse_cache is not None else 0
         self.indexes = found.indexes
         self.default = found.default
         self._faces: dict[tuple[str, str], FontFace] = {}

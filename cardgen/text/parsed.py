@@ -23,7 +23,7 @@ from ..write.atomic import staged
 from .fontcheck import SHIPPED_SOUND, check_font
 from .ttfread import read_face
 
-_NOT_KEPT = ("_pdfScale", "_ttf_data")  # a function, and the file itself
+_NOT_KEPT = ("_pdfScale", "_ttf_data", "filename")  # a function, the file itself, its path (no machine's path kept)
 
 
 def load_ttf(pdf_name: str, path: Path, digest: str, folder: Path | None) -> TTFont:
@@ -70,6 +70,7 @@ def _revive(pdf_name: str, path: Path, kept: Path, digest: str) -> TTFont | None
     for key, text in names.items():
         face.__dict__[key] = TTFNameBytes(text.encode("utf-8"))
     face._ttf_data = path.read_bytes()
+    face.filename = str(path)  # as reportlab's reading sets it
     scale = 1000 / face.unitsPerEm
     face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * scale)
     return _ttfont(pdf_name, face)
