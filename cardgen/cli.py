@@ -112,6 +112,12 @@ def run_reporting_errors(ctx: click.Context, action):
 @click.pass_context
 def main(ctx: click.Context, root: Path, debug: bool) -> None:
     """Printable cards from data: build, check and list card sets."""
+    from .source_date import check_source_date
+
+    try:
+        check_source_date()  # before any command starts a PDF (reportlab reads it as well)
+    except UsageError as error:
+        raise click.UsageError(str(error), ctx) from None
     ctx.obj = {"root": root}
 
 

@@ -48,9 +48,11 @@ def input_date(card_set: CardSet) -> datetime.datetime:
         moment = datetime.datetime.fromisoformat(given)
         return (moment if moment.tzinfo else moment.replace(tzinfo=datetime.timezone.utc)).astimezone(
             datetime.timezone.utc)
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+    from ..source_date import source_date
+
+    epoch = source_date()  # raises UsageError on a malformed value
+    if epoch is not None:
+        return epoch
     return datetime.datetime.fromtimestamp(int(newest_time(card_set.directory)), datetime.timezone.utc)
 
 

@@ -75,7 +75,7 @@ def test_the_subject_is_the_sets_then_the_builds_then_cardgens_and_no_version_no
 def test_the_newest_input_file_below_the_set_dates_it_to_the_second(project, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", " 1700000000 ")  # spaces round it are allowed
     assert _info(project).pdf_date == "D:20231114221320+00'00'"
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "soon")  # not a number of seconds: the files date it
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")  # unset: the files date it
     for path in (project / "data/demo").rglob("*"):
         os.utime(path, (1600000000, 1600000000))
     star = project / "data/demo/icons/star.svg"  # in a folder of the set's own
@@ -126,3 +126,27 @@ def test_a_date_and_hour_in_the_compact_iso_form_is_read(project):
     """set.yaml's check takes ISO 8601's basic form too (20240501T12, eleven characters)."""
     assert _info(project, date="20240501T12").pdf_date == "D:20240501120000+00'00'"
     assert _info(project, date="20240501").pdf_date == "D:20240501000000+00'00'"
+
+
+@pytest.mark.parametrize("value", ["soon", "1.5", "1700000000s", "-", "\u0663\u0664\u0665", "253402300800"])
+def test_a_malformed_source_date_epoch_is_an_error_naming_it(project, monkeypatch, value):
+    """A value that is no whole number of seconds was ignored here (the files' times dated the
+    PDF, though the variable was set to fix it) while reportlab, reading it for the same PDF,
+    failed with an internal error; a date past 9999 failed both. Now every command stops at
+    once (exit 2) naming the variable, and the API raises UsageError."""
+    from cardgen.errors import UsageError
+
+    from projects import run_cli
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    with pytest.raises(UsageError, match="^SOURCE_DATE_EPOCH must be"):
+        _info(project)
+    result = run_cli(project, "build", "demo")
+    assert result.returncode == 2 and not (project / "output").exists()
+    assert "Error: SOURCE_DATE_EPOCH must be" in result.stderr and repr(value) in result.stderr
+    assert "internal error" not in result.stderr
+
+
+def test_a_source_date_epoch_before_1970_dates_the_pdf(project, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "-86400")  # `date +%s` of 1969-12-31
+    assert _info(project).pdf_date == "D:19691231000000+00'00'"
