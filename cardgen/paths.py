@@ -89,11 +89,18 @@ def not_a_file(path: Path | str) -> str:
 CACHE_FOLDER = ".cardgen-cache"  # in a project's folder: what builds keep for the next one
 
 
+# A system's own files that Windows and macOS hide by an attribute, not by a dot: Explorer's
+# thumbnails and folder settings, a Mac folder's custom icon. A project copied from such a machine
+# has them beside the pictures.
+_SYSTEMS_OWN = frozenset({"thumbs.db", "ehthumbs.db", "ehthumbs_vista.db", "desktop.ini", "icon\r"})
+
+
 def editors_own(name: str) -> bool:
     """A file an editor keeps beside the one it edits (vim's ``.cards.csv.swp``, emacs's
     ``#cards.csv#`` and ``.#cards.csv``, a backup ``cards.csv~``), or a hidden one (a system's:
-    ``.DS_Store``): no file of the project that a build reads. They change as the designer types."""
-    return name.startswith((".", "#")) or name.endswith("~")
+    ``.DS_Store``, and Windows' ``Thumbs.db`` and ``desktop.ini``): no file of the project that a
+    build reads. They change as the designer types, or as a file browser shows the folder."""
+    return name.startswith((".", "#")) or name.endswith("~") or name.lower() in _SYSTEMS_OWN
 
 
 def set_names(root: Path | str) -> list[str]:

@@ -83,3 +83,21 @@ def test_the_cache_names_no_folder_of_the_machine(tmp_path):
     named = sorted({f"{path.name}: {folder}" for path in kept for folder in folders
                     if os.fsencode(folder) in path.read_bytes()})
     assert named == []
+
+
+@pytest.mark.parametrize("name", ["Thumbs.db", "images/Thumbs.db", "desktop.ini"])
+def test_a_file_browsers_own_file_does_not_move_the_pdfs_date(project, monkeypatch, name):
+    """Windows Explorer writes Thumbs.db beside pictures and desktop.ini in a folder it shows
+    (hidden there by an attribute, as .DS_Store is by its dot): one in the set's folder was one
+    of the set's files, and opening the folder gave the next build another date."""
+    import os
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    options = BuildOptions(jobs=1, cache=False)
+    (before,) = cardgen.build(["demo"], project, project / "before", options).sets
+    kept = project / "data/demo" / name
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
+    os.utime(kept, (4102444800, 4102444800))  # 2100-01-01
+    (after,) = cardgen.build(["demo"], project, project / "after", options).sets
+    assert after.pdf.read_bytes() == before.pdf.read_bytes()
