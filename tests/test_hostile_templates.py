@@ -87,8 +87,8 @@ def test_text_a_layout_writes_before_or_after_its_card_is_said_at_the_layout(bui
     edit(project / "templates/demo/frame.xml.j2", "</card>", "</card>\n{{ name }}")
     refused(cli, built, 'templates/demo/frame.xml.j2:3: card "Quick Draw": the template writes something after </card> '
                         '(card markup is one <card> element) (and 3 more cards)',
-            'templates/demo/token.xml.j2:2: card "Marker": the template writes text before <card> (card markup is one '
-            '<card> element; put text in a <text>)', "cardgen: 2 errors, 0 warnings")
+            'templates/demo/token.xml.j2:1: card "Marker": the template writes text before the <card> of line 2 (card '
+            'markup is one <card> element; put text in a <text>)', "cardgen: 2 errors, 0 warnings")
 
 
 def test_a_block_never_closed_is_said_at_the_tag_that_opens_it(built, cli):
