@@ -42,18 +42,21 @@ class _Book:
         self._mirrored: dict[tuple, tuple[SheetTemplate, list[TemplateSlot]]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
-              axis: str | None = None, note: str | None = None) -> tuple:
+              axis: str | None = None, note: str | tuple[str, ...] | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
-        ``note``: a line of small type in the margin (how to turn a duplex sheet)."""
+        ``note``: a line of small type in the margin (how to turn a duplex sheet), or such lines,
+        the longest first: the first that finds room between the marks is printed."""
         # by identity: hashing the slots themselves cost more than the rest of a sheet's imposing
         key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
         known = self._marks.get(key)
         if known is None or known[0] is not sheet:  # kept with the sheet (and so its slots): no id is reused
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
-            if note:
-                turn = duplex_note(note, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed)
-                marks += filter(None, [turn])
+            for text in (note,) if isinstance(note, str) else note or ():  # the first that fits
+                turn = duplex_note(text, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed)
+                if turn is not None:
+                    marks.append(turn)
+                    break
             if axis and options.back_offset != (0.0, 0.0):
                 marks = shifted(marks, *options.back_offset)
             known = self._marks[key] = (sheet, tuple(marks))
@@ -241,9 +244,9 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     axis = back_axis(sheet.w, sheet.h, options.duplex)
     dx, dy = options.back_offset
     flip = f"flip on {options.duplex} edge"
-    back_note = f"Back side: {flip}"
-    if (dx, dy) != (0.0, 0.0):
-        back_note += f" (back offset {fmt(dx)}, {fmt(dy)} mm)"
+    back_note: str | tuple[str, str] = f"Back side: {flip}"
+    if (dx, dy) != (0.0, 0.0):  # said where there is room (a long line finds none between dense marks)
+        back_note = (f"{back_note} (back offset {fmt(dx)}, {fmt(dy)} mm)", back_note)
     # each cell's front and back slot for a card type, but for the page number: every sheet of
     # the group repeats them (cell index, type's id) -> (type, front slot, back slot)
     placed: dict[tuple[int, int], tuple] = {}
