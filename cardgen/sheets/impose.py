@@ -45,15 +45,21 @@ class _Book:
               axis: str | None = None, note: str | tuple[str, ...] | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
         ``note``: a line of small type in the margin (how to turn a duplex sheet), or such lines,
-        the longest first: the first that finds room between the marks is printed."""
+        the longest first: the first that finds room between the marks beyond the art is printed,
+        else the first that finds room over the outer bleed (on a white box)."""
         # by identity: hashing the slots themselves cost more than the rest of a sheet's imposing
         key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
         known = self._marks.get(key)
         if known is None or known[0] is not sheet:  # kept with the sheet (and so its slots): no id is reused
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
-            for text in (note,) if isinstance(note, str) else note or ():  # the first that fits
-                turn = duplex_note(text, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed)
+            turn = None
+            for over_bleed in (False, True) if note else ():  # the first that fits, beyond the art if any does
+                for text in (note,) if isinstance(note, str) else note:
+                    turn = duplex_note(text, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed,
+                                       over_bleed=over_bleed)
+                    if turn is not None:
+                        break
                 if turn is not None:
                     marks.append(turn)
                     break
