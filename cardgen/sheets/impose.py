@@ -20,7 +20,7 @@ from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
 from .marks import crop_marks, cut_lines, fold_marks, outlines
 from .marks import TextMark
-from .notes import NOTE_PT, duplex_note, shifted, text_size
+from .notes import NOTE_MIN_PT, NOTE_PT, duplex_note, shifted, text_size
 from .choice import FIT_TOLERANCE, best_sheet, face_problem, fitting, gutter_sheet, paper_pages, sheet_or_problem
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt
@@ -46,7 +46,8 @@ class _Book:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
         ``note``: a line of small type in the margin (how to turn a duplex sheet), or such lines,
         the longest first: the first that finds room between the marks beyond the art is printed,
-        else the first that finds room over the outer bleed (on a white box)."""
+        else the first that finds room over the outer bleed (on a white box); else the same at
+        ``NOTE_MIN_PT``."""
         # by identity: hashing the slots themselves cost more than the rest of a sheet's imposing
         key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
         known = self._marks.get(key)
@@ -54,9 +55,10 @@ class _Book:
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
             turn = None
-            for over_bleed in (False, True) if note else ():  # the first that fits, beyond the art if any does
-                for text in (note,) if isinstance(note, str) else note:
-                    turn = duplex_note(text, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed,
+            # the first that fits: beyond the art if any does, else over the outer bleed, else smaller
+            for size, over_bleed in ((NOTE_PT, False), (NOTE_PT, True), (NOTE_MIN_PT, False), (NOTE_MIN_PT, True)):
+                for text in () if not note else (note,) if isinstance(note, str) else note:
+                    turn = duplex_note(text, slots, marks, sheet.w, sheet.h, options.margin, size, bleed=bleed,
                                        over_bleed=over_bleed)
                     if turn is not None:
                         break

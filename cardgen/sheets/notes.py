@@ -15,6 +15,7 @@ from .marks import MARK_TRIM_GAP, CircleMark, LineMark, TextMark
 from .template import TemplateSlot
 
 NOTE_PT = 6.0
+NOTE_MIN_PT = 5.0  # a note that finds no room at NOTE_PT: a grid that fills the page to the margin
 CHAR_EM = 0.6  # estimated advance of a character, in em (most fonts average about 0.5)
 ASCENT, DESCENT = 0.8, 0.25  # em above and below the baseline
 CLEARANCE = 1.0  # mm between a note and a crop mark along the edge

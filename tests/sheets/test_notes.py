@@ -251,3 +251,22 @@ def test_a_grid_whose_art_reaches_the_margin_says_how_to_turn_it_over_the_outer_
         for mark in page.marks:
             if isinstance(mark, LineMark):
                 assert not (box[0] <= mark.x0 <= box[2] and mark.y0 <= box[3] and mark.y1 >= box[1]), mark
+
+
+def test_a_grid_that_leaves_no_room_for_6_pt_prints_the_note_at_5():
+    # 36 mini-euro cards without bleed on landscape A3 with a 10 mm margin: the grid keeps only
+    # the 2 mm room for crop marks from the margin, under a 6 pt note's 2.2 mm; none was printed
+    from cardgen.sheets import SheetOptions, TextMark, impose
+    from cardgen.sheets.notes import NOTE_MIN_PT
+
+    from .helpers import card_type, pairs
+
+    imposition = impose(pairs(36, card_type(44.0, 68.0, bleed=0.0)), SheetOptions(paper="a3", margin=10.0))
+    page = imposition.pages[0]
+    (note,) = [mark for mark in page.marks if isinstance(mark, TextMark)]
+    assert (note.text, note.size) == ("Print double-sided, flip on long edge", NOTE_MIN_PT)
+    width, ascent, descent = text_size(note.text, note.size)
+    trims = [p.slot for p in imposition.placements if p.slot.page == page.number]
+    low = note.y - descent if note.angle == 0 else note.x - ascent
+    assert low >= 10.0 and (note.y + ascent <= min(s.y for s in trims) if note.angle == 0
+                            else note.x + descent <= min(s.x for s in trims))
