@@ -136,12 +136,12 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
     def cycle(saved: set[Path], read_sets: bool) -> None:
         if read_sets:
             names, gone, problems = _sets_now(engine.names, engine.root)
-            engine.show(names)
             for name in gone:
                 pdfs.drop(name)
                 echo(f"{name}: no longer a set in data/ (not built; its earlier output is left)")
             for line in problems:
                 complain(line)
+            engine.show(names)
         for name in list(engine.names):
             started = time.perf_counter()
             rows_only = bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)

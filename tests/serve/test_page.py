@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -256,4 +257,13 @@ def test_a_set_folder_added_shows_and_one_removed_goes_without_a_reload(served, 
     assert page.evaluate("window.notReloaded") is True
     assert visible_keys(page) == ["Quick Draw", "Escape Artist", "Attack <12> & more", "Long Winded", "Marker"]
     assert page.locator("#groups img").first.get_attribute("src").startswith("faces/demo/")
+    (served.root / "data/demo").rename(tmp_path / "demo-gone")  # the last set: an empty page, saying so
+    page.wait_for_function("() => document.querySelector('#status').textContent === 'No set in data/'")
+    assert (page.inner_text("#title"), visible_keys(page), page.locator("#problems").is_visible()) == ("cardgen", [], False)
+    # said once each, before the page changed (read here by a thread of the test's: waited for)
+    said = [f"{name}: no longer a set in data/ (not built; its earlier output is left)\n" for name in ("extra", "demo")]
+    deadline = time.monotonic() + 60
+    while [line for line in served.lines if "no longer a set" in line] != said and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [line for line in served.lines if "no longer a set" in line] == said
     assert page.console.messages == []

@@ -220,7 +220,8 @@ def test_serving_every_set_shows_a_set_folder_added_and_drops_one_removed(tmp_pa
         wait_until(lambda: page.state["generation"] == state()["generation"], "the event stream fell behind")
         assert page.broken == []
         assert page.state == state()  # the page, told of each change, holds what the server has
-        assert page.events.count("state") == 3  # at the start, and when each set came and went
+        # at the start, and when each set came and went (more when the stream fell behind by two)
+        assert page.events.count("state") >= 3 and "delta" in page.events
         assert said.empty()
         # stderr: the deck list's error at each refresh of its set, as before; nothing of the sets' coming and going
         assert complained == [GREEDY.format(name) for name in ("demo", "demo", "extra", "demo", "demo")]
