@@ -181,6 +181,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             date = options.stamp_date or time.strftime("%Y-%m-%d")
             stamp = f"{card_set.title} v{card_set.version} · {date}"
         counts = {"faces": 0, "fronts": 0}
+        tiled = [None]  # the face the last tile of a board showed: its other tiles are no more faces
         converter = color_converter(card_set, options)
         if options.changed_since is None and started is None:  # the streams above read ``rendered`` when iterated
             rendered = workers.on_workers(
@@ -193,6 +194,10 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             def on_page(page, placements) -> None:
                 stops.check()
                 manifest.add(placements)
+                if len(placements) == 1 and placements[0].slot.clip is not None:  # a tile of a board (sheets/tiles.py)
+                    if placements[0].face is tiled[0]:
+                        return
+                    tiled[0] = placements[0].face
                 counts["faces"] += len(placements)
                 counts["fronts"] += sum(1 for p in placements if p.face.side == "front")
                 if progress is not None:
