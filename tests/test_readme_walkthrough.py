@@ -142,3 +142,41 @@ def test_the_first_steps_run_as_written(tmp_path):
     assert (kinds.count("action"), kinds.count("character")) == (8, 2)  # as the README says
     for file in re.findall(r"^\| `([^`]+)` \|", own, re.M):
         assert (tmp_path / "mygame" / file).exists(), file
+
+
+def new_project(folder: Path, monkeypatch, *args: str) -> Path:
+    """`cardgen new mygame ARGS`, in this process, inside ``folder``; the working folder is then
+    the project, as the README's steps leave it (`cd mygame`)."""
+    monkeypatch.chdir(folder)
+    made = CliRunner().invoke(main, ["new", "mygame", *args], catch_exceptions=False)
+    assert made.exit_code == 0, made.output
+    monkeypatch.chdir(folder / "mygame")
+    return folder / "mygame"
+
+
+def cardgen_here(*args: str):
+    done = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return done
+
+
+def test_the_sheet_template_example_is_used_as_the_readme_says(tmp_path, monkeypatch):
+    project = new_project(tmp_path, monkeypatch)
+    example = re.search(r"- A set can bring its own sheet template.*?```yaml\n(.*?)```", README, re.S).group(1)
+    (project / "data/mygame/sheets").mkdir()
+    (project / "data/mygame/sheets/sprue.yaml").write_text(example)
+    # named from the working folder on the command line
+    done = cardgen_here("build", "--no-cache", "--sheet", "data/mygame/sheets/sprue.yaml")
+    assert done.exit_code == 0, done.output
+    on_the_command_line = load_manifest(project / "output/mygame.json")["faces"]
+    slots = {(face["x_mm"], face["w_mm"], face["h_mm"]) for face in on_the_command_line if face["side"] == "front"}
+    assert slots == {(10.0, 63.5, 88.9)}  # the one rectangular slot of the example, 10 mm from the left
+    # named from the set's folder in set.yaml
+    set_yaml = project / "data/mygame/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("sheet:\n", "sheet:\n  template: sheets/sprue.yaml\n"))
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0, done.output
+    assert load_manifest(project / "output/mygame.json")["faces"] == on_the_command_line
+    # a bare name is no file of the set: the README says so
+    set_yaml.write_text(set_yaml.read_text().replace("template: sheets/sprue.yaml", "template: sprue"))
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 1 and 'unknown sheet template "sprue"' in done.stderr
