@@ -180,3 +180,15 @@ def test_the_sheet_template_example_is_used_as_the_readme_says(tmp_path, monkeyp
     set_yaml.write_text(set_yaml.read_text().replace("template: sheets/sprue.yaml", "template: sprue"))
     done = cardgen_here("build", "--no-cache")
     assert done.exit_code == 1 and 'unknown sheet template "sprue"' in done.stderr
+
+
+def test_how_to_add_a_card_as_written(tmp_path, monkeypatch):
+    project = new_project(tmp_path, monkeypatch)
+    row = re.search(r"```csv\n(.*?)```", section("How to add a card"), re.S).group(1)
+    with open(project / "data/mygame/actions.csv", "a", encoding="utf-8") as cards:
+        cards.write(row)
+    checked = cardgen_here("check", "mygame")
+    assert (checked.exit_code, checked.stdout) == (0, "ok: no errors, 0 warnings\n"), checked.output
+    built = cardgen_here("build", "mygame", "--no-cache")
+    assert built.exit_code == 0 and built.stdout.startswith("built 1 set, 12 cards, "), built.output
+    assert "Scout" in {face["card"] for face in load_manifest(project / "output/mygame.json")["faces"]}
