@@ -192,3 +192,22 @@ def test_how_to_add_a_card_as_written(tmp_path, monkeypatch):
     built = cardgen_here("build", "mygame", "--no-cache")
     assert built.exit_code == 0 and built.stdout.startswith("built 1 set, 12 cards, "), built.output
     assert "Scout" in {face["card"] for face in load_manifest(project / "output/mygame.json")["faces"]}
+
+
+def test_the_python_example_runs_as_written(tmp_path, monkeypatch):
+    """The README's Python lines, run in a copy of the two shipped sets they name, with the deck
+    list they read from the working folder: the Rules section's example."""
+    for folder in ("data/death-mesa", "data/prohibition", "templates/death-mesa", "templates/prohibition"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    rules = section("Rules: `data/<set>/rules.yaml`")
+    deck_list = re.search(r"A deck list is YAML.*?```yaml\n(.*?)```", rules, re.S).group(1)
+    (tmp_path / "my-deck.yaml").write_text(deck_list.replace("  Some Other Card: 2\n", "  Falsified Ledger: 1\n"))
+    example = re.search(r"The same from Python:\n\n```python\n(.*?)```", README, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    names: dict = {}
+    exec(compile(example, "README.md", "exec"), names)
+    assert len(names["card_set"].cards) == 35
+    (built,) = names["result"].sets
+    assert (built.name, built.pdf, built.pages) == ("death-mesa", tmp_path / "output/death-mesa.pdf", 8)
+    assert [problem.severity for problem in names["problems"]] == ["warning"]
+    assert any("exactly 3 Buildings" in problem.message for problem in names["deck"])  # a deck of 3 cards
