@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import click
 import pytest
 
 from cardgen.cli import main
@@ -35,6 +36,59 @@ def test_every_command_and_option_is_documented():
             for option in param.opts:
                 if option.startswith("--") and option != "--help":
                     assert option in commands, f"cardgen {name} {option}"
+
+
+def leaf_commands(group: click.Group, prefix: str = ""):
+    """Every command a user types, the subcommands of a group (`cardgen import ce-conv`) included."""
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from leaf_commands(command, f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", command
+
+
+def command_rows() -> dict[str, str]:
+    """The Command line table: each command's usage (after `cardgen `) and its whole row."""
+    table = section("Command line").split("\n### ", 1)[0]  # not the table of where each build writes
+    rows = re.findall(r"^\| `cardgen ([^`]*)` \|(.*)\|$", table, re.M)
+    return {usage: usage + row for usage, row in rows}
+
+
+def build_option_rows() -> str:
+    table = re.search(r"^### `cardgen build` options\n(.*?)(?=^#)", README, re.S | re.M)
+    assert table, "README has no section \"`cardgen build` options\""
+    return table.group(1)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in leaf_commands(main)])
+def test_each_command_row_names_its_own_options_and_their_choices(name):
+    """Each command's row of the Command line table (`cardgen build`: its options table) names each
+    of its options (or the negative form, `--no-cache`) and each value a choice option takes: an
+    option documented only in another command's row, or a new value of --shop or --size, fails."""
+    command = dict(leaf_commands(main))[name]
+    rows = [row for usage, row in command_rows().items() if usage == name or usage.startswith(name + " ")]
+    assert len(rows) == 1, f"cardgen {name} has no row of its own in the Command line table"
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.name == "help":
+            continue
+        forms = [option for option in param.opts + param.secondary_opts if option.startswith("--")]
+        text = rows[0]
+        if name == "build":
+            text = "\n".join(line for line in build_option_rows().splitlines()
+                              if any(f"`{form}" in line for form in forms))
+        assert any(form in text for form in forms), f"cardgen {name} {forms[0]}"
+        if isinstance(param.type, click.Choice):
+            for choice in param.type.choices:
+                assert re.search(rf"(?<![\w-]){re.escape(choice)}(?![\w-])", text), f"cardgen {name} {forms[0]} {choice}"
+
+
+def test_the_options_before_the_command_are_documented():
+    commands = section("Command line")
+    for param in main.params:
+        for option in param.opts:
+            if option.startswith("--") and option != "--help":
+                assert option in commands, f"cardgen {option}"
+    assert "`-h`" in commands  # click's short form of --help, on every command
 
 
 def test_every_template_tag_of_cardgen_is_documented():
