@@ -98,3 +98,12 @@ def test_every_template_tag_of_cardgen_is_documented():
     for extension in Templates(Path(__file__).resolve().parent / "fixtures/project").env.extensions.values():
         for tag in extension.tags:
             assert f"{{% {tag} " in layouts and f"{{% end{tag} %}}" in layouts, tag
+
+
+def test_the_limits_table_is_the_code_s():
+    """Limits: untrusted sets: a row for each limit of cardgen/limits.py, with its default as
+    the code has it, and no row for a limit the code does not have."""
+    from cardgen.limits import LIMITS
+
+    rows = dict(re.findall(r"^\| `(CARDGEN_MAX_\w+)` \|.*\| (\d+) \|$", section("Limits: untrusted sets"), re.M))
+    assert rows == {variable: str(limit.default) for variable, limit in LIMITS.items()}
