@@ -50,6 +50,7 @@ def test_a_board_larger_than_the_paper_is_tiled_with_a_page_map(tmp_path, w, h):
     result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
     rows, cols, page_w, page_h, step_x, step_y = expected_grid(w, h)
     assert result.pages == 1 + rows * cols
+    assert result.cards == 1  # the build counts one card: each tile counted as a card of its own (rows x cols)
     faces = load_manifest(result.manifest)["faces"]
     assert [f["page"] for f in faces] == list(range(2, 2 + rows * cols))
     pdf = pdfium.PdfDocument(str(result.pdf))
