@@ -107,3 +107,20 @@ def test_the_limits_table_is_the_code_s():
 
     rows = dict(re.findall(r"^\| `(CARDGEN_MAX_\w+)` \|.*\| (\d+) \|$", section("Limits: untrusted sets"), re.M))
     assert rows == {variable: str(limit.default) for variable, limit in LIMITS.items()}
+
+
+def test_the_set_yaml_example_names_every_key_the_loader_takes():
+    """Data: `data/<set>/set.yaml`: its example holds every key set.yaml and a card type may have
+    (the set's keys documented in other sections named on its `# also:` lines); a key the loader
+    takes and no example shows is one a user never finds."""
+    import yaml
+
+    from cardgen.load.setfile import SET_KEYS, TYPE_KEYS
+
+    example = re.search(r"```yaml\n(.*?)```", section("Data: `data/<set>/set.yaml`"), re.S).group(1)
+    data = yaml.safe_load(example)
+    also = re.search(r"^# also: (.*?)```", example + "```", re.S | re.M).group(1)
+    named = set(data) | {word for word in re.findall(r"[\w-]+", re.sub(r"\(see [^)]*\)", "", also))}
+    assert named == SET_KEYS
+    (spec,) = data["types"].values()
+    assert set(spec) | {"safe"} == TYPE_KEYS  # safe: "(so does safe:)"
