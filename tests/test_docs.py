@@ -124,3 +124,19 @@ def test_the_set_yaml_example_names_every_key_the_loader_takes():
     assert named == SET_KEYS
     (spec,) = data["types"].values()
     assert set(spec) | {"safe"} == TYPE_KEYS  # safe: "(so does safe:)"
+
+
+def test_the_rules_example_shows_every_key_of_every_kind_of_rule():
+    """Rules: the example has a rule of each kind the rules files take, and each of them shows
+    (or names in its comments) every key that kind takes."""
+    from cardgen.validate.rulesfile import KIND_KEYS
+
+    example = re.search(r"```yaml\n(.*?)```", section("Rules: `data/<set>/rules.yaml`"), re.S).group(1)
+    shown: dict[str, str] = {}
+    for chunk in re.split(r"^  - ", example, flags=re.M)[1:]:
+        kind = re.match(r"rule: ([\w-]+)", chunk).group(1)
+        shown[kind] = shown.get(kind, "") + chunk
+    assert set(shown) == set(KIND_KEYS)
+    for kind, keys in KIND_KEYS.items():
+        for key in keys:
+            assert f"{key}:" in shown[kind], f"rule: {kind} takes {key}:"

@@ -211,3 +211,51 @@ def test_the_python_example_runs_as_written(tmp_path, monkeypatch):
     assert (built.name, built.pdf, built.pages) == ("death-mesa", tmp_path / "output/death-mesa.pdf", 8)
     assert [problem.severity for problem in names["problems"]] == ["warning"]
     assert any("exactly 3 Buildings" in problem.message for problem in names["deck"])  # a deck of 3 cards
+
+
+RULES_SET = """name: mygame
+title: Rules
+version: "1"
+size: poker
+defaults: {suit: spades, rank: "1", faction: General}
+variables:
+  colors: [{name: Red}, {name: Blue}]
+types:
+  ruling: {template: mygame/back.xml.j2}
+  capture: {template: mygame/back.xml.j2}
+  Leader: {template: mygame/back.xml.j2}
+  Building: {template: mygame/back.xml.j2}
+cards: [cards.yaml]
+rules: [rules.yaml]
+"""
+RULES_CARDS = """- {name: General Amnesty, type: ruling, count: 2, suit: hearts}
+- {name: Capture, type: capture, each: colors, rank: "3"}
+- {name: Bad Moon Rising, type: Leader, rank: "4"}
+- {name: Warn, type: Leader, rank: "5"}
+- {name: Third, type: Leader, rank: "6"}
+- {name: Fourth, type: Leader, rank: "7"}
+- {name: Fifth, type: Leader, rank: "8"}
+- {name: Blue Claws HQ, type: Building, suit: clubs, faction: Blue Claws}
+"""
+
+
+def test_the_rules_example_is_a_rules_file_cardgen_reads(tmp_path, monkeypatch):
+    """Every rule of the README's rules.yaml, on a set with the types and fields it names: the
+    one rule these cards break is `unique`: the two copies of General Amnesty share a suit and rank,
+    as the cards an `each` row makes do."""
+    project = new_project(tmp_path, monkeypatch)
+    folder = project / "data/mygame"
+    for name in ("actions.csv", "characters.yaml", "decks/starter.yaml"):
+        (folder / name).unlink()
+    (folder / "set.yaml").write_text(RULES_SET)
+    (folder / "cards.yaml").write_text(RULES_CARDS)
+    example = re.search(r"```yaml\n(.*?)```", section("Rules: `data/<set>/rules.yaml`"), re.S).group(1)
+    (folder / "rules.yaml").write_text(example)
+    done = cardgen_here("check", "--no-cache")
+    assert done.exit_code == 1
+    assert done.stderr.splitlines() == [
+        'data/mygame/cards.yaml:1: card "General Amnesty": rule "unique at data/mygame/rules.yaml:18": '
+        "2 copies share suit, rank (hearts, 1)",
+        'data/mygame/cards.yaml:2: card "Capture (Blue)": rule "unique at data/mygame/rules.yaml:18": '
+        'suit, rank (spades, 3) already on card "Capture (Red)" (data/mygame/cards.yaml:2)',
+        "cardgen: 2 errors, 0 warnings"]
