@@ -112,6 +112,12 @@ def run_reporting_errors(ctx: click.Context, action):
 @click.pass_context
 def main(ctx: click.Context, root: Path, debug: bool) -> None:
     """Printable cards from data: build, check and list card sets."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every relative path (the project, output/) starts from it
+        click.echo("cardgen: the folder this command runs in no longer exists (deleted or moved?): cd into the "
+                   "project folder again", err=True)
+        ctx.exit(1)
     ctx.obj = {"root": root}
 
 

@@ -181,7 +181,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             date = options.stamp_date or time.strftime("%Y-%m-%d")
             stamp = f"{card_set.title} v{card_set.version} · {date}"
         counts = {"faces": 0, "fronts": 0}
-        tiled = [None, 0]  # the card and copy of the last front: a board's tiles are one card, not one each
+        tiled = [None]  # the face the last tile of a board showed: its other tiles are no more faces
         converter = color_converter(card_set, options)
         if options.changed_since is None and started is None:  # the streams above read ``rendered`` when iterated
             rendered = workers.on_workers(
@@ -194,12 +194,12 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             def on_page(page, placements) -> None:
                 stops.check()
                 manifest.add(placements)
+                if len(placements) == 1 and placements[0].slot.clip is not None:  # a tile of a board (sheets/tiles.py)
+                    if placements[0].face is tiled[0]:
+                        return
+                    tiled[0] = placements[0].face
                 counts["faces"] += len(placements)
-                for placement in placements:
-                    face = placement.face
-                    if face.side == "front" and not (face.card is tiled[0] and face.copy == tiled[1]):
-                        counts["fronts"] += 1
-                        tiled[0], tiled[1] = face.card, face.copy
+                counts["fronts"] += sum(1 for p in placements if p.face.side == "front")
                 if progress is not None:
                     progress(counts["fronts"], copies)
 
