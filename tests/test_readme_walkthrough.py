@@ -259,3 +259,27 @@ def test_the_rules_example_is_a_rules_file_cardgen_reads(tmp_path, monkeypatch):
         'data/mygame/cards.yaml:2: card "Capture (Blue)": rule "unique at data/mygame/rules.yaml:18": '
         'suit, rank (spades, 3) already on card "Capture (Red)" (data/mygame/cards.yaml:2)',
         "cardgen: 2 errors, 0 warnings"]
+
+
+def test_how_to_add_a_card_type_as_written(tmp_path, monkeypatch):
+    """The README's event type, merged into the new project's set.yaml as it says (its colour
+    beside the others, its type beside the others), and its card appended to characters.yaml."""
+    import yaml
+
+    project = new_project(tmp_path, monkeypatch)
+    addition, card = (body for language, _, body in BLOCK.findall(section("How to add a card type")))
+    added = yaml.safe_load(addition)
+    set_yaml = project / "data/mygame/set.yaml"
+    text = set_yaml.read_text()
+    for name, colour in added["variables"]["colors"].items():
+        if f"    {name}:" not in text:
+            text = text.replace("  colors:\n", f'  colors:\n    {name}: "{colour}"\n', 1)
+    lines = "".join(f"  {line}\n" for line in yaml.safe_dump(added["types"], sort_keys=False).splitlines())
+    text = text.replace("types:", "types:\n" + lines.rstrip("\n"), 1)
+    set_yaml.write_text(text)
+    with open(project / "data/mygame/characters.yaml", "a", encoding="utf-8") as cards:
+        cards.write(card)
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0 and done.stdout.startswith("built 1 set, 11 cards, "), done.output
+    faces = load_manifest(project / "output/mygame.json")["faces"]
+    assert [face["type"] for face in faces if face["card"] == "Festival"] == ["event", "event"]  # front and back
