@@ -283,3 +283,19 @@ def test_how_to_add_a_card_type_as_written(tmp_path, monkeypatch):
     assert done.exit_code == 0 and done.stdout.startswith("built 1 set, 11 cards, "), done.output
     faces = load_manifest(project / "output/mygame.json")["faces"]
     assert [face["type"] for face in faces if face["card"] == "Festival"] == ["event", "event"]  # front and back
+
+
+def test_the_print_shop_files_of_a_new_project_are_named_as_the_readme_says(tmp_path, monkeypatch):
+    """tgc: one PNG per distinct front, named after the card; the new project's backs take the
+    colour of the card's type, so each front has its own `<card>-back.png` (a shared back would be
+    back.png); upload.csv pairs them, and export.json sits beside the product folder."""
+    project = new_project(tmp_path, monkeypatch)
+    done = cardgen_here("export", "mygame", "--shop", "tgc", "--jobs", "1")
+    assert done.exit_code == 0, done.output
+    product = project / "output/tgc/mygame/poker-standard"
+    rows = (product / "upload.csv").read_text().splitlines()
+    assert rows[:2] == ["front,back,copies,card", "gather.png,gather-back.png,3,Gather"]
+    assert "old-tomas.png,old-tomas-back.png,1,Old Tomas" in rows
+    assert (project / "output/tgc/mygame/export.json").is_file()
+    row = re.search(r"^\| `cardgen export .*$", README, re.M).group(0)
+    assert "`back.png` when every card of the product shares one, else `<card>-back.png`" in row
