@@ -299,3 +299,17 @@ def test_the_print_shop_files_of_a_new_project_are_named_as_the_readme_says(tmp_
     assert (project / "output/tgc/mygame/export.json").is_file()
     row = re.search(r"^\| `cardgen export .*$", README, re.M).group(0)
     assert "`back.png` when every card of the product shares one, else `<card>-back.png`" in row
+
+
+def test_the_card_markup_example_draws_a_card(tmp_path, monkeypatch):
+    """Layouts: the card markup example, as a new project's action layout, with an
+    icons/logo.svg in the set's folder: it builds, and prints each card's name and text."""
+    project = new_project(tmp_path, monkeypatch)
+    markup = re.search(r"```xml\n(.*?)```", section("Card markup"), re.S).group(1)
+    (project / "templates/mygame/card.xml.j2").write_text(markup)
+    (project / "data/mygame/icons").mkdir()
+    shutil.copy(project / "data/mygame/images/coin.svg", project / "data/mygame/icons/logo.svg")
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0, done.output
+    text = " ".join(" ".join(page_texts(project / "output/mygame.pdf")).split())
+    assert "Gather Gain 2 ." in text and "Old Tomas" in text
