@@ -291,7 +291,8 @@ def list_sets(ctx):
             small_files_through_libyaml()
         for name in names:
             card_set = load_set(name, root)
-            lines.append(f"{name}  {card_set.title} (version {card_set.version}): {card_set.copies()} cards")
+            copies = card_set.copies()
+            lines.append(f"{name}  {card_set.title} (version {card_set.version}): {copies} card{'s' * (copies != 1)}")
             counts = copies_by_type(card_set.cards)
             for type_name, card_type in card_set.types.items():
                 count = counts.get(type_name, 0)

@@ -77,7 +77,7 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         lines.extend(str(w) for w in result.warnings)
         seconds = time.perf_counter() - started
         if before is None or after is None:
-            lines.append(f"{name}: built {result.cards} cards ({seconds:.2f} s)")
+            lines.append(f"{name}: built {result.cards} card{'s' * (result.cards != 1)} ({seconds:.2f} s)")
         else:
             lines.append(f"{changed_cards(before, after).describe(name)} ({seconds:.2f} s)")
     return lines

@@ -155,7 +155,7 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
                      f"{'s' * (len(state.failed) != 1)})")
             else:
                 changed = f", changed: {', '.join(state.changed[:10])}" if state.changed else ""
-                echo(f"{name}: {len(state.cards)} cards in {time.perf_counter() - started:.2f} s{changed}")
+                echo(f"{name}: {len(state.cards)} card{'s' * (len(state.cards) != 1)} in {time.perf_counter() - started:.2f} s{changed}")
             if stop.is_set():
                 return
 

@@ -11,26 +11,15 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 from types import SimpleNamespace
 from urllib.parse import urlsplit
 
-from livepage import DIRECT, Server
+from livepage import DIRECT, Server, wait_until
 from projects import make_project
 
 OVERFLOW = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size 5 pt '
             'in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
-
-
-def wait_until(condition, failure: str, timeout: float = 120):
-    """Poll ``condition`` until it holds: generous, as the machine may be busy; only a failure waits it out."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if found := condition():
-            return found
-        time.sleep(0.05)
-    raise AssertionError(failure)
 
 
 def status(server, path: str) -> int:
