@@ -112,6 +112,12 @@ def run_reporting_errors(ctx: click.Context, action):
 @click.pass_context
 def main(ctx: click.Context, root: Path, debug: bool) -> None:
     """Printable cards from data: build, check and list card sets."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every relative path (the project, output/) starts from it
+        click.echo("cardgen: the folder this command runs in no longer exists (deleted or moved?): cd into the "
+                   "project folder again", err=True)
+        ctx.exit(1)
     from .source_date import check_source_date
 
     try:
@@ -291,7 +297,8 @@ def list_sets(ctx):
             small_files_through_libyaml()
         for name in names:
             card_set = load_set(name, root)
-            lines.append(f"{name}  {card_set.title} (version {card_set.version}): {card_set.copies()} cards")
+            copies = card_set.copies()
+            lines.append(f"{name}  {card_set.title} (version {card_set.version}): {copies} card{'s' * (copies != 1)}")
             counts = copies_by_type(card_set.cards)
             for type_name, card_type in card_set.types.items():
                 count = counts.get(type_name, 0)

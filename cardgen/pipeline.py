@@ -174,8 +174,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             extra_pages.append(changelog.page)
             notes["changelog"] = changelog.as_json()
         else:
-            streams = (_batched(kept_cards.pairs(rendered, _batched(_of(cards, group, card_set, layout)), cache,
-                                                 card_lines)) for group in groups)
+            streams = (_batched(kept_cards.pairs(rendered, _batched(_of(cards, group, card_set, layout), _batch(rendered)),
+                                                 cache, card_lines), _batch(rendered)) for group in groups)
         stamp = None
         info = document_info(card_set, options.subject)
         if options.stamp:
@@ -184,6 +184,7 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             date = options.stamp_date or info.date.strftime("%Y-%m-%d")
             stamp = f"{card_set.title} v{card_set.version} · {date}"
         counts = {"faces": 0, "fronts": 0}
+        tiled = [None]  # the face the last tile of a board showed: its other tiles are no more faces
         converter = color_converter(card_set, options)
         if options.changed_since is None and started is None:  # the streams above read ``rendered`` when iterated
             rendered = workers.on_workers(
@@ -196,6 +197,10 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             def on_page(page, placements) -> None:
                 stops.check()
                 manifest.add(placements)
+                if len(placements) == 1 and placements[0].slot.clip is not None:  # a tile of a board (sheets/tiles.py)
+                    if placements[0].face is tiled[0]:
+                        return
+                    tiled[0] = placements[0].face
                 counts["faces"] += len(placements)
                 counts["fronts"] += sum(1 for p in placements if p.face.side == "front")
                 if progress is not None:
@@ -266,6 +271,15 @@ def _batched(items: Iterable, size: int = BATCH) -> Iterator:
     cards, then rendering a batch of faces, then drawing them, runs each stage's code hot (the
     same templates rendered one card between layouts run a third slower)."""
     return chain.from_iterable(batches(items, size))
+
+
+def _batch(rendered) -> int:
+    """Cards, and faces, taken at a time (see ``_batched``): ``BATCH``, or on workers a chunk's
+    worth (workers.py), so that the build's process draws a chunk's cards once it has them. A
+    batch of ``BATCH`` cards waited for the last of its chunks: when the workers were done, the
+    whole last batch (a quarter of a 1,000-card set) was left to draw, on one core."""
+    feed = getattr(rendered, "feed", None)
+    return min(BATCH, feed.chunk) if feed is not None else BATCH
 
 
 def _of(cards: Iterable[Card], group: tuple, card_set: CardSet, layout: sheets.SheetOptions) -> Iterator[Card]:

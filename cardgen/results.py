@@ -37,5 +37,5 @@ class BuildResult:
         pages = sum(s.pages for s in self.sets)
         boxes = sum(len(s.boxes) for s in self.sets)
         boxed = f", {boxes} tuck box{'es' * (boxes != 1)}" if boxes else ""
-        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} cards, {pages} pages{boxed} "
+        return (f"built {len(self.sets)} set{'s' * (len(self.sets) != 1)}, {cards} card{'s' * (cards != 1)}, {pages} page{'s' * (pages != 1)}{boxed} "
                 f"in {self.seconds:.2f} s")

@@ -21,6 +21,7 @@ from .write.atomic import staged
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 PAPERS = ("letter", "a4")
 RENAMED = {"gitignore": ".gitignore"}  # dotfiles are kept under plain names in the package
+FONTS = "fonts"  # made empty: git and the package keep no empty folder
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
     existed = path.exists()
     try:
         _write(sources, path, set_name, values, written)
+        (path / FONTS).mkdir(exist_ok=True)  # the project's README names it: the user's own fonts go there
     except OSError as exc:
         for relative in reversed(written):  # no half project left behind
             (path / relative).unlink(missing_ok=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import pipeline
-from .errors import CardgenError, os_message
+from .errors import CardgenError, UsageError, os_message
 from .paths import CACHE_FOLDER
 from .steady_inputs import SteadyInputs
 from .reprint import compare, face_hashes
@@ -77,7 +77,7 @@ def rebuild(names: Sequence[str], root: Path, out: Path, options: pipeline.Build
         lines.extend(str(w) for w in result.warnings)
         seconds = time.perf_counter() - started
         if before is None or after is None:
-            lines.append(f"{name}: built {result.cards} cards ({seconds:.2f} s)")
+            lines.append(f"{name}: built {result.cards} card{'s' * (result.cards != 1)} ({seconds:.2f} s)")
         else:
             lines.append(f"{changed_cards(before, after).describe(name)} ({seconds:.2f} s)")
     return lines
@@ -91,6 +91,18 @@ def _not_built(name: str, error: Exception) -> list[str]:
     if isinstance(error, OSError):  # the machine's refusal (an --out that is a file or a pipe), not a bug
         return [f"{name}: not built ({os_message(error)})"]
     return [f"{name}: not built (internal error: {error!r})"]  # a bug, not bad input: said, and watch goes on
+
+
+def _sets_now(before: list[str], root: Path) -> tuple[list[str], list[str]]:
+    """The project's sets now, and a line for each set that is gone from data/ since ``before``
+    (its earlier output is left as it is)."""
+    try:
+        now = pipeline.resolve_names(None, root)
+    except (UsageError, CardgenError) as error:
+        problems = error.problems if isinstance(error, CardgenError) else ()
+        return [], [str(problem) for problem in problems] or [f"not built: {error}"]
+    return now, [f"{name}: no longer a set in data/ (not built; its earlier output is left)"
+                 for name in before if name not in now]
 
 
 class _Events:
@@ -125,7 +137,8 @@ def watch(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
     from watchdog.observers import Observer  # imported here: only watch needs it
 
     root = Path(root).resolve()
-    names = pipeline.resolve_names(names, root)
+    asked = names
+    names = pipeline.resolve_names(asked, root)
     out = Path(out) if out is not None else root / "output"
     stop = stop or threading.Event()
     for line in rebuild(names, root, out, options, proofs):
@@ -140,6 +153,10 @@ def watch(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
         echo(f"watching {', '.join(f + '/' for f in WATCHED)} in {root} (Ctrl-C stops)")
         while not stop.wait(0.05):
             if events.quiet_for(debounce):
+                if not asked:  # every set: a set folder made, renamed or removed while watching counts
+                    names, said = _sets_now(names, root)
+                    for line in said:
+                        echo(line)
                 for line in rebuild(names, root, out, options, proofs):
                     echo(line)
     finally:

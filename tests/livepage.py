@@ -28,6 +28,16 @@ ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/")
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # the server is here, whatever *_proxy says
 
 
+def wait_until(condition, failure: str, timeout: float = 120):
+    """Poll ``condition`` until it holds: generous, as the machine may be busy; only a failure waits it out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if found := condition():
+            return found
+        time.sleep(0.05)
+    raise AssertionError(failure)
+
+
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 

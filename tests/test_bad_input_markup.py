@@ -135,6 +135,25 @@ def test_stray_text_is_said_at_its_own_line(built, cli):
     intact(project, before)
 
 
+def test_text_before_the_card_is_said_at_its_own_line(built, cli):
+    """Text written above ``<card>`` was blamed on the <card> line; it is counted up from it, and
+    the <card>'s line named too (a line of Jinja statements between, which prints no line,
+    would put the count below the text)."""
+    project, before = built
+    template = project / "templates/demo/action.xml.j2"
+    template.write_text(f"{{# the action card #}}\n  stray words\n\n<card>{BACKGROUND}\n</card>\n")
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1,
+        'templates/demo/action.xml.j2:2: card "Quick Draw": the template writes text before the <card> of line 4 '
+        "(card markup is one <card> element; put text in a <text>)")
+    template.write_text(f"{{# the action card #}}\n\nstray <card>{BACKGROUND}\n</card>\n")
+    result = cli(project, "build", "demo", "--no-cache")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (1,
+        'templates/demo/action.xml.j2:3: card "Quick Draw": the template writes text before <card> (card markup is '
+        "one <card> element; put text in a <text>)")
+    intact(project, before)
+
+
 def test_a_quote_never_closed_in_a_csv_file(built, cli):
     """Python's CSV reader takes the rest of the file into the open cell: the rows after it
     vanished into one card's text, and the build went on."""

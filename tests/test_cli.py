@@ -15,6 +15,16 @@ def test_build_prints_a_summary_and_exits_0(project, cli):
     assert (project / "output/demo.pdf").is_file()
 
 
+def test_the_summary_of_one_card_on_one_page_says_one_of_each(project, cli):
+    (project / "data/demo/cards.yaml").write_text("- {name: Lone, type: token, label: L}\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    result = cli(project, "build", "--per-card")  # a page for its one face (a token has no back)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("built 1 set, 1 card, 1 page in "), result.stdout  # was "1 cards, 1 pages"
+    listed = cli(project, "list")
+    assert listed.stdout.splitlines()[0] == "demo  Demo Deck (version 0.3): 1 card"
+
+
 def test_check_writes_nothing(project, cli):
     result = cli(project, "check", "demo")
     assert result.exit_code == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import click
 import pytest
 
 from cardgen.cli import main
@@ -37,6 +38,59 @@ def test_every_command_and_option_is_documented():
                     assert option in commands, f"cardgen {name} {option}"
 
 
+def leaf_commands(group: click.Group, prefix: str = ""):
+    """Every command a user types, the subcommands of a group (`cardgen import ce-conv`) included."""
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from leaf_commands(command, f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", command
+
+
+def command_rows() -> dict[str, str]:
+    """The Command line table: each command's usage (after `cardgen `) and its whole row."""
+    table = section("Command line").split("\n### ", 1)[0]  # not the table of where each build writes
+    rows = re.findall(r"^\| `cardgen ([^`]*)` \|(.*)\|$", table, re.M)
+    return {usage: usage + row for usage, row in rows}
+
+
+def build_option_rows() -> str:
+    table = re.search(r"^### `cardgen build` options\n(.*?)(?=^#)", README, re.S | re.M)
+    assert table, "README has no section \"`cardgen build` options\""
+    return table.group(1)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in leaf_commands(main)])
+def test_each_command_row_names_its_own_options_and_their_choices(name):
+    """Each command's row of the Command line table (`cardgen build`: its options table) names each
+    of its options (or the negative form, `--no-cache`) and each value a choice option takes: an
+    option documented only in another command's row, or a new value of --shop or --size, fails."""
+    command = dict(leaf_commands(main))[name]
+    rows = [row for usage, row in command_rows().items() if usage == name or usage.startswith(name + " ")]
+    assert len(rows) == 1, f"cardgen {name} has no row of its own in the Command line table"
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.name == "help":
+            continue
+        forms = [option for option in param.opts + param.secondary_opts if option.startswith("--")]
+        text = rows[0]
+        if name == "build":
+            text = "\n".join(line for line in build_option_rows().splitlines()
+                              if any(f"`{form}" in line for form in forms))
+        assert any(form in text for form in forms), f"cardgen {name} {forms[0]}"
+        if isinstance(param.type, click.Choice):
+            for choice in param.type.choices:
+                assert re.search(rf"(?<![\w-]){re.escape(choice)}(?![\w-])", text), f"cardgen {name} {forms[0]} {choice}"
+
+
+def test_the_options_before_the_command_are_documented():
+    commands = section("Command line")
+    for param in main.params:
+        for option in param.opts:
+            if option.startswith("--") and option != "--help":
+                assert option in commands, f"cardgen {option}"
+    assert "`-h`" in commands  # click's short form of --help, on every command
+
+
 def test_every_template_tag_of_cardgen_is_documented():
     from cardgen.render.environment import Templates
 
@@ -44,3 +98,45 @@ def test_every_template_tag_of_cardgen_is_documented():
     for extension in Templates(Path(__file__).resolve().parent / "fixtures/project").env.extensions.values():
         for tag in extension.tags:
             assert f"{{% {tag} " in layouts and f"{{% end{tag} %}}" in layouts, tag
+
+
+def test_the_limits_table_is_the_code_s():
+    """Limits: untrusted sets: a row for each limit of cardgen/limits.py, with its default as
+    the code has it, and no row for a limit the code does not have."""
+    from cardgen.limits import LIMITS
+
+    rows = dict(re.findall(r"^\| `(CARDGEN_MAX_\w+)` \|.*\| (\d+) \|$", section("Limits: untrusted sets"), re.M))
+    assert rows == {variable: str(limit.default) for variable, limit in LIMITS.items()}
+
+
+def test_the_set_yaml_example_names_every_key_the_loader_takes():
+    """Data: `data/<set>/set.yaml`: its example holds every key set.yaml and a card type may have
+    (the set's keys documented in other sections named on its `# also:` lines); a key the loader
+    takes and no example shows is one a user never finds."""
+    import yaml
+
+    from cardgen.load.setfile import SET_KEYS, TYPE_KEYS
+
+    example = re.search(r"```yaml\n(.*?)```", section("Data: `data/<set>/set.yaml`"), re.S).group(1)
+    data = yaml.safe_load(example)
+    also = re.search(r"^# also: (.*?)```", example + "```", re.S | re.M).group(1)
+    named = set(data) | {word for word in re.findall(r"[\w-]+", re.sub(r"\(see [^)]*\)", "", also))}
+    assert named == SET_KEYS
+    (spec,) = data["types"].values()
+    assert set(spec) | {"safe"} == TYPE_KEYS  # safe: "(so does safe:)"
+
+
+def test_the_rules_example_shows_every_key_of_every_kind_of_rule():
+    """Rules: the example has a rule of each kind the rules files take, and each of them shows
+    (or names in its comments) every key that kind takes."""
+    from cardgen.validate.rulesfile import KIND_KEYS
+
+    example = re.search(r"```yaml\n(.*?)```", section("Rules: `data/<set>/rules.yaml`"), re.S).group(1)
+    shown: dict[str, str] = {}
+    for chunk in re.split(r"^  - ", example, flags=re.M)[1:]:
+        kind = re.match(r"rule: ([\w-]+)", chunk).group(1)
+        shown[kind] = shown.get(kind, "") + chunk
+    assert set(shown) == set(KIND_KEYS)
+    for kind, keys in KIND_KEYS.items():
+        for key in keys:
+            assert f"{key}:" in shown[kind], f"rule: {kind} takes {key}:"

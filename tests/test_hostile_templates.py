@@ -87,8 +87,8 @@ def test_text_a_layout_writes_before_or_after_its_card_is_said_at_the_layout(bui
     edit(project / "templates/demo/frame.xml.j2", "</card>", "</card>\n{{ name }}")
     refused(cli, built, 'templates/demo/frame.xml.j2:3: card "Quick Draw": the template writes something after </card> '
                         '(card markup is one <card> element) (and 3 more cards)',
-            'templates/demo/token.xml.j2:2: card "Marker": the template writes text before <card> (card markup is one '
-            '<card> element; put text in a <text>)', "cardgen: 2 errors, 0 warnings")
+            'templates/demo/token.xml.j2:1: card "Marker": the template writes text before the <card> of line 2 (card '
+            'markup is one <card> element; put text in a <text>)', "cardgen: 2 errors, 0 warnings")
 
 
 def test_a_block_never_closed_is_said_at_the_tag_that_opens_it(built, cli):
@@ -189,3 +189,14 @@ def test_a_limit_passed_inside_an_included_template_names_the_line_including_it(
                                                             "{% endfor %}\n</card>")
     refused(cli, built, f'templates/demo/rule.xml.j2:1: card "Marker": {STEPS} (included from '
                         "templates/demo/token.xml.j2:4)", ONE)
+
+
+def test_a_layout_whose_own_text_is_longer_than_a_rendering_may_write_says_so(built, cli):
+    """A million characters of the layout's own text (here a comment, in a block) were said as
+    "loops inside loops, or a very long value", with no loop in the layout."""
+    project, _ = built
+    edit(project / "templates/demo/action.xml.j2", "{% endblock %}", "<!-- " + "x" * 1_000_000 + " -->\n{% endblock %}")
+    refused(cli, built, 'templates/demo/action.xml.j2:2: card "Quick Draw": the template\'s own text here is longer '
+                        "than one rendering may write (it is not a loop's); limit: loop turns and calls in one "
+                        "template rendering, CARDGEN_MAX_TEMPLATE_STEPS=1000000 (set that environment variable "
+                        "higher to raise it)", ONE)

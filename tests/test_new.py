@@ -43,9 +43,13 @@ def test_a_new_project_builds_and_checks_at_once(tmp_path, monkeypatch):
     made = cardgen_in(tmp_path, "new", "mygame")
     assert made.returncode == 0, made.stderr
     assert made.stdout.splitlines()[0] == 'made mygame/ with the set "mygame" (poker cards, letter paper):'
-    assert [line.strip() for line in made.stdout.splitlines()[1:-1]] == PROJECT_FILES
+    assert [line.strip() for line in made.stdout.splitlines()[1:-2]] == PROJECT_FILES
+    assert made.stdout.splitlines()[-2] == "  fonts/   (empty: your own fonts, optional)"
     project = tmp_path / "mygame"
     assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()) == sorted(PROJECT_FILES)
+    # the folder the project's README (and cardgen's) tells to put one's own fonts in is there
+    assert "| `fonts/` |" in (project / "README.md").read_text()
+    assert (project / "fonts").is_dir() and not any((project / "fonts").iterdir())
 
     built = cardgen_here(project, monkeypatch, "build")
     assert built.returncode == 0, built.stderr

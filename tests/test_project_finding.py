@@ -127,3 +127,29 @@ def test_a_deck_typed_from_the_project_folder_but_run_from_elsewhere_is_pointed_
     assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, (
         "Error: Invalid value for '--deck': File 'data/demo/decks/d.yaml' does not exist here; it is in the project "
         "folder: give it as ../proj/data/demo/decks/d.yaml"))
+
+
+DELETED_FOLDER = """
+import os, sys
+os.chdir(sys.argv[1]); os.rmdir(sys.argv[1])
+sys.argv[1:] = sys.argv[2:]
+from cardgen.console import run
+run()
+"""
+
+
+def test_a_command_run_in_a_folder_since_deleted_says_so(tmp_path):
+    """A shell left in a folder that was deleted: `check` and `new /abs/path` ended in a
+    FileNotFoundError traceback, `build` and `list` in "cardgen: no such file or directory"."""
+    import subprocess
+    import sys
+
+    for args in (["check"], ["build"], ["new", str(tmp_path / "game")], ["--root", str(tmp_path), "list"]):
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        ran = subprocess.run([sys.executable, "-c", DELETED_FOLDER, str(gone), *args], capture_output=True, text=True,
+                             cwd=tmp_path)
+        assert (ran.returncode, ran.stdout, ran.stderr) == (1, "", (
+            "cardgen: the folder this command runs in no longer exists (deleted or moved?): cd into the project folder "
+            "again\n")), args
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -142,3 +142,174 @@ def test_the_first_steps_run_as_written(tmp_path):
     assert (kinds.count("action"), kinds.count("character")) == (8, 2)  # as the README says
     for file in re.findall(r"^\| `([^`]+)` \|", own, re.M):
         assert (tmp_path / "mygame" / file).exists(), file
+
+
+def new_project(folder: Path, monkeypatch, *args: str) -> Path:
+    """`cardgen new mygame ARGS`, in this process, inside ``folder``; the working folder is then
+    the project, as the README's steps leave it (`cd mygame`)."""
+    monkeypatch.chdir(folder)
+    made = CliRunner().invoke(main, ["new", "mygame", *args], catch_exceptions=False)
+    assert made.exit_code == 0, made.output
+    monkeypatch.chdir(folder / "mygame")
+    return folder / "mygame"
+
+
+def cardgen_here(*args: str):
+    done = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return done
+
+
+def test_the_sheet_template_example_is_used_as_the_readme_says(tmp_path, monkeypatch):
+    project = new_project(tmp_path, monkeypatch)
+    example = re.search(r"- A set can bring its own sheet template.*?```yaml\n(.*?)```", README, re.S).group(1)
+    (project / "data/mygame/sheets").mkdir()
+    (project / "data/mygame/sheets/sprue.yaml").write_text(example)
+    # named from the working folder on the command line
+    done = cardgen_here("build", "--no-cache", "--sheet", "data/mygame/sheets/sprue.yaml")
+    assert done.exit_code == 0, done.output
+    on_the_command_line = load_manifest(project / "output/mygame.json")["faces"]
+    slots = {(face["x_mm"], face["w_mm"], face["h_mm"]) for face in on_the_command_line if face["side"] == "front"}
+    assert slots == {(10.0, 63.5, 88.9)}  # the one rectangular slot of the example, 10 mm from the left
+    # named from the set's folder in set.yaml
+    set_yaml = project / "data/mygame/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("sheet:\n", "sheet:\n  template: sheets/sprue.yaml\n"))
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0, done.output
+    assert load_manifest(project / "output/mygame.json")["faces"] == on_the_command_line
+    # a bare name is no file of the set: the README says so
+    set_yaml.write_text(set_yaml.read_text().replace("template: sheets/sprue.yaml", "template: sprue"))
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 1 and 'unknown sheet template "sprue"' in done.stderr
+
+
+def test_how_to_add_a_card_as_written(tmp_path, monkeypatch):
+    project = new_project(tmp_path, monkeypatch)
+    row = re.search(r"```csv\n(.*?)```", section("How to add a card"), re.S).group(1)
+    with open(project / "data/mygame/actions.csv", "a", encoding="utf-8") as cards:
+        cards.write(row)
+    checked = cardgen_here("check", "mygame")
+    assert (checked.exit_code, checked.stdout) == (0, "ok: no errors, 0 warnings\n"), checked.output
+    built = cardgen_here("build", "mygame", "--no-cache")
+    assert built.exit_code == 0 and built.stdout.startswith("built 1 set, 12 cards, "), built.output
+    assert "Scout" in {face["card"] for face in load_manifest(project / "output/mygame.json")["faces"]}
+
+
+def test_the_python_example_runs_as_written(tmp_path, monkeypatch):
+    """The README's Python lines, run in a copy of the two shipped sets they name, with the deck
+    list they read from the working folder: the Rules section's example."""
+    for folder in ("data/death-mesa", "data/prohibition", "templates/death-mesa", "templates/prohibition"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    rules = section("Rules: `data/<set>/rules.yaml`")
+    deck_list = re.search(r"A deck list is YAML.*?```yaml\n(.*?)```", rules, re.S).group(1)
+    (tmp_path / "my-deck.yaml").write_text(deck_list.replace("  Some Other Card: 2\n", "  Falsified Ledger: 1\n"))
+    example = re.search(r"The same from Python:\n\n```python\n(.*?)```", README, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    names: dict = {}
+    exec(compile(example, "README.md", "exec"), names)
+    assert len(names["card_set"].cards) == 35
+    (built,) = names["result"].sets
+    assert (built.name, built.pdf, built.pages) == ("death-mesa", tmp_path / "output/death-mesa.pdf", 8)
+    assert [problem.severity for problem in names["problems"]] == ["warning"]
+    assert any("exactly 3 Buildings" in problem.message for problem in names["deck"])  # a deck of 3 cards
+
+
+RULES_SET = """name: mygame
+title: Rules
+version: "1"
+size: poker
+defaults: {suit: spades, rank: "1", faction: General}
+variables:
+  colors: [{name: Red}, {name: Blue}]
+types:
+  ruling: {template: mygame/back.xml.j2}
+  capture: {template: mygame/back.xml.j2}
+  Leader: {template: mygame/back.xml.j2}
+  Building: {template: mygame/back.xml.j2}
+cards: [cards.yaml]
+rules: [rules.yaml]
+"""
+RULES_CARDS = """- {name: General Amnesty, type: ruling, count: 2, suit: hearts}
+- {name: Capture, type: capture, each: colors, rank: "3"}
+- {name: Bad Moon Rising, type: Leader, rank: "4"}
+- {name: Warn, type: Leader, rank: "5"}
+- {name: Third, type: Leader, rank: "6"}
+- {name: Fourth, type: Leader, rank: "7"}
+- {name: Fifth, type: Leader, rank: "8"}
+- {name: Blue Claws HQ, type: Building, suit: clubs, faction: Blue Claws}
+"""
+
+
+def test_the_rules_example_is_a_rules_file_cardgen_reads(tmp_path, monkeypatch):
+    """Every rule of the README's rules.yaml, on a set with the types and fields it names: the
+    one rule these cards break is `unique`: the two copies of General Amnesty share a suit and rank,
+    as the cards an `each` row makes do."""
+    project = new_project(tmp_path, monkeypatch)
+    folder = project / "data/mygame"
+    for name in ("actions.csv", "characters.yaml", "decks/starter.yaml"):
+        (folder / name).unlink()
+    (folder / "set.yaml").write_text(RULES_SET)
+    (folder / "cards.yaml").write_text(RULES_CARDS)
+    example = re.search(r"```yaml\n(.*?)```", section("Rules: `data/<set>/rules.yaml`"), re.S).group(1)
+    (folder / "rules.yaml").write_text(example)
+    done = cardgen_here("check", "--no-cache")
+    assert done.exit_code == 1
+    assert done.stderr.splitlines() == [
+        'data/mygame/cards.yaml:1: card "General Amnesty": rule "unique at data/mygame/rules.yaml:18": '
+        "2 copies share suit, rank (hearts, 1)",
+        'data/mygame/cards.yaml:2: card "Capture (Blue)": rule "unique at data/mygame/rules.yaml:18": '
+        'suit, rank (spades, 3) already on card "Capture (Red)" (data/mygame/cards.yaml:2)',
+        "cardgen: 2 errors, 0 warnings"]
+
+
+def test_how_to_add_a_card_type_as_written(tmp_path, monkeypatch):
+    """The README's event type, merged into the new project's set.yaml as it says (its colour
+    beside the others, its type beside the others), and its card appended to characters.yaml."""
+    import yaml
+
+    project = new_project(tmp_path, monkeypatch)
+    addition, card = (body for language, _, body in BLOCK.findall(section("How to add a card type")))
+    added = yaml.safe_load(addition)
+    set_yaml = project / "data/mygame/set.yaml"
+    text = set_yaml.read_text()
+    for name, colour in added["variables"]["colors"].items():
+        if f"    {name}:" not in text:
+            text = text.replace("  colors:\n", f'  colors:\n    {name}: "{colour}"\n', 1)
+    lines = "".join(f"  {line}\n" for line in yaml.safe_dump(added["types"], sort_keys=False).splitlines())
+    text = text.replace("types:", "types:\n" + lines.rstrip("\n"), 1)
+    set_yaml.write_text(text)
+    with open(project / "data/mygame/characters.yaml", "a", encoding="utf-8") as cards:
+        cards.write(card)
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0 and done.stdout.startswith("built 1 set, 11 cards, "), done.output
+    faces = load_manifest(project / "output/mygame.json")["faces"]
+    assert [face["type"] for face in faces if face["card"] == "Festival"] == ["event", "event"]  # front and back
+
+
+def test_the_print_shop_files_of_a_new_project_are_named_as_the_readme_says(tmp_path, monkeypatch):
+    """tgc: one PNG per distinct front, named after the card; the new project's backs take the
+    colour of the card's type, so each front has its own `<card>-back.png` (a shared back would be
+    back.png); upload.csv pairs them, and export.json sits beside the product folder."""
+    project = new_project(tmp_path, monkeypatch)
+    done = cardgen_here("export", "mygame", "--shop", "tgc", "--jobs", "1")
+    assert done.exit_code == 0, done.output
+    product = project / "output/tgc/mygame/poker-standard"
+    rows = (product / "upload.csv").read_text().splitlines()
+    assert rows[:2] == ["front,back,copies,card", "gather.png,gather-back.png,3,Gather"]
+    assert "old-tomas.png,old-tomas-back.png,1,Old Tomas" in rows
+    assert (project / "output/tgc/mygame/export.json").is_file()
+    row = re.search(r"^\| `cardgen export .*$", README, re.M).group(0)
+    assert "`back.png` when every card of the product shares one, else `<card>-back.png`" in row
+
+
+def test_the_card_markup_example_draws_a_card(tmp_path, monkeypatch):
+    """Layouts: the card markup example, as a new project's action layout, with an
+    icons/logo.svg in the set's folder: it builds, and prints each card's name and text."""
+    project = new_project(tmp_path, monkeypatch)
+    markup = re.search(r"```xml\n(.*?)```", section("Card markup"), re.S).group(1)
+    (project / "templates/mygame/card.xml.j2").write_text(markup)
+    (project / "data/mygame/icons").mkdir()
+    shutil.copy(project / "data/mygame/images/coin.svg", project / "data/mygame/icons/logo.svg")
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0, done.output
+    text = " ".join(" ".join(page_texts(project / "output/mygame.pdf")).split())
+    assert "Gather Gain 2 ." in text and "Old Tomas" in text

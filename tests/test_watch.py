@@ -175,3 +175,29 @@ def test_rebuild_says_an_output_folder_that_is_a_file_is_one_and_keeps_watching(
     (project / "output").write_text("not a folder")
     assert rebuild(["demo"], project, project / "output") == [
         "demo: not built (cannot write output/demo.pdf: output is a file, not a folder)"]
+
+
+def test_watching_every_set_builds_a_set_made_while_watching_and_leaves_one_removed(project, tmp_path):
+    """The sets were read once, when watch started: a set folder added afterwards was never built,
+    and one removed was "not built" at every save after."""
+    said: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(None, project), kwargs={"echo": said.put, "stop": stop, "debounce": 0.2})
+    thread.start()
+    lines: list[str] = []
+    try:
+        lines += [said.get(timeout=WAIT), said.get(timeout=WAIT)]
+        assert lines[0].startswith("demo: built 8 cards") and lines[1].startswith("watching"), lines
+        extra = shutil.copytree(project / "data/demo", tmp_path / "extra")
+        edit(extra / "set.yaml", "name: demo", "name: extra")
+        extra.rename(project / "data/extra")  # one event: the set comes whole
+        lines += [said.get(timeout=WAIT), said.get(timeout=WAIT)]
+        shutil.rmtree(project / "data/extra")
+        lines += [said.get(timeout=WAIT), said.get(timeout=WAIT)]
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert [line.split(" (")[0] for line in lines[2:]] == [
+        "demo: no card changed", "extra: built 8 cards", "extra: no longer a set in data/", "demo: no card changed"]
+    assert (project / "output/extra.pdf").is_file()  # left as it was

@@ -361,3 +361,34 @@ def test_a_large_set_of_odd_rows_builds_the_same_on_workers(tmp_path):
     alone, shared = (json.loads(run.stdout) for run in runs)
     assert 0 < shared["workers"]["faces_from_workers"] < alone["laid_out"] == shared["laid_out"]
     assert same_output(root, "shifted-alone", "shifted-shared")
+
+
+# notes, each time the build's process takes a worker's chunk, how many pages it has written
+PAGES_AT_CHUNKS = """
+import pathlib
+from cardgen import worker_feed
+from cardgen.write import stream
+written, seen = [0], []
+page_done = stream.PageStream.page_done
+stream.PageStream.page_done = lambda self: written.__setitem__(0, written[0] + 1) or page_done(self)
+receive = worker_feed._Feed._receive
+def noting_receive(self, number):
+    seen.append(written[0])
+    (pathlib.Path(sys.argv[1]) / "pages.json").write_text(json.dumps(seen))
+    return receive(self, number)
+worker_feed._Feed._receive = noting_receive
+"""
+
+
+def test_the_build_draws_each_chunk_once_it_has_it(many, tmp_path):
+    """Cards are taken a chunk at a time, not pipeline.BATCH (256) at a time: a batch waited for
+    its last chunk, so when the workers were done the whole last batch (a quarter of a
+    1,000-card set; here the whole set) was left to draw on one core."""
+    root, alone = _copy(many[0], tmp_path), many[1]
+    shared = build_in(root, "shared", 2, prelude=PAGES_AT_CHUNKS, cache=False)
+    seen, pages = json.loads((root / "pages.json").read_text()), shared["pages"]
+    assert pages > 10 and len(seen) > 10
+    # pages are written as runs of cards come (kept_cards.RUN at a time): by the last chunk, more
+    # than half of them; with 256-card batches not one was written before the last chunk
+    assert seen == sorted(seen) and seen[-1] >= pages // 2
+    assert same_output(root, "alone", "shared")

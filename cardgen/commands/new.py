@@ -27,5 +27,6 @@ def new(ctx, path, size, paper, title):
     click.echo(f"made {path}/ with the set \"{made.set_name}\" ({size} cards, {paper} paper):")
     for file in made.files:
         click.echo(f"  {file.as_posix()}")
+    click.echo("  fonts/   (empty: your own fonts, optional)")
     here = path.resolve() == Path.cwd().resolve()
     click.echo(f"next: {'' if here else f'cd {path} && '}cardgen build   (then open output/{made.set_name}.pdf)")

@@ -48,7 +48,7 @@ def export_report(name: str, root: Path | str = ".", out: Path | str | None = No
             files, warnings = export_drivethru(name, session, chosen, target)
             lines.extend(f"warning: {problem}" if not problem.source else str(problem) for problem in warnings)
             for path, pages in files:
-                lines.append(f"{chosen.title}: {path} ({pages} pages, PDF/X-1a:2003, each front followed by its back)")
+                lines.append(f"{chosen.title}: {path} ({pages} page{'s' * (pages != 1)}, PDF/X-1a:2003, each front followed by its back)")
         else:
             folder, files, made, warnings, products = export_pngs(name, session, chosen, target, jobs)
             rasterised += made

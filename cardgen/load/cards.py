@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType, new_card
-from .tables import YAML_SUFFIXES, Row, hidden_character, read_rows, yaml_rows_from
+from .tables import YAML_SUFFIXES, Row, hidden_character, read_by_another_name, read_rows, yaml_rows_from
 from .yamlfile import relative_name
 
 if TYPE_CHECKING:
@@ -157,12 +157,16 @@ def _offsets_marked(marks: array, first_mark: int, end: int, path: Path) -> None
 _NAMES_SEEN: set[str] = set()  # field names found visible
 
 
-def _check_field_name(key: str, source: Source, card: str) -> None:
-    """A YAML card's field name holding an invisible character (``co\u200bunt: 3``) is refused,
-    as such a column name is (tables.py): it is no `count`, and the card printed once."""
+def _check_field_name(key: str, source: Source, card: str | None, fields: Mapping[str, Any]) -> None:
+    """A YAML card's field name holding an invisible character (``co\u200bunt: 3``), or one
+    like `count` that is not it (``Count: 3``), is refused, as such a column name is (tables.py):
+    it is no `count`, and the card printed once."""
     hidden = hidden_character(key)
     if hidden is not None:
         raise CardgenError(Problem(f"a field's name {hidden}", source, card))
+    alike = read_by_another_name(key, fields)
+    if alike is not None:
+        raise CardgenError(Problem(f"a field's name {alike}", source, card))
     if len(_NAMES_SEEN) < 4096:
         _NAMES_SEEN.add(key)
 
@@ -226,6 +230,8 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     source_of = row.sources.get
     raw_name = values.get("name")
     if raw_name is None or str(raw_name).strip() == "":
+        for key in values:  # "Name:" in a YAML card: said as what it is
+            _check_field_name(key, source_of(key, row.source), None, values)
         raise CardgenError(Problem("the card has no name (column `name`)", row.source))
     if isinstance(raw_name, (list, dict)):  # printed, it would read "['a']" as Python writes it
         raise CardgenError(Problem(f"the card's name must be text, got a {_kind(raw_name)}",
@@ -246,7 +252,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     fields = {**types[type_name].defaults}
     for key, value in values.items():
         if key not in _NAMES_SEEN:  # a card file's few field names, each checked once
-            _check_field_name(key, source_of(key, row.source), name)
+            _check_field_name(key, source_of(key, row.source), name, values)
         if value.__class__ is str:  # most values: checked here, without a call
             if "\r" in value:
                 value = value.replace("\r\n", "\n").replace("\r", "\n")

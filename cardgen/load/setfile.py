@@ -116,9 +116,14 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
         if shape == "circle" and abs(size.w - size.h) > 1e-9:
             raise fail("a circle needs equal width and height", at(spec, "size"))
         size = type(size)(size.w, size.h, size.name, shape)
+        type_safe = length(spec, "safe", safe, at)
+        if 2 * type_safe >= min(size.w, size.h):  # every box would be said to reach outside it, card by card
+            raise fail(f'card type "{type_name}": a safe margin of {type_safe:g} mm leaves no room inside its '
+                       f"{size.w:g} x {size.h:g} mm card (it must be under {min(size.w, size.h) / 2:g} mm)",
+                       at(spec, "safe") if "safe" in spec else at(data, "safe") if "safe" in data else where)
         types[str(type_name)] = CardType(
             name=str(type_name), template=str(spec["template"]), back=str(back) if back is not None else None,
-            size=size, bleed=length(spec, "bleed", bleed, at), safe=length(spec, "safe", safe, at),
+            size=size, bleed=length(spec, "bleed", bleed, at), safe=type_safe,
             defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
 
     icons = _icons(data.get("icons") or {}, root, directory, at)

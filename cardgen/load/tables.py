@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..errors import CardgenError, Source, fail, os_reason
+from ..lookalikes import difference
 from ..model import new_source
 from .delimiters import detect_delimiter
 from .yamlfile import UTF16, first_bad_utf8, line_of, plain, read_yaml, relative_name, utf16_without_mark
@@ -130,6 +131,21 @@ def hidden_character(name: str) -> str | None:
     return f'holds the invisible character U+{ord(hidden):04X}: delete it; as it is, it is not "{visible}"'
 
 
+READ_BY_NAME = ("name", "count")  # the columns cardgen itself reads (a card's `type` may come from set.yaml)
+
+
+def read_by_another_name(name: str, names) -> str | None:
+    """The message for a column or field name that looks like one cardgen reads and is not it
+    ("Count": every card was printed once, without a word; "Name": each card "has no name"),
+    or None. Not when ``names`` (the header, the card's fields) hold the one it reads too."""
+    for read in READ_BY_NAME:
+        how = difference(name, read)
+        if how is not None and read not in names:
+            return f'is "{name}", not `{read}`: it differs {how}, and cardgen reads `{read}` by that exact name ' \
+                   f'(rename it "{read}")'
+    return None
+
+
 def _header(cells: list[Any], source: Source) -> list[str]:
     """The column names; empty cells after the last name are no columns: a spreadsheet saves
     them where a cell past the table was formatted (a bold header row), and exports them to CSV
@@ -143,6 +159,9 @@ def _header(cells: list[Any], source: Source) -> list[str]:
         hidden = hidden_character(title)
         if hidden is not None:
             raise fail(f"column {column} of the header row {hidden}", source)
+        alike = read_by_another_name(title, header)
+        if alike is not None:
+            raise fail(f"column {column} of the header row {alike}", source)
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
         raise fail(f"header names a column twice: {', '.join(duplicates)}", source)

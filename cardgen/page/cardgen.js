@@ -258,9 +258,26 @@
     if (!dialog.open) dialog.showModal();
   }
 
+  // No set to show (every set folder removed from data/ while serving): an empty page saying so.
+  function renderNothing() {
+    $("title").textContent = "cardgen";
+    $("version").textContent = "";
+    document.title = "cardgen";
+    for (const id of ["sets", "links", "groups"]) $(id).replaceChildren();
+    for (const id of ["banner", "problems", "decks"]) $(id).hidden = true;
+    $("status").textContent = "No set in data/";
+    shownLayout = "";
+    if ($("detail").open) $("detail").close();
+    document.body.dataset.generation = state.generation || 0;
+  }
+
   function render() {
     const set = theSet();
-    if (!set) return;
+    if (!set) return renderNothing();
+    if (current !== null && set.name !== current) { // the set shown was removed from data/
+      cardFilter = null;
+      if ($("detail").open) $("detail").close();
+    }
     current = set.name;
     renderHeader(set);
     renderPanels(set);
@@ -292,7 +309,11 @@
       // for bench/bench_serve.py: when the last update came, and what it cost here
       window.cardgenUpdate = { received, parseMs: parsed - started, renderMs: performance.now() - parsed };
     };
-    events.addEventListener("state", (message) => take(message, (data) => { state = prepare(data); }));
+    events.addEventListener("state", (message) => take(message, (data) => {
+      state = prepare(data);
+      const names = new Set(state.sets.map((s) => s.name)); // a set removed from data/: its tiles go
+      for (const id of tiles.keys()) if (!names.has(id.slice(0, id.indexOf("/")))) tiles.delete(id);
+    }));
     // one set changed: its changed cards, the order of all its cards and the rest of its state
     events.addEventListener("delta", (message) => take(message, (delta) => {
       const set = state.sets.find((s) => s.name === delta.set);

@@ -44,7 +44,7 @@ class ProofResult:
 
     @property
     def line(self) -> str:
-        return (f"{self.name}: {self.faces} faces in {self.folder}, {self.rasterised} rasterised, "
+        return (f"{self.name}: {self.faces} face{'s' * (self.faces != 1)} in {self.folder}, {self.rasterised} rasterised, "
                 f"{self.faces - self.written} unchanged")
 
 

@@ -174,6 +174,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
     @pass_context  # so that Jinja never calls it while compiling, with a constant
     def _written(self, _context, written: int) -> str:
+        if written > self.max_steps:  # no loop of the designer's: the layout's own text is that long
+            self.steps_left = 0
+            raise TemplateLimit(limit_message(TEMPLATE_STEPS, "the template's own text here is longer than one "
+                                                              "rendering may write (it is not a loop's)"))
         self.charge(written)
         return ""
 

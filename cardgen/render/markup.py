@@ -137,7 +137,9 @@ def _parsed(markup: str, card: str | None, fallback: Source) -> tuple[Element, .
             kind = "a control character" if code < 0x20 else "not a character"
             reason = f"a value here holds U+{code:04X} ({kind}), which card markup cannot carry: remove it from the data"
         elif reason.startswith("Start tag expected") and first is not None and markup.lstrip()[:1] != "<":
-            reason = "the template writes text before <card> (card markup is one <card> element; put text in a <text>)"
+            where, card_line = _text_before_card(markup, first, where)
+            reason = f"the template writes text before {card_line} (card markup is one <card> element; put " \
+                     "text in a <text>)"
         elif reason == "Extra content at the end of the document" and first is not None:
             # the last element before it may be an included template's; what follows </card> is the layout's
             reason = "the template writes something after </card> (card markup is one <card> element)"
@@ -195,6 +197,17 @@ def _flatten(nodes, parent_source: Source, elements: list, problems: list, card:
             elements.append(_element(node, where))
         except ValueError as exc:
             problems.append(Problem(str(exc), where, card))
+
+
+def _text_before_card(markup: str, card_marker, card: Source) -> tuple[Source, str]:
+    """The template line of text written before ``<card>``: as many lines above the ``<card>``
+    line as the text is in the markup, exact unless a line of Jinja statements (which prints no
+    line of its own) lies between: so the ``<card>``'s line is named too."""
+    card_start = markup.rfind("<", 0, card_marker.start())
+    distance = markup.count("\n", len(markup) - len(markup.lstrip()), card_start)
+    if distance == 0:
+        return card, "<card>"
+    return Source(card.file, max(1, card.line - distance)), f"the <card> of line {card.line}"
 
 
 def _items(node) -> tuple:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .. import pipeline
-from ..errors import UsageError
+from ..errors import CardgenError, UsageError
+from ..paths import set_names
 from ..watch import IGNORED_SUFFIXES, WATCHED
 from .engine import Engine
 from .folders import WatchedFolders
@@ -93,6 +94,11 @@ class PdfQueue:
                 self.changed.wait(wait if self.pending else 0.2)
             return None
 
+    def drop(self, name: str) -> None:
+        """``name`` is no set any more: its PDF is not built."""
+        with self.changed:
+            self.pending.pop(name, None)
+
     def wake(self) -> None:
         with self.changed:
             self.changed.notify_all()
@@ -108,10 +114,35 @@ def _errors(state) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
+def _sets_now(before: list[str], root: Path) -> tuple[list[str], list[str], list[str]]:
+    """The project's sets now (read again as ``cardgen watch`` does at each save), those of
+    ``before`` gone from data/, and the problems that keep the sets from being read (two sets
+    writing one file, no set left): then the sets of ``before`` still in data/ stay, and none
+    is added until the problem is fixed."""
+    try:
+        now, problems = pipeline.resolve_names(None, root), []
+    except (UsageError, CardgenError) as error:
+        problems = [str(p) for p in error.problems] if isinstance(error, CardgenError) else [str(error)]
+        present = set(set_names(root))
+        now = [name for name in before if name in present]
+    return now, [name for name in before if name not in now], problems
+
+
 def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event,
-             echo: Callable[[str], None], complain: Callable[[str], None]) -> None:
-    def cycle(saved: set[Path]) -> None:
-        for name in engine.names:
+             echo: Callable[[str], None], complain: Callable[[str], None], every_set: bool = False) -> None:
+    """Refresh every set, then again after each burst of saves. ``every_set`` (no SET was
+    named): the sets are read again from data/ at each save, so that a set folder added while
+    serving is shown and built, and one removed (or renamed) is dropped from the page."""
+    def cycle(saved: set[Path], read_sets: bool) -> None:
+        if read_sets:
+            names, gone, problems = _sets_now(engine.names, engine.root)
+            for name in gone:
+                pdfs.drop(name)
+                echo(f"{name}: no longer a set in data/ (not built; its earlier output is left)")
+            for line in problems:
+                complain(line)
+            engine.show(names)
+        for name in list(engine.names):
             started = time.perf_counter()
             rows_only = bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)
             if engine.refresh(name, rows_only, stop):
@@ -124,13 +155,13 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
                      f"{'s' * (len(state.failed) != 1)})")
             else:
                 changed = f", changed: {', '.join(state.changed[:10])}" if state.changed else ""
-                echo(f"{name}: {len(state.cards)} cards in {time.perf_counter() - started:.2f} s{changed}")
+                echo(f"{name}: {len(state.cards)} card{'s' * (len(state.cards) != 1)} in {time.perf_counter() - started:.2f} s{changed}")
             if stop.is_set():
                 return
 
-    cycle(set())
+    cycle(set(), False)  # the sets were read as the server started
     while saves.wait(stop, DEBOUNCE):
-        cycle(saves.taken())
+        cycle(saves.taken(), every_set)
 
 
 def _card_rows(path: Path, root: Path, name: str) -> bool:
@@ -150,8 +181,9 @@ def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Even
         if name is None:
             return
         result = engine.build_pdf(name, builder)
-        if result is not None and not result["ok"]:
-            said = set(_errors(engine.sets[name]))  # the preview's refresh has said these
+        state = engine.sets.get(name)  # None: removed from data/ since
+        if result is not None and not result["ok"] and state is not None:
+            said = set(_errors(state))  # the preview's refresh has said these
             for problem in result["problems"]:
                 if problem["text"] not in said:
                     complain(problem["text"])
@@ -168,6 +200,7 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
     from watchdog.observers import Observer  # imported here: only watching needs it
 
     root = Path(root).resolve()
+    every_set = not names  # the sets of data/, read again at each save
     names = pipeline.resolve_names(names, root)
     out = Path(out) if out is not None else root / "output"
     stop = stop or threading.Event()
@@ -185,7 +218,7 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
     observer.start()
     listener = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="cardgen-http")
     pdfs, builder = PdfQueue(), Builder()
-    worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo, complain),
+    worker = threading.Thread(target=_preview, args=(engine, saves, pdfs, stop, echo, complain, every_set),
                               name="cardgen-preview")
     pdf_worker = threading.Thread(target=_pdfs, args=(engine, pdfs, builder, stop, pdf_delay, complain),
                                   name="cardgen-pdf")

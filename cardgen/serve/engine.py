@@ -76,16 +76,49 @@ class Engine:
         self.lock = threading.RLock()  # one drawing at a time (pdfium is not thread-safe)
         self.changes = threading.Condition()
         self.generation = 0
-        self.sets = {name: SetState(name) for name in self.names}
-        self.stores = {name: FaceStore(self.preview / name) for name in self.names}
-        self._faces: dict[str, dict[str, Face]] = {name: {} for name in self.names}  # hash -> a face of it
-        self._face_problems: dict[str, dict[str, list[Problem]]] = {name: {} for name in self.names}
+        self.sets: dict[str, SetState] = {}
+        self.stores: dict[str, FaceStore] = {}
+        self._faces: dict[str, dict[str, Face]] = {}  # hash -> a face of it
+        self._face_problems: dict[str, dict[str, list[Problem]]] = {}
         self._rendered: dict[str, Any] = {}
-        self._memos = {name: RenderMemo() for name in self.names}
-        self._known_cards: dict[str, dict[str, Any]] = {name: {} for name in self.names}  # key -> (values, faces, json)
-        self._known_prefix: dict[str, str] = {name: "" for name in self.names}
+        self._memos: dict[str, RenderMemo] = {}
+        self._known_cards: dict[str, dict[str, Any]] = {}  # key -> (values, faces, json)
+        self._known_prefix: dict[str, str] = {}
+        for name in self.names:
+            self._add(name)
         self._json: str | None = None  # the whole state as JSON, made when first asked for
         self._delta: tuple[int, str] | None = None  # the last change alone (see next_event)
+
+    def _add(self, name: str) -> None:
+        self.sets[name] = SetState(name)
+        self.stores[name] = FaceStore(self.preview / name)
+        self._faces[name], self._face_problems[name] = {}, {}
+        self._memos[name] = RenderMemo()
+        self._known_cards[name], self._known_prefix[name] = {}, ""
+
+    def show(self, names: Iterable[str]) -> bool:
+        """Show the sets ``names`` from now on, in that order (the sets of data/ read again): a
+        new one comes with nothing to show until it is refreshed, one gone is dropped with all
+        it holds (its images stay in output/.preview/). Whether the list changed; when it did,
+        a new generation whose event is the whole state (a page knows no delta of a set it has
+        not got). Under both locks: no handler or build reads a set half added or removed."""
+        names = list(dict.fromkeys(names))
+        with self.lock, self.changes:
+            if names == self.names:
+                return False
+            for name in names:
+                if name not in self.sets:
+                    self._add(name)
+            for name in [n for n in self.names if n not in names]:
+                for held in (self.sets, self.stores, self._faces, self._face_problems, self._rendered, self._memos,
+                             self._known_cards, self._known_prefix):
+                    held.pop(name, None)
+            self.names = names
+            self.generation += 1
+            self._json = None
+            self._delta = None  # next_event sends the whole state
+            self.changes.notify_all()
+        return True
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -130,7 +163,7 @@ class Engine:
         if store.has(face_hash, dpi):
             return store.path(face_hash, dpi)
         with self.lock:
-            face = self._faces[name].get(face_hash)
+            face = self._faces.get(name, {}).get(face_hash)  # none: the set was removed meanwhile
             rendered = self._rendered.get(name)
             if face is None or rendered is None:
                 return None
@@ -308,15 +341,19 @@ class Engine:
 
     def build_pdf(self, name: str, builder: Builder) -> dict | None:
         """Build the set's PDF into the output folder, as ``cardgen build`` does; publish.
-        The build's result (None: stopped)."""
+        The build's result (None: stopped, or the set removed from data/ meanwhile)."""
         result = builder.build(self.root, name, self.out)
         if result is None:  # stopped
             return None
-        state = self.sets[name]
         pdf = self.out / f"{name}.pdf"
-        state.pdf = {**result, "file": pdf.name if pdf.is_file() else None, "finished": time.time()}
-        state.files = self._files(name)
-        self._publish(name, {c["key"]: c for c in state.cards})
+        pdf_state = {**result, "file": pdf.name if pdf.is_file() else None, "finished": time.time()}
+        files = self._files(name)
+        with self.changes:
+            state = self.sets.get(name)
+            if state is None:  # its folder was removed from data/ while it was built
+                return None
+            state.pdf, state.files = pdf_state, files
+            self._publish(name, {c["key"]: c for c in state.cards})
         return result
 
     def _files(self, name: str) -> list[dict]:

@@ -20,7 +20,7 @@ from ..streams import batches
 from .duplex import back_axis, back_slot, fold_axis
 from .marks import crop_marks, cut_lines, fold_marks, outlines
 from .marks import TextMark
-from .notes import NOTE_PT, duplex_note, shifted, text_size
+from .notes import NOTE_MIN_PT, NOTE_PT, duplex_note, shifted, text_size
 from .choice import FIT_TOLERANCE, best_sheet, face_problem, fitting, gutter_sheet, paper_pages, sheet_or_problem
 from .options import Imposition, SheetOptions, check_options
 from .sizes import fmt
@@ -42,18 +42,29 @@ class _Book:
         self._mirrored: dict[tuple, tuple[SheetTemplate, list[TemplateSlot]]] = {}
 
     def marks(self, sheet: SheetTemplate, used: list[TemplateSlot], options: SheetOptions, bleed: float,
-              axis: str | None = None, note: str | None = None) -> tuple:
+              axis: str | None = None, note: str | tuple[str, ...] | None = None) -> tuple:
         """A page's marks; pages with the same sheet and slots share one tuple (and its drawing).
-        ``note``: a line of small type in the margin (how to turn a duplex sheet)."""
+        ``note``: a line of small type in the margin (how to turn a duplex sheet), or such lines,
+        the longest first: the first that finds room between the marks beyond the art is printed,
+        else the first that finds room over the outer bleed (on a white box); else the same at
+        ``NOTE_MIN_PT``."""
         # by identity: hashing the slots themselves cost more than the rest of a sheet's imposing
         key = (id(sheet), tuple(map(id, used)), bleed, axis, note)
         known = self._marks.get(key)
         if known is None or known[0] is not sheet:  # kept with the sheet (and so its slots): no id is reused
             slots = self._slots(sheet, axis)
             marks = _marks(sheet, slots, used, options, bleed, axis)
-            if note:
-                turn = duplex_note(note, slots, marks, sheet.w, sheet.h, options.margin, bleed=bleed)
-                marks += filter(None, [turn])
+            turn = None
+            # the first that fits: beyond the art if any does, else over the outer bleed, else smaller
+            for size, over_bleed in ((NOTE_PT, False), (NOTE_PT, True), (NOTE_MIN_PT, False), (NOTE_MIN_PT, True)):
+                for text in () if not note else (note,) if isinstance(note, str) else note:
+                    turn = duplex_note(text, slots, marks, sheet.w, sheet.h, options.margin, size, bleed=bleed,
+                                       over_bleed=over_bleed)
+                    if turn is not None:
+                        break
+                if turn is not None:
+                    marks.append(turn)
+                    break
             if axis and options.back_offset != (0.0, 0.0):
                 marks = shifted(marks, *options.back_offset)
             known = self._marks[key] = (sheet, tuple(marks))
@@ -139,7 +150,8 @@ def impose_groups(groups: Iterable[Iterable[Pair]], options: SheetOptions) -> It
             if shape == "rect" and options.layout == "sheets" and not sheet.slots:
                 yield from _tiled(book, pairs, options)  # a board larger than the paper
             else:
-                yield from _fill_duplex(book, sheet_or_problem(sheet, front, options, ""), pairs, options, bleed)
+                yield from _fill_duplex(book, sheet_or_problem(sheet, front, options, ""), pairs, options, bleed,
+                                        grid=True)
     if asked and not applied and left_out is not None:
         # a sheet asked for on the command line that takes none of the faces: not silently ignored
         raise _not_on_template(left_out, options.template, template)
@@ -234,16 +246,18 @@ def _marks(sheet: SheetTemplate, slots: list[TemplateSlot], used: list[TemplateS
 
 
 def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], options: SheetOptions,
-                 bleed: float) -> Iterator[PagePlacements]:
+                 bleed: float, grid: bool = False) -> Iterator[PagePlacements]:
     """Front pages, each followed by a back page when any of its faces has a back (or by a blank
     one, in a document printed double-sided: ``blank_backs``); both say in their margin how to
-    turn the sheet, and the back page is shifted by ``back_offset``."""
+    turn the sheet, and the back page is shifted by ``back_offset``. ``grid``: the sheet is a
+    built-in card grid, whose part-filled page prints the bleed towards its empty slots
+    (``_opened``)."""
     axis = back_axis(sheet.w, sheet.h, options.duplex)
     dx, dy = options.back_offset
     flip = f"flip on {options.duplex} edge"
-    back_note = f"Back side: {flip}"
-    if (dx, dy) != (0.0, 0.0):
-        back_note += f" (back offset {fmt(dx)}, {fmt(dy)} mm)"
+    back_note: str | tuple[str, str] = f"Back side: {flip}"
+    if (dx, dy) != (0.0, 0.0):  # said where there is room (a long line finds none between dense marks)
+        back_note = (f"{back_note} (back offset {fmt(dx)}, {fmt(dy)} mm)", back_note)
     # each cell's front and back slot for a card type, but for the page number: every sheet of
     # the group repeats them (cell index, type's id) -> (type, front slot, back slot)
     placed: dict[tuple[int, int], tuple] = {}
@@ -254,13 +268,16 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed, note=note))
         number = page.number
         fronts, backed = [], []
+        opened = _opened(sheet, len(chunk), bleed) if grid and len(chunk) < len(sheet.slots) else None
         for index, ((front, back), cell) in enumerate(zip(chunk, cells)):
             card_type = front.card_type
-            known = placed.get((index, id(card_type)))
+            known = placed.get((index, id(card_type))) if opened is None else None
             if known is None or known[0] is not card_type:
-                slot = _place(front, cell, 0)
+                slot = _place(front, cell if opened is None else opened[index], 0)
                 back_at = _moved(back_slot(slot, axis, sheet.w, sheet.h, 0), dx, dy)
-                known = placed[index, id(card_type)] = (card_type, _geometry(slot), _geometry(back_at))
+                known = (card_type, _geometry(slot), _geometry(back_at))
+                if opened is None:  # every full sheet of the group repeats it
+                    placed[index, id(card_type)] = known
             fronts.append(new_placement(front, new_slot(number, *known[1])))
             if back is not None:
                 backed.append((back, known[2], cell))
@@ -273,6 +290,28 @@ def _fill_duplex(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
             yield page, tuple(new_placement(back, new_slot(number, *geometry)) for back, geometry, _ in backed)
         elif options.blank_backs:
             yield _blank(book, sheet, options), ()
+
+
+def _opened(sheet: SheetTemplate, used: int, bleed: float) -> list[TemplateSlot]:
+    """The first ``used`` cells of a built-in card grid (grid.cells: row by row from the
+    top-left) on a part-filled page, each with its whole bleed towards an empty cell: butted
+    cards lose their bleed only where they meet another card (a card beside or above an empty
+    cell was cut there without any). The cell to the right of cell i is i + 1, unless i ends a
+    row, and the one below is i + ncols, unless i is in the last row: the grid's edges keep
+    their outer bleed, as far as the margin. Cells are never opened left or up: those come
+    first."""
+    slots = sheet.slots
+    ncols = sum(1 for s in slots if s.y == slots[0].y)
+    out = []
+    for index, cell in enumerate(slots[:used]):
+        left, bottom, right, top = cell.room
+        if cell.shape == "rect" and index + 1 >= used and (index + 1) % ncols:
+            right = max(right, bleed)
+        if cell.shape == "rect" and index + ncols >= used and index + ncols < len(slots):
+            bottom = max(bottom, bleed)
+        out.append(cell if (right, bottom) == (cell.room[2], cell.room[1])
+                   else replace(cell, room=(left, bottom, right, top)))
+    return out
 
 
 def _geometry(slot: Slot) -> tuple:
@@ -318,7 +357,8 @@ def _fill_gutter(book: _Book, sheet: SheetTemplate, group: Iterable[Pair], optio
     for chunk in batches(group, len(sheet.slots)):
         cells = list(sheet.slots[:len(chunk)])
         page = book.page(sheet.w, sheet.h, book.marks(sheet, cells, options, bleed))
-        fronts = [Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, cells)]
+        spots = _opened(sheet, len(chunk), bleed) if len(chunk) < len(sheet.slots) else cells
+        fronts = [Placement(front, _place(front, cell, page.number)) for (front, _), cell in zip(chunk, spots)]
         backs = [Placement(back, back_slot(placed.slot, axis, sheet.w, sheet.h, page.number, rotation))
                  for (_, back), placed in zip(chunk, fronts) if back is not None]
         yield page, tuple(fronts + backs)

@@ -66,6 +66,7 @@ class TextMark:
     size: float = FOLD_LABEL_PT  # points
     angle: float = 0.0  # degrees, counter-clockwise
     kind: str = "fold"  # fold | note
+    ground: bool = False  # on a white box: the words lie over a face's outer bleed (cut away)
 
 
 def mark_offset(bleed: float) -> float:
@@ -229,6 +230,13 @@ def _draw_other_marks(canvas, page) -> None:
             canvas.saveState()
             canvas.translate(mm_to_pt(mark.x), mm_to_pt(mark.y))
             canvas.rotate(mark.angle)
+            if mark.ground:
+                from .notes import text_size
+
+                width, ascent, descent = text_size(mark.text, mark.size)
+                canvas.setFillColorCMYK(0, 0, 0, 0)
+                canvas.rect(0, -mm_to_pt(descent), mm_to_pt(width), mm_to_pt(ascent + descent), stroke=0, fill=1)
+                canvas.setFillColorCMYK(0, 0, 0, 1)
             canvas.setFont(canvas._initialFontName, mark.size)  # the project's embedded font, set by the writer
             canvas.drawString(0, 0, mark.text)
             canvas.restoreState()

@@ -11,10 +11,11 @@ import math
 from dataclasses import replace
 
 from ..units import PT_PER_MM
-from .marks import CircleMark, LineMark, TextMark
+from .marks import MARK_TRIM_GAP, CircleMark, LineMark, TextMark
 from .template import TemplateSlot
 
 NOTE_PT = 6.0
+NOTE_MIN_PT = 5.0  # a note that finds no room at NOTE_PT: a grid that fills the page to the margin
 CHAR_EM = 0.6  # estimated advance of a character, in em (most fonts average about 0.5)
 ASCENT, DESCENT = 0.8, 0.25  # em above and below the baseline
 CLEARANCE = 1.0  # mm between a note and a crop mark along the edge
@@ -63,14 +64,20 @@ def _along(length: float, free: list[tuple[float, float]], centre: float) -> flo
 
 
 def duplex_note(text: str, slots: list[TemplateSlot], marks: list, page_w: float, page_h: float,
-                margin: float, size_pt: float = NOTE_PT, *, bleed: float) -> TextMark | None:
+                margin: float, size_pt: float = NOTE_PT, *, bleed: float, over_bleed: bool = False) -> TextMark | None:
     """The note's mark, in the margin band of the first edge that takes it (None: none does).
-    ``bleed``: of the faces on the page."""
+    ``bleed``: of the faces on the page. ``over_bleed``: the bands reach from the margin to
+    ``MARK_TRIM_GAP`` short of the cut area, over the outer bleed (which is cut away), and the
+    note is printed on a white box: for a grid whose art reaches the margin on every side."""
     if not slots:
         return None
     width, ascent, descent = text_size(text, size_pt)
     height = ascent + descent
-    x0, y0, x1, y1 = _art(slots, bleed)
+    if over_bleed:
+        x0, y0, x1, y1 = (min(s.x for s in slots) - MARK_TRIM_GAP, min(s.y for s in slots) - MARK_TRIM_GAP,
+                          max(s.x + s.w for s in slots) + MARK_TRIM_GAP, max(s.y + s.h for s in slots) + MARK_TRIM_GAP)
+    else:
+        x0, y0, x1, y1 = _art(slots, bleed)
     lines = [m for m in marks if isinstance(m, LineMark)]
     circles = [m for m in marks if isinstance(m, CircleMark)]
 
@@ -96,11 +103,11 @@ def duplex_note(text: str, slots: list[TemplateSlot], marks: list, page_w: float
         if side in ("bottom", "top"):
             start = _along(width, _free(margin, page_w - margin, blocked_x(*band)), page_w / 2)
             if start is not None:
-                return TextMark(start, middle - (ascent - descent) / 2, text, size_pt, 0.0, "note")
+                return TextMark(start, middle - (ascent - descent) / 2, text, size_pt, 0.0, "note", over_bleed)
         else:  # up the edge, read with the sheet turned a quarter clockwise
             start = _along(width, _free(margin, page_h - margin, blocked_y(*band)), page_h / 2)
             if start is not None:
-                return TextMark(middle + (ascent - descent) / 2, start, text, size_pt, 90.0, "note")
+                return TextMark(middle + (ascent - descent) / 2, start, text, size_pt, 90.0, "note", over_bleed)
     return None
 
 

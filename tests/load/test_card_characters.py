@@ -38,6 +38,57 @@ def test_an_invisible_character_in_a_yaml_field_name_is_refused(project, hidden)
                                     f'character U+{code:04X}: delete it; as it is, it is not "count"']
 
 
+
+@pytest.mark.parametrize("header, column, written, read", [
+    ("name,Count,type,text", 2, "Count", "count"), ("NAME,count,type,text", 1, "NAME", "name"),
+    ("name, COUNT ,type,text", 2, "COUNT", "count")])
+def test_a_column_like_one_cardgen_reads_is_refused_at_the_header(project, header, column, written, read):
+    """A header's "Count" was a field of its own: every card of the file printed once, without a
+    word; a "Name" made each row "the card has no name", once a row."""
+    (project / "data/demo/more.csv").write_text(f"{header}\nA,3,action,x\nB,2,action,y\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == [f'data/demo/more.csv:1: column {column} of the header row is "{written}", not '
+                                    f"`{read}`: it differs in case, and cardgen reads `{read}` by that exact name "
+                                    f'(rename it "{read}")']
+
+
+def test_a_spreadsheet_column_like_count_is_refused_too(project):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    for row in (["name", "Count", "type", "text"], ["A", 3, "action", "x"]):
+        book.active.append(row)
+    book.save(project / "data/demo/more.xlsx")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("file: more.csv", "file: more.xlsx"))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/more.xlsx:1: column 2 of the header row is "Count", not `count`: it '
+                                    'differs in case, and cardgen reads `count` by that exact name (rename it "count")']
+
+
+def test_a_yaml_field_like_one_cardgen_reads_is_refused_at_its_line(project):
+    path = project / "data/demo/cards.yaml"
+    original = path.read_text()
+    path.write_text(original.replace("  count: 2\n", "  Count: 2\n", 1))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Quick Draw": a field\'s name is "Count", not `count`: '
+                                    'it differs in case, and cardgen reads `count` by that exact name (rename it "count")']
+    path.write_text(original.replace("- name: Quick Draw", "- Name: Quick Draw", 1))
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project)
+    assert error_lines(excinfo) == ['data/demo/cards.yaml:1: a field\'s name is "Name", not `name`: it differs in case, '
+                                    'and cardgen reads `name` by that exact name (rename it "name")']
+
+
+def test_a_field_like_count_beside_count_itself_is_a_field_of_its_own(project):
+    (project / "data/demo/more.csv").write_text("name,count,Count,type,text\nA,3,three,action,x\n")
+    card = next(c for c in load_set("demo", project).cards if c.name == "A")
+    assert (card.count, card.fields["Count"]) == (3, "three")
+
+
 def test_control_characters_are_refused(project):
     path = project / "data/demo/cards.yaml"
     path.write_text('- name: Bell\n  type: action\n  text: "ring \\a now"\n')

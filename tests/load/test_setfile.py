@@ -72,3 +72,17 @@ def test_a_table_in_the_set_folder_that_cards_does_not_list_is_a_warning(project
     (project / "data/demo/~$book.xlsx").write_bytes(b"lock")
     assert [str(p) for p in load_set("demo", project).warnings] == [
         "data/demo/new.csv: warning: set.yaml does not list this card file under `cards:`: its rows are not printed"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("size: poker", "size: poker\nsafe: 40",  # the set's safe margin, past half a poker card's width
+     'data/demo/set.yaml:5: card type "action": a safe margin of 40 mm leaves no room inside its 63.5 x 88.9 mm card '
+     "(it must be under 31.75 mm)"),
+    ("    safe: 1", "    safe: 10",  # the token's own, exactly half its 20 mm
+     'data/demo/set.yaml:16: card type "token": a safe margin of 10 mm leaves no room inside its 20 x 20 mm card '
+     "(it must be under 10 mm)"),
+])
+def test_a_safe_margin_that_leaves_no_room_is_refused_at_its_line(project, old, new, message):
+    """Every text box of every card was said to reach outside the safe zone, each at its own
+    template line, and never the set.yaml line to change."""
+    assert problems_after(project, old, new) == [message]

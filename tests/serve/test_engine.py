@@ -4,6 +4,7 @@ server builds a set's PDF once its refreshes have been quiet for the delay (``--
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 
 import pytest
@@ -144,3 +145,55 @@ def test_the_pdf_build_says_an_output_folder_that_is_a_file_is_one(tmp_path, mon
     message = "cannot write output/demo.pdf: output is a file, not a folder"
     assert run(root, "demo", root / "output") == {"ok": False, "problems": [
         {"severity": "error", "message": message, "where": "", "card": None, "text": message}]}
+
+
+def test_a_set_dropped_while_its_image_is_asked_for_is_not_found_and_pages_get_the_whole_state(tmp_path):
+    """The preview worker drops a set removed from data/ while a request for one of its images
+    is under way (between the request's look at the set and its drawing): the request finds
+    nothing (404), no KeyError; a page one generation behind gets the whole state, with no set
+    it has not got, not a delta."""
+    root = make_project(tmp_path, "preview", fonts=False)
+    engine = Engine(root, ["demo"], root / "output")
+    engine.refresh("demo")
+    face = state_of(engine)["cards"][0]["faces"][0]["hash"]
+    generation = engine.state_json()[0]
+    store = engine.stores["demo"]
+    look_again = store.look_again
+
+    def dropped_meanwhile():
+        look_again()
+        engine.show([])
+
+    store.look_again = dropped_meanwhile
+    assert engine.print_image("demo", face) is None  # not drawn at 300 dpi yet: it would draw it
+    assert engine.grid_image("demo", face) is None and engine.print_image("demo", face) is None
+    assert engine.next_event(generation) == (generation + 1, "state", json.dumps(
+        {"generation": generation + 1, "sets": []}))
+    assert engine.show([]) is False  # no change: no new generation
+    assert engine.show(["demo"]) is True
+    back = json.loads(engine.next_event(generation + 1)[2])
+    assert back["generation"] == generation + 2 and [(s["name"], s["ready"], s["cards"]) for s in back["sets"]] == [
+        ("demo", False, [])]  # a set back in data/ is new: shown once refreshed
+    engine.refresh("demo")
+    assert engine.next_event(generation + 2)[1] == "delta"
+
+
+def test_sets_that_cannot_be_read_again_keep_those_shown_and_say_why(tmp_path):
+    """Served without SET, the sets are read again at each save. Two sets writing one file: the
+    sets shown stay, the new one is not added, and the problem is said (stderr); no set left:
+    each is said gone, and so is the emptiness."""
+    from cardgen.serve import _sets_now
+
+    root = make_project(tmp_path, "preview", fonts=False)
+    shutil.copytree(root / "data/demo", root / "data/extra")
+    assert _sets_now(["demo"], root) == (["demo", "extra"], [], [])
+    shutil.copytree(root / "data/demo", root / "data/Demo")
+    names, gone, problems = _sets_now(["demo", "extra"], root)
+    assert (names, gone) == (["demo", "extra"], [])
+    assert problems == ['data/demo: set "demo" and set "Demo", which differs in case, write output files that are '
+                        'one file on macOS and Windows, whose names ignore that difference: rename one of the two '
+                        'folders']
+    for name in ("demo", "extra", "Demo"):
+        (root / "data" / name).rename(tmp_path / name)
+    assert _sets_now(["demo", "extra"], root) == (
+        [], ["demo", "extra"], [f"no sets found: {root / 'data'} has no <set>/set.yaml"])

@@ -8,13 +8,11 @@ import http.client
 import json
 import os
 import socket
-import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from livepage import Server
+from livepage import Server, wait_until
 from projects import make_project
 
 
@@ -49,16 +47,6 @@ def request(server, path: str, method: str = "GET", host: str | None = None) -> 
     body = response.read()
     connection.close()
     return response.status, body
-
-
-def wait_until(condition, failure: str, timeout: float = 120):
-    """Poll ``condition`` until it holds: generous, as the machine may be busy; only a failure waits it out."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if found := condition():
-            return found
-        time.sleep(0.05)
-    raise AssertionError(failure)
 
 
 def wait_ready(server) -> dict:

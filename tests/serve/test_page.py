@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import shutil
+import time
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -13,6 +17,7 @@ from livepage import Server, served, unused_servers  # noqa: F401 (fixtures; chr
 from projects import make_project
 
 QUICK = '[data-key="Quick Draw"]'
+SHOTS = Path(os.environ["CARDGEN_SHOTS"]) if os.environ.get("CARDGEN_SHOTS") else None  # screenshots, to look at
 # the build names the card's value first, the template line second (issue 13)
 BUILD_FAILURE = ('data/demo/cards.yaml:4: card "Quick Draw": field "text": the text does not fit at the minimum size '
                  '5 pt in text box "body" (53.5 x 52 mm) (drawn by templates/demo/action.xml.j2:5)')
@@ -221,4 +226,44 @@ def test_the_pdf_and_the_files_are_a_click_away(shared, page):
     assert shared.get("output/demo.pdf")[:5] == b"%PDF-"
     page.click("#links .files summary")
     assert page.locator("#links .files a").all_inner_texts() == ["demo.json"]
+    assert page.console.messages == []
+
+
+def test_a_set_folder_added_shows_and_one_removed_goes_without_a_reload(served, page, tmp_path):
+    """Served without SET: the sets were read once, when the server started, so a set folder
+    added to data/ never showed (and one removed stayed, failing at each save)."""
+    open_page(page, served)
+    page.evaluate("window.notReloaded = true")
+    assert page.locator("#sets button").count() == 0  # one set: no set buttons
+    extra = shutil.copytree(served.root / "data/demo", tmp_path / "extra")
+    replace_in(extra / "set.yaml", "name: demo\ntitle: Demo Deck", "name: extra\ntitle: Extra Deck")
+    extra.rename(served.root / "data/extra")  # one event: the set comes whole
+    page.wait_for_selector("#sets button:text-is('extra')")
+    assert page.locator("#sets button").all_inner_texts() == ["demo", "extra"]
+    assert page.inner_text("#title") == "Demo Deck"  # the set shown stays
+    page.click("#sets button:text-is('extra')")
+    page.wait_for_function("() => document.querySelector('#title').textContent === 'Extra Deck'")
+    page.wait_for_selector("#groups article.card")
+    assert visible_keys(page) == ["Quick Draw", "Escape Artist", "Attack <12> & more", "Long Winded", "Marker"]
+    assert page.locator("#groups img").first.get_attribute("src").startswith("faces/extra/")
+    page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+    page.wait_for_selector("#links a.primary")  # its PDF, built as the other's
+    assert page.locator("#links a.primary").get_attribute("href") == "output/extra.pdf"
+    if SHOTS:
+        page.screenshot(path=str(SHOTS / "set-added.png"), full_page=True)
+    (served.root / "data/extra").rename(tmp_path / "extra-gone")
+    page.wait_for_function("() => document.querySelector('#title').textContent === 'Demo Deck'")
+    assert page.locator("#sets button").count() == 0
+    assert page.evaluate("window.notReloaded") is True
+    assert visible_keys(page) == ["Quick Draw", "Escape Artist", "Attack <12> & more", "Long Winded", "Marker"]
+    assert page.locator("#groups img").first.get_attribute("src").startswith("faces/demo/")
+    (served.root / "data/demo").rename(tmp_path / "demo-gone")  # the last set: an empty page, saying so
+    page.wait_for_function("() => document.querySelector('#status').textContent === 'No set in data/'")
+    assert (page.inner_text("#title"), visible_keys(page), page.locator("#problems").is_visible()) == ("cardgen", [], False)
+    # said once each, before the page changed (read here by a thread of the test's: waited for)
+    said = [f"{name}: no longer a set in data/ (not built; its earlier output is left)\n" for name in ("extra", "demo")]
+    deadline = time.monotonic() + 60
+    while [line for line in served.lines if "no longer a set" in line] != said and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [line for line in served.lines if "no longer a set" in line] == said
     assert page.console.messages == []

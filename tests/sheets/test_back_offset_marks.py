@@ -81,3 +81,18 @@ def test_an_offset_of_one_mm_along_one_axis_moves_the_marks_and_is_said(offset, 
     assert [as_fields(mark) for mark in moved_.pages[1].marks if not isinstance(mark, TextMark)] == expected
     (note,) = [mark for mark in moved_.pages[1].marks if isinstance(mark, TextMark)]
     assert note.text == f"Back side: flip on long edge (back offset {said} mm)"
+
+
+@pytest.mark.parametrize("w, h, paper", [(41.0, 63.0, "letter"), (44.0, 68.0, "a4")])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_a_back_page_says_how_to_turn_it_when_the_offset_finds_no_room(w, h, paper, duplex):
+    # mini-usa on Letter (6 x 3, landscape) and mini-euro on A4 (4 x 4): the crop marks leave no
+    # stretch of margin as long as the note with the offset; it was dropped, the back page then
+    # said nothing. The plain note fits, as it does without an offset.
+    kind = card_type(w, h)
+    plain = impose(pairs(18, kind), SheetOptions(paper=paper, duplex=duplex))
+    moved_ = impose(pairs(18, kind), SheetOptions(paper=paper, duplex=duplex, back_offset=OFFSET))
+    (before,) = [mark for mark in plain.pages[1].marks if isinstance(mark, TextMark)]
+    (note,) = [mark for mark in moved_.pages[1].marks if isinstance(mark, TextMark)]
+    assert note.text == before.text == f"Back side: flip on {duplex} edge"
+    assert as_fields(note) == moved(before, *OFFSET)

@@ -177,3 +177,38 @@ def test_the_outer_bleed_stops_at_the_margin_on_every_side():
     clips = [s.clip for s in slots]
     assert (min(c[0] for c in clips), max(c[2] for c in clips)) == pytest.approx((4.0, 198.5), abs=1e-9)
     assert (min(c[1] for c in clips), max(c[3] for c in clips)) == pytest.approx((13.65, 300 - 13.65), abs=1e-9)
+
+
+def _reach(slot):
+    """How far a face's art reaches beyond its trim: (left, bottom, right, top), mm."""
+    x0, y0, x1, y1 = slot.x, slot.y, slot.x + slot.w, slot.y + slot.h
+    c = slot.clip
+    return tuple(round(v, 6) + 0.0 for v in (x0 - c[0], y0 - c[1], c[2] - x1, c[3] - y1))
+
+
+def test_a_part_filled_page_prints_the_bleed_towards_its_empty_cells():
+    # 7 bridge cards on Letter (3 x 3, butted): a card beside or above an empty cell keeps its
+    # bleed there (it was cut along a trim with no bleed at all); where cards meet, none; the
+    # grid's outer bleed as far as the margin (2.35 mm above and below, 3 beside); the backs
+    # are the fronts mirrored, their bleed too.
+    imposition = impose(pairs(7, card_type(57.15, 88.9)), SheetOptions(paper="letter"))
+    fronts = [p.slot for p in imposition.placements if p.face.side == "front"]
+    backs = [p.slot for p in imposition.placements if p.face.side == "back"]
+    assert [_reach(s) for s in fronts] == [
+        (3, 0, 0, 2.35), (0, 0, 0, 2.35), (0, 0, 3, 2.35),
+        (3, 0, 0, 0), (0, 3, 0, 0), (0, 3, 3, 0),
+        (3, 2.35, 3, 0)]
+    assert [_reach(s) for s in backs] == [(r, b, l, t) for l, b, r, t in map(_reach, fronts)]
+    # a full page is as it was: butted cards meet with no bleed between them
+    full = impose(pairs(9, card_type(57.15, 88.9)), SheetOptions(paper="letter"))
+    assert [_reach(p.slot) for p in full.placements if p.face.side == "front"][3:6] == [
+        (3, 0, 0, 0), (0, 0, 0, 0), (0, 0, 3, 0)]
+
+
+def test_a_part_filled_gutter_fold_page_prints_the_bleed_towards_its_empty_cells():
+    # mini-usa on Letter, gutter fold: 3 x 3 pairs a page (landscape, fold vertical); 4 cards
+    imposition = impose(pairs(4, card_type(41.0, 63.0)), SheetOptions(paper="letter", layout="gutter-fold"))
+    fronts = [p.slot for p in imposition.placements if p.face.side == "front"]
+    reach = [_reach(s) for s in fronts]
+    assert [r[1] for r in reach[1:3]] == [3, 3] and reach[3][2] == 3  # below the empty cells, beside one
+    assert reach[0][1] == 0 and reach[0][2] == 0  # towards cards

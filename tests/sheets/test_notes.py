@@ -226,3 +226,47 @@ def test_a_circle_blocks_its_width_and_the_clearance_along_the_bottom(mark, star
 def test_marks_along_a_side_band_block_their_height_and_the_clearance(mark, start):
     expected = (round(56.75 + RISE, 6), start, TEXT, SIZE, 90.0, "note")
     assert note(slots(20), [mark], 250, 300.5, 46.5) == expected
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_a_grid_whose_art_reaches_the_margin_says_how_to_turn_it_over_the_outer_bleed(duplex):
+    # 8 poker cards on landscape A4 with --spacing bleed and a 10 mm margin: the grid's art
+    # reaches the margin on every side, and no note was printed on either page. It goes over
+    # the outer bleed below the grid (cut away), on a white box, between the crop marks, short
+    # of the trim by MARK_TRIM_GAP and clear of the margin.
+    from cardgen.sheets import SheetOptions, TextMark, impose
+    from cardgen.sheets.marks import MARK_TRIM_GAP
+
+    from .helpers import card_type, pairs
+
+    imposition = impose(pairs(8, card_type()), SheetOptions(paper="a4", spacing="bleed", margin=10.0, duplex=duplex))
+    for page, said in zip(imposition.pages, (f"Print double-sided, flip on {duplex} edge", f"Back side: flip on {duplex} edge")):
+        (note,) = [mark for mark in page.marks if isinstance(mark, TextMark)]
+        assert (note.text, note.ground, note.angle) == (said, True, 0.0)
+        width, ascent, descent = text_size(note.text)
+        box = (note.x, note.y - descent, note.x + width, note.y + ascent)
+        trims = [p.slot for p in imposition.placements if p.slot.page == page.number]
+        assert box[1] >= 10.0 and box[0] >= 10.0 and box[2] <= page.w - 10.0
+        assert box[3] <= min(s.y for s in trims) - MARK_TRIM_GAP
+        for mark in page.marks:
+            if isinstance(mark, LineMark):
+                assert not (box[0] <= mark.x0 <= box[2] and mark.y0 <= box[3] and mark.y1 >= box[1]), mark
+
+
+def test_a_grid_that_leaves_no_room_for_6_pt_prints_the_note_at_5():
+    # 36 mini-euro cards without bleed on landscape A3 with a 10 mm margin: the grid keeps only
+    # the 2 mm room for crop marks from the margin, under a 6 pt note's 2.2 mm; none was printed
+    from cardgen.sheets import SheetOptions, TextMark, impose
+    from cardgen.sheets.notes import NOTE_MIN_PT
+
+    from .helpers import card_type, pairs
+
+    imposition = impose(pairs(36, card_type(44.0, 68.0, bleed=0.0)), SheetOptions(paper="a3", margin=10.0))
+    page = imposition.pages[0]
+    (note,) = [mark for mark in page.marks if isinstance(mark, TextMark)]
+    assert (note.text, note.size) == ("Print double-sided, flip on long edge", NOTE_MIN_PT)
+    width, ascent, descent = text_size(note.text, note.size)
+    trims = [p.slot for p in imposition.placements if p.slot.page == page.number]
+    low = note.y - descent if note.angle == 0 else note.x - ascent
+    assert low >= 10.0 and (note.y + ascent <= min(s.y for s in trims) if note.angle == 0
+                            else note.x + descent <= min(s.x for s in trims))

@@ -50,6 +50,7 @@ def test_a_board_larger_than_the_paper_is_tiled_with_a_page_map(tmp_path, w, h):
     result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
     rows, cols, page_w, page_h, step_x, step_y = expected_grid(w, h)
     assert result.pages == 1 + rows * cols
+    assert (result.cards, result.faces) == (1, 1)  # one card, however many tiles it takes
     faces = load_manifest(result.manifest)["faces"]
     assert [f["page"] for f in faces] == list(range(2, 2 + rows * cols))
     pdf = pdfium.PdfDocument(str(result.pdf))
@@ -89,3 +90,17 @@ def test_tiles_join_exactly_in_their_overlap(tmp_path):
     on_second = line_position(pdf[2], 100)  # tile A2: the same line, one step to the left
     assert on_first == pytest.approx(MARGIN + 3 + LINE_X, abs=0.05)
     assert on_first - on_second == pytest.approx(step_x, abs=0.05)
+
+
+def test_each_copy_of_a_board_counts_once_in_the_build_summary(tmp_path):
+    """"built 1 set, 12 cards" was said of two boards tiled over six pages each."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    root = board_project(tmp_path, 480, 360)
+    (root / "data/demo/cards.yaml").write_text("- {name: Big Board, type: board, count: 2}\n")
+    rows, cols = expected_grid(480, 360)[:2]
+    result = CliRunner().invoke(main, ["--root", str(root), "build", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"built 1 set, 2 cards, {2 * (1 + rows * cols)} pages in ")
