@@ -44,8 +44,8 @@ def read_kept(path: Path) -> bytes | None:
 def path_key(path: Path | str) -> str:
     """A file's path as a kept file records it: a digest of the absolute path, never the path
     itself. The cache lies in the project folder, which gets zipped and shared: it must name
-    neither the machine's folders nor the user's home (/home/alice/games/..., a user-site
-    install's ~/.local/lib/...), and a digest tells one file from another as well."""
+    neither the machine's folders nor the user's home (the project's own folder in it, a
+    user-site install of cardgen below it), and a digest tells one file from another as well."""
     from hashlib import blake2b
 
     return blake2b(os.fsencode(os.path.abspath(path)), digest_size=16).hexdigest()

@@ -1,6 +1,6 @@
 """The same input gives byte-identical files, whatever else differs between two runs: the clock
 and time zone, the project's folder, the environment. Each test builds twice under two
-conditions and compares the bytes (the sweep behind them: /tmp/determinism in session 15)."""
+conditions and compares the bytes (the sweep behind them ran in session 15)."""
 from __future__ import annotations
 
 import time
@@ -60,7 +60,7 @@ def test_a_hidden_folder_in_the_set_does_not_move_the_pdfs_date(project, monkeyp
 def test_the_cache_names_no_folder_of_the_machine(tmp_path):
     """.cardgen-cache/ lies in the project, which gets zipped and shared: it kept the project's
     absolute path (the built-<set> record's PDF and manifest), every font's (font-digests and
-    each font's reading: cardgen's own fonts, a user-site install's ~/.local/...) and ruamel's
+    each font's reading: cardgen's own fonts, a user-site install's in the home folder) and ruamel's
     installed folder (the YAML cache's identity). It keeps digests of paths, or paths relative
     to itself; a rebuild still finds everything (the second build is skipped whole)."""
     import os
