@@ -101,3 +101,26 @@ def test_a_file_browsers_own_file_does_not_move_the_pdfs_date(project, monkeypat
     os.utime(kept, (4102444800, 4102444800))  # 2100-01-01
     (after,) = cardgen.build(["demo"], project, project / "after", options).sets
     assert after.pdf.read_bytes() == before.pdf.read_bytes()
+
+
+def test_a_faces_png_does_not_depend_on_how_many_copies_there_are(tmp_path):
+    """A content met again is placed as a form its first page defined (write/pdf.py), and
+    pdfium rasterises text in a form a little differently: the proof and the shops' PNGs took
+    the last page of a content, so Quick Draw's front (two copies) had other pixels than with
+    one copy, and a rerun after the count changed kept whichever it had. Every raster is taken
+    from a content's first page."""
+    from projects import make_project, run_cli
+
+    pngs = {}
+    for count in (2, 1):
+        root = make_project(tmp_path / f"count{count}", fonts=False)
+        cards = root / "data/demo/cards.yaml"
+        cards.write_text(cards.read_text(encoding="utf-8").replace("  count: 2\n", f"  count: {count}\n", 1),
+                         encoding="utf-8")
+        assert run_cli(root, "proof", "demo", "--jobs", "1").returncode == 0
+        assert run_cli(root, "export", "demo", "--shop", "tgc", "--jobs", "1").returncode == 0
+        pngs[count] = {path.relative_to(root / "output").as_posix(): path.read_bytes()
+                       for path in sorted((root / "output").rglob("*quick-draw*.png"))}
+    assert sorted(pngs[1]) == ["proofs/demo/quick-draw-1-back.png", "proofs/demo/quick-draw-1-front.png",
+                              "tgc/demo/poker-plain/quick-draw.png"]
+    assert {name: data for name, data in pngs[2].items() if name in pngs[1]} == pngs[1]

@@ -41,6 +41,22 @@ def per_card_pdf(card_set: CardSet, session: pipeline.Session, path: Path) -> li
     return load_manifest(manifest_path)["faces"]
 
 
+def first_pages(faces) -> dict[str, int]:
+    """The page (1-based) each face content (by its hash) is first drawn on, of a PDF's manifest
+    faces. The PDF writer draws a content on its first page and places it as a form on every
+    later one (write/pdf.py), and pdfium rasterises text in a form a little differently from
+    the same text drawn on the page: every raster of a content is taken from its first page, so
+    that its pixels do not depend on which copy was rasterised. A proof or a shop's PNG of a
+    card changed when a copy of it was added, removed or listed later (the last one was
+    rasterised, a form when there were two), and a rerun kept whichever raster it had."""
+    first: dict[str, int] = {}
+    for face in faces:
+        page = face.get("page")
+        if page is not None and page < first.get(face["hash"], page + 1):
+            first[face["hash"]] = page
+    return first
+
+
 def page_mm(card_type: CardType) -> tuple[float, float]:
     size, bleed = card_type.size, card_type.bleed
     return size.w + 2 * bleed, size.h + 2 * bleed

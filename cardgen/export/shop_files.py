@@ -21,7 +21,7 @@ from ..proof.names import card_slugs, slug
 from ..proof.raster import centred_box, png_bytes
 from ..proof.store import ProofFolder
 from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_map
-from .perface import load_checked, page_mm, per_card_pdf, with_bleed
+from .perface import first_pages, load_checked, page_mm, per_card_pdf, with_bleed
 from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import DPI, Shop
 from ..scratch import scratch_folder
@@ -57,6 +57,7 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
             uploads[names[key]] = rows
         todo = [entry for entry in entries if not folder.holds(entry["file"], entry["key"])]
         first = {entry["key"]: entry for entry in reversed(todo)}
+        pages = first_pages({"hash": entry["key"], "page": entry.get("page")} for entry in entries)
 
         def job(key: str) -> tuple:
             """(key, page index or None for a plain back, crop box or pixel size)."""
@@ -64,7 +65,7 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
             card_type = card_set.types[entry["type"]]
             if entry.get("page") is None:  # a plain back: paper white
                 return key, None, shop.pixels(card_type)
-            return key, entry["page"] - 1, centred_box(page_mm(card_type), shop.pixels(card_type), DPI)
+            return key, pages[key] - 1, centred_box(page_mm(card_type), shop.pixels(card_type), DPI)
 
         def make(files: dict[str, list[str]]):
             work = functools.partial(_shop_chunk, folder, str(pdf))

@@ -21,7 +21,7 @@ from ..model import CardType
 from ..proof.raster import centred_box, png_bytes
 from ..proof.workers import close_rasterisers, open_rasteriser, ordered_map
 from ..units import MM_PER_INCH
-from .perface import load_checked, page_mm, per_card_pdf
+from .perface import first_pages, load_checked, page_mm, per_card_pdf
 from ..scratch import scratch_folder
 from ..write.atomic import Batch, made_folder, staged, together
 
@@ -105,11 +105,12 @@ def _guid(text: str) -> str:
 
 
 def _face(pdf: str, face: dict, card_type: CardType) -> Image.Image:
-    """A face rasterised and cropped to its trim at the type's sheet resolution."""
+    """A face rasterised and cropped to its trim at the type's sheet resolution, from the first
+    page its content is on (``face["first"]``, perface.first_pages)."""
     dpi = tts_dpi(card_type)
     raster = open_rasteriser(pdf, dpi)
     left, top, width, height = centred_box(page_mm(card_type), face_px(card_type), dpi)
-    rows = raster.rows(face["page"] - 1, scratch=True)
+    rows = raster.rows(face["first"] - 1, scratch=True)
     return rows.crop(left, top, width, height, into=raster.scratch(height * (3 * width + 1))).image()
 
 
@@ -147,6 +148,8 @@ def export_tts(name: str, session: pipeline.Session, out: Path, jobs: int = 1) -
     with made_folder(folder), together() as batch, scratch_folder("cardgen-tts-") as temporary:
         pdf = Path(temporary) / f"{name}.pdf"
         faces = per_card_pdf(card_set, session, pdf)
+        firsts = first_pages(faces)
+        faces = [{**face, "first": firsts[face["hash"]]} for face in faces]
         planned = []  # (card type, back face or None, fronts) a sheet
         for card_type, back, fronts in _groups(faces, card_set):
             planned.extend((card_type, back, fronts[start:start + PER_SHEET])

@@ -26,6 +26,7 @@ from .names import card_slugs, face_file
 from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
 from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
+from ..export.perface import first_pages
 from ..write.manifest import load_manifest
 from ..scratch import scratch_folder
 
@@ -93,13 +94,18 @@ def _proof_chunk(folder: ProofFolder, pdf: str, dpi: float, contact: ContactShee
     return made
 
 
-def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], dpi: float, jobs: int,
+def _first_pages(entries: list[dict]) -> dict[str, int]:
+    """The page index each content (key) is rasterised from: the first it is on (export/perface.first_pages)."""
+    firsts = first_pages({"hash": e["key"], "page": e["page"]} for e in entries)
+    return {key: page - 1 for key, page in firsts.items()}
+
+
+def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], pages: dict[str, int], dpi: float, jobs: int,
                  sheet: tuple[ContactSheet, dict[str, int]] | None) -> tuple[int, set[str]]:
-    """Write the files of ``todo``, rasterising each new content once (in ``jobs`` processes,
-    which write the files), and paste the thumbnails of the new faces that ``sheet`` (a contact
-    sheet and the index of each key on it) shows; return the pages rasterised and the keys
-    pasted."""
-    pages = {e["key"]: e["page"] - 1 for e in todo}
+    """Write the files of ``todo``, rasterising each new content once, from its page of ``pages``
+    (in ``jobs`` processes, which write the files), and paste the thumbnails of the new faces
+    that ``sheet`` (a contact sheet and the index of each key on it) shows; return the pages
+    rasterised and the keys pasted."""
     contact, index_of = sheet if sheet else (None, {})
     pasted: set[str] = set()
 
@@ -124,9 +130,7 @@ def _contact_sheet(pdf: Path, entries: list[dict], contact: list[tuple[str, str]
         -> tuple[ContactSheet, dict[str, int]]:
     """The contact sheet laid out for the faces of ``contact``, its thumbnails' sizes read
     from the PDF's pages, and the index of each key on it."""
-    pages = {}
-    for entry in entries:
-        pages.setdefault(entry["key"], entry["page"] - 1)
+    pages = _first_pages(entries)
     with Rasteriser(pdf, dpi) as raster:
         sizes = [raster.size(pages[key]) for key, _ in contact]
     thumbs = [tuple(-(-side // THUMB_REDUCTION) for side in size) for size in sizes]  # as Image.reduce rounds
@@ -167,7 +171,7 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
         sheet = None
         if todo or folder.contact != signature or not (folder.folder / CONTACT).is_file():
             sheet = _contact_sheet(built.pdf, entries, contact, dpi)
-        rasterised, pasted = _write_faces(folder, built.pdf, todo, dpi, jobs, sheet)
+        rasterised, pasted = _write_faces(folder, built.pdf, todo, _first_pages(entries), dpi, jobs, sheet)
     if sheet is not None:
         contact_image, index_of = sheet
         for key, file in contact:  # faces not rasterised this run: their thumbnails are in the folder
