@@ -56,13 +56,13 @@ def input_date(card_set: CardSet) -> datetime.datetime:
     return datetime.datetime.fromtimestamp(int(newest_time(card_set.directory)), datetime.timezone.utc)
 
 
-def newest_time(folder: Path) -> float:
+def newest_time(folder: Path) -> float:  # 0 (1970-01-01) for a folder without files
     """The newest modification time of the files in ``folder`` as the designer saved them: an
     editor's swap or backup file beside one is none, and nor is a hidden folder's (``.git/``,
     ``.idea/``, a system's own), which the build never reads; links to folders are not followed.
     A set kept in its own repository took the time of git's last write in .git/ (a fetch, a
     status that refreshed the index)."""
-    newest = 0.0
+    newest = None  # (a file may be older than 1970: its time is negative)
     for top, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if not editors_own(name)]
         for name in files:
@@ -72,9 +72,9 @@ def newest_time(folder: Path) -> float:
                 info = os.stat(os.path.join(top, name))
             except (OSError, ValueError):  # gone since the listing, or a link to nothing
                 continue
-            if stat.S_ISREG(info.st_mode):
-                newest = max(newest, info.st_mtime)
-    return newest
+            if stat.S_ISREG(info.st_mode) and (newest is None or info.st_mtime > newest):
+                newest = info.st_mtime
+    return 0.0 if newest is None else newest
 
 
 def apply(canvas, info: DocumentInfo) -> None:

@@ -150,3 +150,10 @@ def test_a_malformed_source_date_epoch_is_an_error_naming_it(project, monkeypatc
 def test_a_source_date_epoch_before_1970_dates_the_pdf(project, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "-86400")  # `date +%s` of 1969-12-31
     assert _info(project).pdf_date == "D:19691231000000+00'00'"
+
+
+def test_files_older_than_1970_date_the_pdf_before_1970(project, monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    for path in (project / "data/demo").rglob("*"):
+        os.utime(path, (-86400 * 30, -86400 * 30))  # 1969-12-02
+    assert _info(project).pdf_date == "D:19691202000000+00'00'"
