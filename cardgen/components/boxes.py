@@ -22,6 +22,7 @@ from ..sheets.sizes import fmt, paper_size
 from ..units import PT_PER_MM
 from ..write.atomic import Batch, staged
 from ..write.face import FaceDrawing, draw_face
+from ..write.info import document_info
 from .tuckbox import TuckBox
 
 BLEED = 3.0  # mm of art beyond the cut outline
@@ -110,6 +111,10 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
         canvas = Canvas(str(temporary), pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=1,
                         pageCompression=1, initialFontName=font)
         canvas.setTitle(f"{card_set.title}: {spec.name} tuck box")
+        # the set's own date, as its PDF has it (write/info.py): reportlab's invariant date was
+        # 2000-01-01 whatever the set's date: or files said
+        dated = document_info(card_set).pdf_date
+        canvas._doc.info._dateFormatter = lambda *_: dated
         canvas.setCreator("cardgen")
         canvas.setProducer("cardgen")
         left, bottom = (page_w - box.w) / 2, (page_h - box.h) / 2

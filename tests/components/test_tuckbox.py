@@ -169,3 +169,29 @@ def test_a_box_counts_its_copies(tmp_path):
     copies = sum(card.count for card in cardgen.load_set("demo", root).cards if card.type == "action")
     text = pdfium.PdfDocument(str(result.boxes[0]))[0].get_textpage().get_text_range()
     assert f"{copies} cards" in text
+
+
+@pytest.mark.parametrize("dated", ["date: 2024-05-01\n", "SOURCE_DATE_EPOCH", "files"])
+def test_a_box_has_the_sets_date(tmp_path, monkeypatch, dated):
+    """The box's PDF is dated as the set's PDF is (README, PDF information: set.yaml's date:,
+    else SOURCE_DATE_EPOCH, else the set's newest file): it was reportlab's invariant
+    2000-01-01, or SOURCE_DATE_EPOCH over set.yaml's date:, whatever the input said."""
+    import os
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
+    if dated.startswith("date:"):
+        set_yaml = root / "data/demo/set.yaml"
+        set_yaml.write_text(dated + set_yaml.read_text(encoding="utf-8"), encoding="utf-8")
+        want = b"D:20240501000000+00'00'"
+    elif dated == "files":
+        monkeypatch.delenv("SOURCE_DATE_EPOCH")
+        for path in (root / "data/demo").rglob("*"):
+            os.utime(path, (1600000000, 1600000000))  # 2020-09-13 12:26:40 UTC
+        want = b"D:20200913122640+00'00'"
+    else:
+        want = b"D:20231114221320+00'00'"
+    result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    assert want in result.pdf.read_bytes()
+    box = result.boxes[0].read_bytes()
+    assert box.count(want) == 2 and b"D:2000" not in box  # CreationDate and ModDate
