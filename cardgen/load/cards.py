@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType, new_card
-from .tables import YAML_SUFFIXES, Row, hidden_character, read_by_another_name, read_rows, yaml_rows_from
+from .header import hidden_character, read_by_another_name
+from .tables import YAML_SUFFIXES, Row, read_rows, yaml_rows_from
 from .yamlfile import relative_name
 
 if TYPE_CHECKING:
