@@ -13,14 +13,14 @@ from . import kept_cards, sheets, stops, unchanged, validate, workers
 from .cache import FaceCache
 from .draw.images import ImageStore
 from .early_start import started_early
-from .errors import CardgenError, Problem, UsageError
+from .errors import CardgenError, Problem
 from .known_faces import KnownFaces
 from .load import yamlkept
-from .load.setfile import load_set, set_names
+from .load.setfile import load_set
 from .model import Card, CardSet, copies_by_type
 from .options import BuildOptions, build_paper, color_converter, output_stem, sheet_options
-from .paths import CACHE_FOLDER, editors_own, is_inside
-from .project import require_project, sharing_outputs, unknown_set
+from .paths import CACHE_FOLDER, is_inside
+from .project import resolve_names  # noqa: F401 - the API's name here (watch, serve, proof, ...)
 from .rendered import lay_out_all, render_set
 from .results import BuildResult, SetResult
 from .steady_inputs import SteadyInputs
@@ -58,30 +58,6 @@ class Session:
         self.templates = Templates(self.root)
         self.fonts = FontBook(self.root, self.root / CACHE_FOLDER if self.cache else None)
         self.images = ImageStore(self.root, self.root / CACHE_FOLDER if self.cache else None)
-
-
-def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
-    require_project(root)
-    known = set_names(root)
-    if not names:
-        if not known:
-            raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
-        _one_set_a_file(known, known)
-        return known
-    # a folder of data/ without set.yaml is a set that lacks it: load_set says so
-    folders = {n for n in names if n not in known and n not in ("", ".", "..") and "/" not in n and "\\" not in n
-               and not editors_own(n) and (Path(root) / "data" / n).is_dir()}
-    unknown = [n for n in names if n not in known and n not in folders]
-    if unknown:
-        raise UsageError(unknown_set(unknown[0], known, root))
-    _one_set_a_file(list(names), known)
-    return list(names)
-
-
-def _one_set_a_file(names: list[str], known: list[str]) -> None:
-    shared = sharing_outputs(names, known)
-    if shared is not None:
-        raise CardgenError(shared)
 
 
 def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: Sequence[str] = ()) -> list[Problem]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import unicodedata
 from pathlib import Path
+from typing import Sequence
 
-from .errors import Problem, Source, UsageError
+from .errors import CardgenError, Problem, Source, UsageError
 from .lookalikes import alike_in, difference
 from .paths import editors_own, set_names
 
@@ -96,3 +97,30 @@ def sharing_outputs(names: list[str], known: list[str]) -> Problem | None:
                 return Problem(f'set "{name}" writes output/{name}.pdf, a name set "{owner}" gives to its own deck, '
                                "reprint or box files: rename the folder", Source(f"data/{name}"))
     return None
+
+
+def resolve_names(names: Sequence[str] | None, root: Path) -> list[str]:
+    """The sets a command means: those named (each a set of ``root``'s data/, or a folder of it
+    that lacks its set.yaml, which loading says), or every set; refused when two would write one
+    output file."""
+    require_project(root)
+    known = set_names(root)
+    if not names:
+        if not known:
+            raise UsageError(f"no sets found: {Path(root) / 'data'} has no <set>/set.yaml")
+        _one_set_a_file(known, known)
+        return known
+    # a folder of data/ without set.yaml is a set that lacks it: load_set says so
+    folders = {n for n in names if n not in known and n not in ("", ".", "..") and "/" not in n and "\\" not in n
+               and not editors_own(n) and (Path(root) / "data" / n).is_dir()}
+    unknown = [n for n in names if n not in known and n not in folders]
+    if unknown:
+        raise UsageError(unknown_set(unknown[0], known, root))
+    _one_set_a_file(list(names), known)
+    return list(names)
+
+
+def _one_set_a_file(names: list[str], known: list[str]) -> None:
+    shared = sharing_outputs(names, known)
+    if shared is not None:
+        raise CardgenError(shared)
