@@ -384,7 +384,7 @@ def test_the_build_draws_each_chunk_once_it_has_it(many, tmp_path):
     """Cards are taken a chunk at a time, not pipeline.BATCH (256) at a time: a batch waited for
     its last chunk, so when the workers were done the whole last batch (a quarter of a
     1,000-card set; here the whole set) was left to draw on one core."""
-    root, alone = _copy(many[0], tmp_path), many[1]
+    root = _copy(many[0], tmp_path)
     shared = build_in(root, "shared", 2, prelude=PAGES_AT_CHUNKS, cache=False)
     seen, pages = json.loads((root / "pages.json").read_text()), shared["pages"]
     assert pages > 10 and len(seen) > 10

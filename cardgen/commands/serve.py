@@ -1,8 +1,6 @@
 """``cardgen serve``: a live preview of the sets in the browser."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .outputfolder import OutputFolder
