@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import cache
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -12,6 +13,19 @@ from ..write.temporary import remove_stale, temporary_path
 
 INDEX = "proof.json"
 THUMBS = ".thumbs"
+
+
+@cache
+def made_by() -> str:
+    """What rasterises and encodes a folder's files: cardgen's code, pdfium and Pillow. A file
+    another made is made again: an upgraded or edited cardgen kept the old rasters of every
+    face whose content was the same, and a rerun differed from a fresh proof."""
+    import PIL
+    import pypdfium2.version
+
+    from ..code_identity import code_identity
+
+    return f"{code_identity()}; pdfium {pypdfium2.version.PDFIUM_INFO}; Pillow {PIL.__version__}"
 
 
 def content_key(face_hash: str, overlay: bool, dpi: float) -> str:
@@ -38,9 +52,11 @@ class ProofFolder:
     def _read_index(self) -> dict[str, str]:
         try:
             document = json.loads((self.folder / self.index).read_text(encoding="utf-8"))
+            if document.get("made by") != made_by():
+                return {}  # made by other code: everything is rasterised again
             held = {str(f["file"]): str(f["key"]) for f in document["faces"]}
             self.contact = str(document.get("contact", ""))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return {}  # no index or a broken one: everything is rasterised again
         return {file: key for file, key in held.items() if (self.folder / file).is_file()}
 
@@ -113,7 +129,7 @@ class ProofFolder:
         return removed
 
     def _save(self, entries: list[dict], contact: str) -> None:
-        document = {"contact": contact, "faces": entries}
+        document = {"made by": made_by(), "contact": contact, "faces": entries}
         _write_atomic(self.folder / self.index, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
 
 

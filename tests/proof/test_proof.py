@@ -163,6 +163,24 @@ def test_only_changed_faces_are_rasterised_again(project):
     assert differ == ["contact.png", "escape-artist-1-front.png"]
 
 
+
+def test_faces_rasterised_by_other_code_are_rasterised_again(project):
+    """proof.json said which content each PNG holds, not what made it: after an upgrade that
+    draws a face otherwise (another cardgen, pdfium or Pillow), a rerun kept every old raster
+    of an unchanged card, and differed from a fresh proof."""
+    first = run(project)
+    index = first.folder / "proof.json"
+    fresh = (first.folder / "escape-artist-1-front.png").read_bytes()
+    document = json.loads(index.read_text())
+    assert document["made by"].count(";") == 2 and "pdfium" in document["made by"]
+    document["made by"] = "cardgen 0.0.1 (an older one)"
+    index.write_text(json.dumps(document))
+    (first.folder / "escape-artist-1-front.png").write_bytes(b"an older raster")
+    again = run(project)
+    assert again.rasterised == first.rasterised == 6
+    assert (again.folder / "escape-artist-1-front.png").read_bytes() == fresh
+    assert run(project).rasterised == 0  # made by this code: kept
+
 def test_copies_of_a_changed_card_are_one_rasterisation_and_a_removed_card_goes(project):
     run(project)
     csv = project / "data/demo/more.csv"
