@@ -124,3 +124,20 @@ def _one_set_a_file(names: list[str], known: list[str]) -> None:
     shared = sharing_outputs(names, known)
     if shared is not None:
         raise CardgenError(shared)
+
+
+GONE = "{}: no longer a set in data/ (not built; its earlier output is left)"
+
+
+def sets_now(before: Sequence[str], root: Path) -> tuple[list[str], list[str], list[str]]:
+    """The project's sets now, read again (``watch`` and ``serve`` without SET, at each save),
+    those of ``before`` gone from data/, and the problems that keep the sets from being read
+    (two sets writing one file, no set left): then the sets of ``before`` still in data/ stay,
+    and none is added until the problem is fixed."""
+    try:
+        now, problems = resolve_names(None, root), []
+    except (UsageError, CardgenError) as error:
+        problems = [str(p) for p in error.problems] if isinstance(error, CardgenError) else [str(error)]
+        present = set(set_names(root))
+        now = [name for name in before if name in present]
+    return now, [name for name in before if name not in now], problems

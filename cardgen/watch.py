@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import pipeline
-from .errors import CardgenError, UsageError, os_message
+from .errors import CardgenError, os_message
 from .paths import CACHE_FOLDER
+from .project import GONE, sets_now
 from .steady_inputs import SteadyInputs
 from .reprint import compare, face_hashes
 from .write.manifest import load_manifest
@@ -93,18 +94,6 @@ def _not_built(name: str, error: Exception) -> list[str]:
     return [f"{name}: not built (internal error: {error!r})"]  # a bug, not bad input: said, and watch goes on
 
 
-def _sets_now(before: list[str], root: Path) -> tuple[list[str], list[str]]:
-    """The project's sets now, and a line for each set that is gone from data/ since ``before``
-    (its earlier output is left as it is)."""
-    try:
-        now = pipeline.resolve_names(None, root)
-    except (UsageError, CardgenError) as error:
-        problems = error.problems if isinstance(error, CardgenError) else ()
-        return [], [str(problem) for problem in problems] or [f"not built: {error}"]
-    return now, [f"{name}: no longer a set in data/ (not built; its earlier output is left)"
-                 for name in before if name not in now]
-
-
 class _Events:
     """Collects file-system events; ``wait`` returns once they have been quiet for a while."""
 
@@ -154,8 +143,8 @@ def watch(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
         while not stop.wait(0.05):
             if events.quiet_for(debounce):
                 if not asked:  # every set: a set folder made, renamed or removed while watching counts
-                    names, said = _sets_now(names, root)
-                    for line in said:
+                    names, gone, problems = sets_now(names, root)
+                    for line in [GONE.format(name) for name in gone] + problems:
                         echo(line)
                 for line in rebuild(names, root, out, options, proofs):
                     echo(line)

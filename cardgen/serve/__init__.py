@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .. import pipeline
-from ..errors import CardgenError, UsageError
-from ..paths import set_names
+from ..errors import UsageError
+from ..project import GONE, sets_now
 from ..watch import IGNORED_SUFFIXES, WATCHED
 from .engine import Engine
 from .folders import WatchedFolders
@@ -114,20 +114,6 @@ def _errors(state) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
-def _sets_now(before: list[str], root: Path) -> tuple[list[str], list[str], list[str]]:
-    """The project's sets now (read again as ``cardgen watch`` does at each save), those of
-    ``before`` gone from data/, and the problems that keep the sets from being read (two sets
-    writing one file, no set left): then the sets of ``before`` still in data/ stay, and none
-    is added until the problem is fixed."""
-    try:
-        now, problems = pipeline.resolve_names(None, root), []
-    except (UsageError, CardgenError) as error:
-        problems = [str(p) for p in error.problems] if isinstance(error, CardgenError) else [str(error)]
-        present = set(set_names(root))
-        now = [name for name in before if name in present]
-    return now, [name for name in before if name not in now], problems
-
-
 def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event,
              echo: Callable[[str], None], complain: Callable[[str], None], every_set: bool = False) -> None:
     """Refresh every set, then again after each burst of saves. ``every_set`` (no SET was
@@ -135,10 +121,10 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
     serving is shown and built, and one removed (or renamed) is dropped from the page."""
     def cycle(saved: set[Path], read_sets: bool) -> None:
         if read_sets:
-            names, gone, problems = _sets_now(engine.names, engine.root)
+            names, gone, problems = sets_now(engine.names, engine.root)
             for name in gone:
                 pdfs.drop(name)
-                echo(f"{name}: no longer a set in data/ (not built; its earlier output is left)")
+                echo(GONE.format(name))
             for line in problems:
                 complain(line)
             engine.show(names)

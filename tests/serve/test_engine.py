@@ -182,18 +182,18 @@ def test_sets_that_cannot_be_read_again_keep_those_shown_and_say_why(tmp_path):
     """Served without SET, the sets are read again at each save. Two sets writing one file: the
     sets shown stay, the new one is not added, and the problem is said (stderr); no set left:
     each is said gone, and so is the emptiness."""
-    from cardgen.serve import _sets_now
+    from cardgen.project import sets_now
 
     root = make_project(tmp_path, "preview", fonts=False)
     shutil.copytree(root / "data/demo", root / "data/extra")
-    assert _sets_now(["demo"], root) == (["demo", "extra"], [], [])
+    assert sets_now(["demo"], root) == (["demo", "extra"], [], [])
     shutil.copytree(root / "data/demo", root / "data/Demo")
-    names, gone, problems = _sets_now(["demo", "extra"], root)
+    names, gone, problems = sets_now(["demo", "extra"], root)
     assert (names, gone) == (["demo", "extra"], [])
     assert problems == ['data/demo: set "demo" and set "Demo", which differs in case, write output files that are '
                         'one file on macOS and Windows, whose names ignore that difference: rename one of the two '
                         'folders']
     for name in ("demo", "extra", "Demo"):
         (root / "data" / name).rename(tmp_path / name)
-    assert _sets_now(["demo", "extra"], root) == (
+    assert sets_now(["demo", "extra"], root) == (
         [], ["demo", "extra"], [f"no sets found: {root / 'data'} has no <set>/set.yaml"])
