@@ -12,8 +12,8 @@ leaves out: a deck list, a reprint, a sheet file typed on the command line, a st
 PDF's date), CMYK (colour profiles), tuck boxes, online card files, system fonts (fontconfig), or a
 project with links in it. Those builds always run, and so does any build after one of them.
 
-The check costs a walk of the project and a hash of its files (fonts by their size and time,
-as the font cache knows them): a few milliseconds, against a rebuild's tenths of a second.
+The check costs a walk of the project and a hash of its files (fonts by their size, times and
+inode, as the font cache knows them): a few milliseconds, against a rebuild's tenths of a second.
 Each full build that could be skipped next time keeps, in ``.cardgen-cache/built-<set>.marshal``,
 the inputs' digest taken before it read anything (a file changed during the build makes the
 next build a full one), the digests of what it wrote, and its result.
@@ -209,7 +209,9 @@ def _walk(folder: Path, skipped: set[Path], out_folder: Path, digest) -> bool:
             if not S_ISREG(stat.st_mode):  # a pipe or device: reading it waits for ever (a FIFO hung every build)
                 content = f"special {stat.st_mode:o}"
             elif path.suffix.lower() in _FONT_SUFFIXES:
-                content = "font"  # told by its size and time, as the font cache knows fonts (text/fonts.py)
+                # told by its size, times and inode, as the font cache knows fonts (text/fonts.py): a
+                # font swapped for one of its size, its time put back, skipped the build
+                content = f"font {stat.st_ctime_ns} {stat.st_ino}"
             else:
                 content = _content_digest(path)
         except OSError:

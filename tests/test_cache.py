@@ -40,6 +40,31 @@ def test_a_font_change_lays_everything_out_again(project):
     assert build(project).laid_out == 6
 
 
+def swap_font(path, other) -> None:
+    """Put the font ``other`` (padded to the size) in place of ``path``, its time put back."""
+    stat = path.stat()
+    data = other.read_bytes()
+    assert len(data) < stat.st_size
+    path.write_bytes(data + bytes(stat.st_size - len(data)))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def test_a_font_swapped_for_one_of_its_size_and_time_prints_the_new_font(project, monkeypatch):
+    """A font's digest is kept for the next build by its path, size, times and inode: kept by size
+    and modification time alone, a font swapped for another of its size with its time put back
+    (touch -r, a tool keeping times) kept the old digest, and the next process printed the old
+    font's kept faces and subsets."""
+    from cardgen.text import fonts
+
+    build(project)
+    swap_font(project / "fonts/DejaVuSans.ttf", project / "fonts/DejaVuSansCondensed.ttf")
+    for memo in ("_DIGESTS", "_SEEN", "_READS"):  # a new process
+        monkeypatch.setattr(fonts, memo, {})
+    again = build(project)
+    assert again.laid_out == 6
+    assert again.pdf.read_bytes() == build(project, "fresh", cache=False).pdf.read_bytes()
+
+
 def test_a_damaged_cache_is_only_a_slower_build(project):
     build(project)
     cache = project / ".cardgen-cache/faces-demo.bin"

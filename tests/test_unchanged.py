@@ -53,6 +53,21 @@ def test_an_edit_that_keeps_the_size_and_time_is_built(project):
     assert again.pdf.read_bytes() == fresh(project)
 
 
+def test_a_font_swapped_for_one_of_its_size_and_time_is_built(tmp_path):
+    """Fonts are told by their size, times and inode (not read): by size and modification time
+    alone, a font swapped for another of its size with its time put back skipped the build."""
+    from projects import make_project
+    from test_cache import swap_font
+
+    project = make_project(tmp_path)  # with its own fonts/
+    first = build(project)
+    before, old = written(first), first.pdf.read_bytes()
+    swap_font(project / "fonts/DejaVuSans.ttf", project / "fonts/DejaVuSansCondensed.ttf")
+    again = build(project)
+    assert written(again) != before
+    assert again.pdf.read_bytes() == fresh(project) != old
+
+
 def test_a_touched_file_is_built_again_with_its_new_date(project):
     first = build(project)
     before = written(first)

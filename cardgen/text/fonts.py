@@ -122,6 +122,7 @@ def _pdf_name(path: Path, digest: str) -> str:
 
 _DIGESTS: dict[tuple[Path, int, int], str] = {}
 _SEEN: dict[tuple[Path, int, int], tuple[int, int]] = {}  # (change time, inode) of each file digested in this process
+_READS: dict[Path, int] = {}  # how many times each file was read whole, to digest it
 _EMBEDDED: WeakKeyDictionary = WeakKeyDictionary()  # a loaded TTFont -> the digest of the file it embeds
 
 
@@ -136,26 +137,34 @@ _KEPT_DIGESTS = "font-digests.marshal"
 
 def recall_digests(folder: Path, paths) -> int:
     """Take the digests an earlier build kept in ``folder`` of the files ``paths`` (by path,
-    size and modification time, as git's index does; the path by its digest, kept_file.path_key:
-    the cache names no folder of the machine); return how many digests are known."""
+    size, modification time, change time and inode, as git's index does: a font swapped for
+    another of its size with its time put back (``touch -r``, a tool keeping times) kept the
+    old font's digest, and the build printed the old font's kept faces and subsets; the path
+    by its digest, kept_file.path_key: the cache names no folder of the machine); return how
+    many times this process has read ``paths`` so far (see ``FontBook.fingerprint``)."""
     try:
         kept = marshal.loads(read_sealed(folder / _KEPT_DIGESTS) or b"")
         if kept:
             by_key = {path_key(path): path for path in {Path(p).resolve() for p in paths}}
-            for (key, size, modified), digest in kept.items():
+            for entry, digest in kept.items():
+                if len(entry) != 5:  # (kept by an earlier cardgen, without the change time and inode)
+                    continue
+                key, size, modified, changed, inode = entry
                 path = by_key.get(key)
-                if path is not None:
-                    _DIGESTS.setdefault((path, size, modified), digest)
+                if path is not None and (path, size, modified) not in _DIGESTS:
+                    _DIGESTS[path, size, modified] = digest
+                    _SEEN[path, size, modified] = (changed, inode)  # file_digest reads a file whose differ
     except (OSError, EOFError, ValueError, TypeError, AttributeError):
         pass  # none kept, or damaged: the files are read
-    return len(_DIGESTS)
+    return _reads(paths)
 
 
 def keep_digests(folder: Path, paths) -> None:
     """Keep the digests of ``paths`` for the next build."""
     wanted = {Path(p).resolve() for p in paths}
-    kept = {(path_key(path), size, modified): digest for (path, size, modified), digest in _DIGESTS.items()
-            if path in wanted}
+    kept = {(path_key(path), size, modified, *_SEEN[path, size, modified]): digest
+            for (path, size, modified), digest in _DIGESTS.items()
+            if path in wanted and (path, size, modified) in _SEEN}
     try:
         with staged(folder / _KEPT_DIGESTS) as (temporary,):
             temporary.write_bytes(sealed(marshal.dumps(kept)))
@@ -176,8 +185,14 @@ def file_digest(path: Path) -> str:
     digest = _DIGESTS.get(key)
     if digest is None or _SEEN.setdefault(key, unwritten) != unwritten:
         digest = _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        _READS[path] = _READS.get(path, 0) + 1
     _SEEN[key] = unwritten
     return digest
+
+
+def _reads(paths) -> int:
+    """How many times this process has read ``paths`` whole, to digest them."""
+    return sum(_READS.get(Path(path).resolve(), 0) for path in paths)
 
 
 _RUN_KEYS_KEPT = 256
@@ -200,8 +215,8 @@ class FontBook:
         found = project_families(self.root)
         self.found = found.families
         self.families: dict[str, dict[str, Path]] = {name: family.faces for name, family in found.families.items()}
-        self._known_digests = recall_digests(parse_cache, [path for styles in self.families.values()
-                                                           for path in styles.values()]) if parse_cache is not None else 0
+        self._reads = recall_digests(parse_cache, [path for styles in self.families.values()
+                                                   for path in styles.values()]) if parse_cache is not None else 0
         self.indexes = found.indexes
         self.default = found.default
         self._faces: dict[tuple[str, str], FontFace] = {}
@@ -240,7 +255,7 @@ class FontBook:
             parts += [f"{name}:{style}:{path.name}" for name, styles in sorted(self.families.items())
                       for style, path in sorted(styles.items())]
             parts += [file_digest(p) for p in paths]
-            if self.parse_cache is not None and len(_DIGESTS) > self._known_digests:  # a font read anew
+            if self.parse_cache is not None and _reads(paths) > self._reads:  # a font read anew
                 keep_digests(self.parse_cache, paths)
             self._fingerprint = hashlib.sha256("\n".join(parts).encode()).hexdigest()
         return self._fingerprint
