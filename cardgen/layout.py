@@ -103,6 +103,14 @@ class Resources:
         except ValueError as exc:
             raise CardgenError(Problem(f'icon "{icon.name}": {exc}', icon.source)) from None
 
+    def icon_loaded(self, name: str) -> None:
+        """Load an image icon for ``paint_icon`` (CardgenError if it cannot be, or is no icon)."""
+        if name not in self._icon_images:
+            icon = self.card_set.icons.get(name)
+            if icon is None or icon.image is None:
+                raise CardgenError(Problem(f'icon "{name}" is not an image icon of the set', None))
+            self._icon_images[name] = self.icon_image(icon)
+
     def paint_icon(self, canvas, name: str, x: float, baseline: float, size: float) -> None:
         """Draw an image icon (its "I" part)."""
         image = self._icon_images.get(name)

@@ -54,10 +54,18 @@ class Rendered:
             parts = self.cache.get(face.content_hash)
         if parts is not None:
             element_at = _ElementsOf(lambda: self.renderer.markup(face), resources)
-            pure = pure_parts(parts)
-            if not pure:
-                element_at.prepare_all(parts)
-            return FaceDrawing(parts=parts, element_at=element_at, pure=pure, prepared=prepared, **common)
+            try:
+                pure = ready_parts(parts, resources)
+                if not pure:
+                    element_at.prepare_all(parts)
+            except CardgenError:
+                # an image or image icon the parts draw cannot be used now (a lowered limit, a
+                # file gone): laid out afresh, the face meets it again and says it as a build
+                # without the cache does (its card, the card's value, beside the other faces'
+                # problems), where it was said at the icon's line alone, or the value unnamed
+                pass
+            else:
+                return FaceDrawing(parts=parts, element_at=element_at, pure=pure, prepared=prepared, **common)
         laid = self.lay_out(face)
         self.laid_out += 1
         keep = None
@@ -76,12 +84,18 @@ class Rendered:
 _PURE = (TEXT, ICON)
 
 
-def pure_parts(parts: tuple) -> bool:
-    """Whether recorded parts draw with operators alone (see _PURE)."""
+def ready_parts(parts: tuple, resources: Resources) -> bool:
+    """Whether recorded parts draw with operators alone (see _PURE), each image icon they paint
+    loaded first (once a build: see Resources.paint_icon); raises CardgenError if one cannot be."""
+    pure = True
     for part in parts:
-        if part.__class__ is not str and part[0] not in _PURE:
-            return False
-    return True
+        if part.__class__ is not str:
+            kind = part[0]
+            if kind == ICON:
+                resources.icon_loaded(part[1])
+            elif kind != TEXT:
+                pure = False
+    return pure
 
 
 def _pure(laid: LaidFace, resources: Resources) -> bool:

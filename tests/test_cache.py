@@ -59,10 +59,36 @@ def test_a_font_swapped_for_one_of_its_size_and_time_prints_the_new_font(project
     build(project)
     swap_font(project / "fonts/DejaVuSans.ttf", project / "fonts/DejaVuSansCondensed.ttf")
     for memo in ("_DIGESTS", "_SEEN", "_READS"):  # a new process
-        monkeypatch.setattr(fonts, memo, {})
+        monkeypatch.setattr(fonts, memo, {}, raising=False)
     again = build(project)
     assert again.laid_out == 6
     assert again.pdf.read_bytes() == build(project, "fresh", cache=False).pdf.read_bytes()
+
+
+def test_a_kept_face_that_cannot_be_drawn_now_says_why_as_a_fresh_build_does(project, monkeypatch):
+    """A face kept in the cache whose image or image icon cannot be used now (a lowered limit, a
+    file gone) is laid out afresh, which says the problem as a build without the cache does. It
+    was said at the icon's line with no card, the build stopping at the first such face, and an
+    image named by a card's value at the template line, the value unnamed."""
+    from cardgen.errors import CardgenError
+
+    token = project / "templates/demo/token.xml.j2"
+    token.write_text(token.read_text().replace("</card>", '<image x="5" y="5" w="4" h="4" src="{{ picture }}"/>\n</card>'))
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("  label: M", "  label: M\n  picture: icons/star.svg"))
+    build(project)
+    path = project / "data/demo/more.csv"
+    path.write_text(path.read_text().replace("Attack <12> & more,1,Attack", "Attack <12> & more,1,Defend"))
+    monkeypatch.setenv("CARDGEN_MAX_SVG_ELEMENTS", "1")  # star.svg draws a polygon in its <svg>
+    said = []
+    for out, cache in (("output", True), ("fresh", False)):
+        with pytest.raises(CardgenError) as failed:
+            build(project, out, cache=cache)
+        said.append([str(problem) for problem in failed.value.problems])
+    assert said[0] == said[1]
+    assert [line.split(": SVG")[0] for line in said[0]] == [
+        'data/demo/set.yaml:22: card "Escape Artist": icon "star"',
+        'data/demo/cards.yaml:16: card "Marker": field "picture"']
 
 
 def test_a_damaged_cache_is_only_a_slower_build(project):
