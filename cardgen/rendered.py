@@ -59,10 +59,11 @@ class Rendered:
                 if not pure:
                     element_at.prepare_all(parts)
             except CardgenError:
-                # an image or image icon the parts draw cannot be used now (a lowered limit, a
-                # file gone): laid out afresh, the face meets it again and says it as a build
-                # without the cache does (its card, the card's value, beside the other faces'
-                # problems), where it was said at the icon's line alone, or the value unnamed
+                # an image or image icon the parts draw cannot be used now (a limit lowered
+                # since: CARDGEN_MAX_IMAGE_PIXELS, CARDGEN_MAX_SVG_ELEMENTS): laid out afresh, the
+                # face meets it again and says it as a build without the cache does (its card,
+                # the card's value, beside the other faces' problems), where it was said at the
+                # icon's line alone, the build stopping there, or with the value unnamed
                 pass
             else:
                 return FaceDrawing(parts=parts, element_at=element_at, pure=pure, prepared=prepared, **common)

@@ -66,8 +66,8 @@ def test_a_font_swapped_for_one_of_its_size_and_time_prints_the_new_font(project
 
 
 def test_a_kept_face_that_cannot_be_drawn_now_says_why_as_a_fresh_build_does(project, monkeypatch):
-    """A face kept in the cache whose image or image icon cannot be used now (a lowered limit, a
-    file gone) is laid out afresh, which says the problem as a build without the cache does. It
+    """A face kept in the cache whose image or image icon cannot be used now (a limit lowered
+    since) is laid out afresh, which says the problem as a build without the cache does. It
     was said at the icon's line with no card, the build stopping at the first such face, and an
     image named by a card's value at the template line, the value unnamed."""
     from cardgen.errors import CardgenError
