@@ -174,10 +174,10 @@ def keep_digests(folder: Path, paths) -> None:
 
 def file_digest(path: Path) -> str:
     """SHA-256 of a file, remembered while its size and modification time stay the same (a
-    build reads each font once, however many sets use it), and within a process while it stays
-    the same file, unwritten (its change time and inode): `cardgen watch` lives across saves,
-    and an image saved at its old size with its old time put back (an editor, a tool keeping
-    times) kept the old picture in every later build."""
+    build reads each font once, however many sets use it) and it stays the same file, unwritten
+    (its change time and inode): `cardgen watch` lives across saves, and an image saved at its
+    old size with its old time put back (an editor, a tool keeping times) kept the old picture
+    in every later build. A font's is kept for the next build the same way (``recall_digests``)."""
     path = Path(path).resolve()
     stat = path.stat()
     key = (path, stat.st_size, stat.st_mtime_ns)
