@@ -153,7 +153,7 @@ def recall_digests(folder: Path, paths) -> int:
                 path = by_key.get(key)
                 if path is not None and (path, size, modified) not in _DIGESTS:
                     _DIGESTS[path, size, modified] = digest
-                    _SEEN[path, size, modified] = (changed, inode)  # file_digest reads a file whose differ
+                    _SEEN[path, size, modified] = (changed, inode)  # one whose now differ is read again
     except (OSError, EOFError, ValueError, TypeError, AttributeError):
         pass  # none kept, or damaged: the files are read
     return _reads(paths)
