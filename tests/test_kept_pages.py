@@ -197,6 +197,15 @@ def _rebuilt_as_fresh(many, before: dict, after: dict):
     return again, fresh
 
 
+def test_a_kept_page_asks_again_for_the_pdf_version_its_svg_icon_asked_for(many):
+    """Drawing an SVG icon asks for PDF 1.4 (svglib sets each colour's alpha); a page kept whole
+    asks for it again: a rebuild whose SVG icons were all on kept pages wrote a 1.3 header."""
+    cards = many / "data/demo/cards.yaml"  # the first page names the fonts: it is never kept
+    cards.write_text(cards.read_text(encoding="utf-8").replace("on a :star: space", "on a space"), encoding="utf-8")
+    again, fresh = _rebuilt_as_fresh(many, {30: "planet :star: power"}, {30: "planet :star: power", 50: "a changed text"})
+    assert fresh.pdf.read_bytes().startswith(b"%PDF-1.4\n")
+
+
 def test_a_character_met_earlier_than_before_moves_the_codes_of_the_kept_pages_after_it(many):
     # ω first met on Card 31's page, ψ on Card 41's; then ψ on Card 11's: ψ takes ω's code, and
     # Card 31's page, its cards unchanged, must be drawn again with ω's new code

@@ -11,6 +11,11 @@ document (the same changes in the same order: the same codes). A rebuild that me
 under the same digest gives its characters their codes in the same order, as drawing it would,
 and writes the content kept.
 
+Drawing a page can also raise the document's PDF version (reportlab asks for 1.4 whenever a
+colour's alpha is set, as svglib's drawing of every SVG icon does): the version a page asked for
+is kept with it and asked for again when it is reused, else a rebuild whose SVG icons were all
+on pages kept whole wrote a PDF 1.3 header where a fresh build wrote 1.4.
+
 Only the plain cases are kept: every face on the page met for the first time and drawn with
 operators alone (text, image icons), or every face on it one already defined as a form (the
 backs of a deck, placed again and again); no font or subset named on the page, and the
@@ -20,6 +25,8 @@ from __future__ import annotations
 
 import hashlib
 from itertools import islice, repeat
+
+from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
 from ..streams import Latest
 
@@ -48,6 +55,14 @@ class KeptPages:
         self._kept_here = Latest(self.CONTENTS)
         self._states: list[tuple] = []  # (font, its state in the document) of each font the document names
         self._sizes: dict[tuple, str] = {}  # a page's size, boxes and turn -> their text
+        self._asked: set[str] = set()  # the PDF features (reportlab's keys) the page being drawn asked for
+        ensure = self.doc.ensureMinPdfVersion
+
+        def ensure_noted(*keys):  # the document's own method, the keys noted for the page drawn
+            self._asked.update(keys)
+            return ensure(*keys)
+
+        self.doc.ensureMinPdfVersion = ensure_noted
 
     # --- before a page is drawn ------------------------------------------------------
 
@@ -58,6 +73,7 @@ class KeptPages:
         content = self._reuse(page, placements, drawer)
         if content is None:
             self.before = self._fonts()  # the page is drawn: what it changes is told to ``shown``
+            self._asked.clear()
         return content
 
     def _reuse(self, page, placements, drawer) -> bytes | None:
@@ -87,7 +103,7 @@ class KeptPages:
             self._kept_here.move_to_end(key)
         if not _entry_shape(entry):
             return None
-        content_key, changes, used, has_images = entry
+        content_key, changes, used, has_images, asked = entry
         doc = self.doc
         objects = doc.idToObject
         if any(objects.get(doc.getXObjectName(name)) is None for name in dict.fromkeys(used)):  # each once
@@ -110,6 +126,8 @@ class KeptPages:
             self._contents.move_to_end(content_key)
         for name, text in changes:  # the codes, given in the order drawing the page gave them
             fonts[name].splitString(text, doc)
+        if asked:  # the PDF version drawing the page asked for
+            doc.ensureMinPdfVersion(*asked)
         self.canvas._formsinuse.extend(used)
         if has_images:
             self.canvas._currentPageHasImages = 1
@@ -200,7 +218,7 @@ class KeptPages:
         changes = tuple(changes)
         key, self.key = self.key, None
         if plain and key is not None and content_key is not None and _plain_page(page_object):
-            entry = (content_key, changes, self.forms, int(bool(self.has_images)))
+            entry = (content_key, changes, self.forms, int(bool(self.has_images)), tuple(sorted(self._asked)))
             self.kept.remember(key, entry)
             self._kept_here[key] = entry
             self._contents[content_key] = page_object.Contents.content  # (compressed)
@@ -212,9 +230,10 @@ class KeptPages:
 
 
 def _entry_shape(entry) -> bool:
-    return (entry.__class__ is tuple and len(entry) == 4 and entry[0].__class__ is str
+    return (entry.__class__ is tuple and len(entry) == 5 and entry[0].__class__ is str
             and entry[1].__class__ is tuple and entry[2].__class__ is tuple
-            and all(name.__class__ is str for name in entry[2]))
+            and all(name.__class__ is str for name in entry[2]) and entry[4].__class__ is tuple
+            and all(key in PDF_SUPPORT_VERSION for key in entry[4]))
 
 
 def _plain_page(page) -> bool:
