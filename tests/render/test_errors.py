@@ -106,6 +106,17 @@ def test_template_syntax_error(project):
     assert line.startswith('templates/demo/token.xml.j2:3: card "Marker": template syntax error:')
 
 
+@pytest.mark.parametrize("character, named", [
+    ("\x07", "U+0007 (a control character)"), ("\ufeff", "U+FEFF (a byte order mark)"),
+    ("\u200b", "U+200B (an invisible character)")])
+def test_an_invisible_character_in_a_template_tag_is_named_by_its_code_point(project, character, named):
+    """Jinja said "unexpected char '\\x07'": Python's escape, which no editor finds."""
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ " + character + "label }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": template syntax error: '
+                                    f"unexpected character {named}: delete it"]
+
+
 def test_markup_that_is_not_xml(project):
     edit(project / "templates/demo/token.xml.j2", "</card>", "<rect x='1'>\n</card>")
     only_tokens(project, "M")
