@@ -40,3 +40,12 @@ def _flow(value: object, inner: bool = False, depth: int = 0) -> str:
     if isinstance(value, (bytes, bytearray)):
         return "binary data (!!binary)"
     return f"a {type(value).__name__}"
+
+
+def quoted(value: object) -> str:
+    """As the messages have long said a scalar, in quotes ("two", "1.5", "2024-01-01"); null,
+    true/false, a list and a mapping as ``spelled`` says them, never str()'s Python spelling."""
+    if value is None or isinstance(value, (bool, dict, list, tuple, set, frozenset, bytes)):
+        return spelled(value)
+    text = str(value)
+    return f'"{text}"' if len(text) <= _MAX else f'"{text[:_MAX - 3]}..."'

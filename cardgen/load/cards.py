@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType, new_card
+from ..spelled import quoted
 from .header import hidden_character, read_by_another_name
 from .tables import YAML_SUFFIXES, Row, read_rows, yaml_rows_from
 from .yamlfile import relative_name
@@ -193,7 +194,7 @@ def _count(value: Any, source: Source, card: str) -> int:
     if value in (None, ""):
         return 1
     if isinstance(value, bool):
-        raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
+        raise CardgenError(Problem(f"count must be a whole number, got {quoted(value)}", source, card))
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
@@ -204,7 +205,7 @@ def _count(value: Any, source: Source, card: str) -> int:
             raise CardgenError(Problem(_too_many(f"of {len(digits):,} digits"), source, card))
         number = int(digits)
     else:
-        raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
+        raise CardgenError(Problem(f"count must be a whole number, got {quoted(value)}", source, card))
     if number < 0:
         raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
     if number > limit(COPIES_PER_CARD):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,8 @@ def _refused_tag(value: Any) -> str | None:
     """The tag of ``value`` as written (``!custom``, ``!!binary``) if cardgen does not read it."""
     if isinstance(value, bytes):
         return "!!binary"
+    if isinstance(value, AbstractSet):  # ruamel's CommentedSet keeps no tag: a mapping's keys, as Python says a set
+        return "!!set"
     tag = getattr(getattr(value, "tag", None), "value", None)
     if tag is None or tag in _READ_TAGS:
         return None
