@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, Source, fail
+from ..spelled import quoted
 from ..paths import OutsideProject, confined, not_a_file
 from .setvalues import unknown_keys
 from .tables import CARD_FILE_SUFFIXES, unknown_card_file_type
@@ -71,7 +72,7 @@ def card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[
             except (TypeError, ValueError):
                 timeout = -1.0
             if not 0 < timeout <= 600:
-                raise fail(f'timeout must be a number of seconds from 0 to 600, got "{spec.get("timeout")}"', where)
+                raise fail(f'timeout must be a number of seconds from 0 to 600, got {quoted(spec.get("timeout"))}', where)
             warning = fetch_copy(str(url).strip(), card_path, relative_name(card_path, root), where, timeout)
             if warning is not None:
                 warnings.append(warning)
@@ -82,7 +83,7 @@ def card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[
         if spec.get("delimiter") is not None:
             delimiter = named_delimiter(spec["delimiter"])
             if delimiter is None:
-                raise fail(f'delimiter must be one character or comma, semicolon, tab; got "{spec["delimiter"]}"',
+                raise fail(f'delimiter must be one character or comma, semicolon, tab; got {quoted(spec["delimiter"])}',
                            where)
             delimiters[card_path] = delimiter
         forced_type = spec.get("type")

@@ -123,7 +123,7 @@ class _Reader:
             about = self.required_text(spec, "about", f'option "{name}"')
             enabled = spec.get("enabled", False)
             if not isinstance(enabled, bool):
-                self.problem(spec, "enabled", f'"enabled" must be true or false, got "{as_text(enabled)}"')
+                self.problem(spec, "enabled", f'"enabled" must be true or false, got {quoted(as_text(enabled))}')
                 enabled = False
             self.options[str(name)] = Option(str(name), about, enabled, Source(self.file, line_of(options, name)))
 
@@ -265,7 +265,7 @@ class _Reader:
             return default
         value = item[key]
         if value not in options:
-            self.problem(item, key, f'"{key}" must be one of {", ".join(options)}, got "{as_text(value)}"')
+            self.problem(item, key, f'"{key}" must be one of {", ".join(options)}, got {quoted(as_text(value))}')
             return default
         return value
 

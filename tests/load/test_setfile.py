@@ -96,6 +96,8 @@ def test_a_safe_margin_that_leaves_no_room_is_refused_at_its_line(project, old, 
     ("bleed: 1", "bleed: {k: v}", 'data/demo/set.yaml:15: bleed: expected a length, got {k: v}'),
     ("bleed: 1", "bleed: ~", 'data/demo/set.yaml:15: bleed: expected a length, got null'),
     ("bleed: 1", "bleed: true", 'data/demo/set.yaml:15: bleed: expected a length, got true'),
+    ("size: poker", "size: poker\nsheet:\n  crop-marks: {a: 1}",
+     "data/demo/set.yaml:6: sheet crop-marks must be true or false, got {a: 1}"),
 ])
 def test_a_value_of_another_kind_is_shown_as_the_yaml_wrote_it(project, old, new, message):
     """Never Python's spelling (None, True, datetime.date(2024, 1, 1), {'k': 'v'}) of what the file holds."""

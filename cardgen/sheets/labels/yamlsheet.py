@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import Source, fail
-from ...spelled import spelled
+from ...spelled import quoted, spelled
 from ...limits import SHEET_SLOTS, limit, limit_message
 from ...load.yamlfile import line_of, read_yaml
 from ...units import parse_length
@@ -166,7 +166,7 @@ def _count(entry: dict, key: str, name: str) -> int:
 def _choice(entry: dict, key: str, allowed: tuple[str, ...], name: str) -> str:
     value = entry.get(key, allowed[0])
     if value not in allowed:
-        raise fail(f'{key} must be one of {", ".join(allowed)}, got "{value}"', Source(name, line_of(entry, key)))
+        raise fail(f'{key} must be one of {", ".join(allowed)}, got {quoted(value)}', Source(name, line_of(entry, key)))
     return value
 
 
