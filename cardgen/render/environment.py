@@ -307,7 +307,8 @@ class Templates:
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
-                message = f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set")
+                message = _JINJA_KINDS.sub(lambda m: _KIND_WORDS[m.group(1)],
+                                           f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set"))
             elif isinstance(exc, ValueError) and "integer string conversion" in message:
                 message = "a number of more than 4300 digits cannot be written"
             elif isinstance(exc, OverflowError) and message.startswith("Range too big."):
@@ -357,6 +358,13 @@ class Templates:
 
 INCLUDE_NAMES = 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'
 _SET_VIEW = "cardgen.render.faces.SetView"  # how Jinja names the template's `set` in a message
+# Jinja names a value's kind as Python does ("'None' has no attribute 'name'", "'dict object'"):
+# said in the words of the data files and of cardgen's other messages
+_KIND_WORDS = {"None": "none (left empty in YAML, or nothing found)", "dict object": "a mapping",
+               "list object": "a list", "str object": "text", "int object": "a number", "float object": "a number",
+               "bool object": "true or false", "Markup object": "text", "date object": "a date",
+               "datetime object": "a date"}
+_JINJA_KINDS = re.compile("'(" + "|".join(re.escape(kind) for kind in _KIND_WORDS) + ")'(?= has no attribute)")
 
 
 class _IncludingSource(Source):

@@ -117,6 +117,16 @@ def test_an_invisible_character_in_a_template_tag_is_named_by_its_code_point(pro
                                     f"unexpected character {named}: delete it"]
 
 
+@pytest.mark.parametrize("expression, said", [
+    ("none.name", "none (left empty in YAML, or nothing found) has no attribute 'name'"),
+    ("[1].q", "a list has no attribute 'q'"), ("{}.q", "a mapping has no attribute 'q'")])
+def test_an_attribute_of_a_value_that_has_none_is_said_in_the_data_files_words(project, expression, said):
+    """Jinja said "'None' has no attribute 'name'", "'list object'": Python's names for them."""
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ " + expression + " }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": undefined name: {said}']
+
+
 def test_markup_that_is_not_xml(project):
     edit(project / "templates/demo/token.xml.j2", "</card>", "<rect x='1'>\n</card>")
     only_tokens(project, "M")
