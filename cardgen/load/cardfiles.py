@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, Source, fail
-from ..spelled import quoted
+from ..spelled import quoted, spelled
 from ..paths import OutsideProject, confined, not_a_file
-from .setvalues import unknown_keys
+from .setvalues import text, unknown_keys
 from .tables import CARD_FILE_SUFFIXES, unknown_card_file_type
 from .yamlfile import relative_name
 
@@ -54,6 +54,12 @@ def card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[
         spec = dict(entry) if isinstance(entry, dict) else {"url": entry} if is_url(entry) else {"file": entry}
         if isinstance(entry, dict):
             unknown_keys(entry, CARD_FILE_KEYS, where.file, "card file")
+        if isinstance(entry, dict):  # a list or true/false for a name: "must be text", not "['a.csv']" not found
+            text(entry, "file", at, "card file: file")
+            text(entry, "url", at, "card file: url")
+        elif not isinstance(entry, str):
+            raise fail("each entry of `cards` is a file name, an address, or {file:, url:, type:, delimiter:}, "
+                       f"got {spelled(entry)}", where)
         url, name = spec.get("url"), spec.get("file")
         if url is not None and not is_url(url):
             raise fail(f'url: "{url}" is not an http:// or https:// address', where)

@@ -339,6 +339,7 @@ def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
         unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
         image = None
         if "image" in spec:
+            text(spec, "image", at, f'icon "{icon_name}": image')  # a list: "must be text", not "['a.svg']" not found
             try:
                 image = confined(root, directory, str(spec["image"]), f'icon "{icon_name}": image')
             except OutsideProject as exc:
