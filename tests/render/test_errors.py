@@ -127,6 +127,18 @@ def test_an_attribute_of_a_value_that_has_none_is_said_in_the_data_files_words(p
     assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": undefined name: {said}']
 
 
+@pytest.mark.parametrize("expression, said", [
+    ("label + 1", "text and a number cannot be added with +: join them into text with ~"),
+    ("label - 1", "text - a number cannot be worked out (a value of the wrong kind)"),
+    ("1 | length", "a number has no length"), ("range(label)", "text is given where a whole number is needed"),
+    ("label < 1", "text and a number cannot be compared with <")])
+def test_a_value_of_the_wrong_kind_in_a_sum_is_said_in_the_data_files_words(project, expression, said):
+    """Python's TypeError said "can only concatenate str (not "int") to str", "object of type 'int' has no len()"."""
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ " + expression + " }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": {said}']
+
+
 def test_markup_that_is_not_xml(project):
     edit(project / "templates/demo/token.xml.j2", "</card>", "<rect x='1'>\n</card>")
     only_tokens(project, "M")
