@@ -272,7 +272,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
         return [new_card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
-        raise CardgenError(Problem(f'each: "{each}" must name a list of {{name: ...}} items in the set\'s variables',
+        raise CardgenError(Problem(f'each: {quoted(each)} must name a list of {{name: ...}} items in the set\'s variables',
                                    source_of("each", row.source), name))
     cards = []
     for item in items:
