@@ -4,6 +4,8 @@ from __future__ import annotations
 import math
 import re
 
+from .spelled import spelled
+
 MM_PER_INCH = 25.4
 MM_PER_PT = MM_PER_INCH / 72.0
 PT_PER_MM = 72.0 / MM_PER_INCH
@@ -16,8 +18,8 @@ _FACTOR = {None: 1.0, "mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_PT}
 
 def parse_length(value: object) -> float:
     """Return the length in millimetres; raise ValueError with a readable reason."""
-    if isinstance(value, bool):
-        raise ValueError(f"expected a length, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):  # null, a date, a list
+        raise ValueError(f"expected a length, got {spelled(value)}")
     if isinstance(value, (int, float)):
         try:
             length = float(value)

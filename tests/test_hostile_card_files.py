@@ -31,7 +31,16 @@ from demobuild import edit, problems
           "text"),
     ("!!merge x", 'invalid YAML: a value tagged "!!merge": cardgen reads text, numbers, true and false, dates, lists '
                   "and mappings: remove the tag"),
-], ids=["5000 digits", "custom tag", "python tag", "binary", "tagged mapping", "merge word", "value word", "merge tag"])
+    ("!!set {a, b}", 'invalid YAML: a value tagged "!!set": cardgen reads text, numbers, true and false, dates, lists '
+                     "and mappings: remove the tag"),  # it was 'count must be a whole number, got "set(odict_keys(...))"'
+    ("{a: 1}", 'card "Quick Draw": count must be a whole number, got {a: 1}'),  # it was got "{'a': 1}"
+    ("true", 'card "Quick Draw": count must be a whole number, got true'),  # it was got "True"
+    ("!!bool maybe", 'invalid YAML: the value maybe tagged "!!bool" is not true or false: remove the tag to keep it as '
+                     "text"),  # it was an internal error (KeyError)
+    ("!!int abc", 'invalid YAML: the value abc tagged "!!int" is not a whole number: remove the tag to keep it as '
+                  "text"),  # it was "a value is not a date (invalid literal for int() ...)", with no line
+], ids=["5000 digits", "custom tag", "python tag", "binary", "tagged mapping", "merge word", "value word", "merge tag",
+        "set", "mapping", "true", "bool tag", "int tag"])
 def test_a_yaml_value_cardgen_cannot_read_is_said_at_its_line(project, value, message):
     """The digits were "not a date", with no line; a tagged count was "not a whole number, got "2""."""
     edit(project / "data/demo/cards.yaml", "  count: 2\n", f"  count: {value}\n")

@@ -71,11 +71,11 @@ JOINED_NONE = ('a value joined into text here (with ~, %, join or format) is non
 
 @pytest.mark.parametrize("joined", ['"Flavor: " ~ set.accent', '"Flavor: %s" % set.accent',
                                     '["Flavor", set.accent] | join(": ")', '"Flavor: %s" | format(set.accent)',
-                                    '"Flavor: {}".format(set.accent)'],
-                         ids=["tilde", "percent", "join", "format", "str-format"])
+                                    '"Flavor: {}".format(set.accent)', '"Flavor: " ~ none'],
+                         ids=["tilde", "percent", "join", "format", "str-format", "tilde-literal"])
 def test_a_none_joined_into_text_is_not_printed_either(built, cli, joined):
     """``"Flavor: " ~ set.accent`` printed "Flavor: None" for a value left empty, as did the
-    other ways of making text of it."""
+    other ways of making text of it; ``~ none`` written in the template did still (a constant was let through)."""
     project, _ = built
     edit(project / "data/demo/set.yaml", "defaults:", "variables:\n  accent: ~\ndefaults:")
     edit(project / "templates/demo/action.xml.j2", "{{ flavor }}", "{{ " + joined + " }}")

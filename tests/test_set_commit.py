@@ -63,7 +63,7 @@ def test_a_box_whose_layout_fails_leaves_the_sets_files_as_they_were(tmp_path):
     done = run_cli(root, "build", "--no-cache")
     assert done.returncode == 1
     assert done.stderr == ("templates/demo/box.xml.j2:1: card \"actions\": undefined name: "
-                           "'dict object' has no attribute 'nothing'\ncardgen: 1 error, 0 warnings\n")
+                           "a mapping has no attribute 'nothing'\ncardgen: 1 error, 0 warnings\n")
     assert outputs(root / "output") == before
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import Source, fail
+from ..spelled import quoted
 
 MODES = ("rgb", "cmyk")
 COLOR_KEYS = {"mode", "profile", "ink-limit"}
@@ -53,7 +54,7 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
                 raise fail(f'color: unknown key "{key}" (known: {", ".join(sorted(COLOR_KEYS))})', at(spec, key))
         mode = str(spec.get("mode", "cmyk")).lower()
         if mode not in MODES:
-            raise fail(f'color mode must be rgb or cmyk, got "{mode}"',
+            raise fail(f'color mode must be rgb or cmyk, got {quoted(mode)}',
                        at(None, "color") if isinstance(raw, str) else at(spec, "mode"))
         settings["mode"] = mode
         if spec.get("profile") is not None:
@@ -65,7 +66,7 @@ def color_settings(raw: Any, intent_raw: Any, directory: Path, at) -> ColorSetti
             except (TypeError, ValueError):
                 limit = -1
             if not 100 <= limit <= 400:
-                raise fail(f'ink-limit is a total ink percentage from 100 to 400, got "{spec["ink-limit"]}"',
+                raise fail(f'ink-limit is a total ink percentage from 100 to 400, got {quoted(spec["ink-limit"])}',
                            at(spec, "ink-limit"))
             settings["ink_limit"] = limit
     if intent_raw is not None:

@@ -18,6 +18,7 @@ from ..draw.context import FaceGeometry
 from ..errors import CardgenError, fail
 from ..model import BoxSpec, Card, CardSet, CardSize, CardType
 from ..rendered import render_set
+from ..spelled import spelled
 from ..sheets.sizes import fmt, paper_size
 from ..units import PT_PER_MM
 from ..write.atomic import Batch, staged
@@ -60,7 +61,7 @@ def tuck_box(card_set: CardSet, spec: BoxSpec) -> tuple[TuckBox, list[tuple[Card
     held = held_cards(card_set, spec)
     count = sum(copies for _, copies in held)
     if count == 0:
-        raise fail(f'box "{spec.name}" holds no card: nothing matches {dict(spec.where) or "the deck list"}',
+        raise fail(f'box "{spec.name}" holds no card: nothing matches {spelled(dict(spec.where)) if spec.where else "the deck list"}',
                    spec.source)
     sizes = {(card_set.types[card.type].size.w, card_set.types[card.type].size.h) for card, _ in held}
     if len(sizes) > 1:

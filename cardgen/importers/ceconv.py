@@ -253,9 +253,13 @@ def import_ceconv(path: Path | str, set_dir: Path | str) -> Path:
     set_file = set_dir / "set.yaml"
     if not set_file.is_file():
         raise CardgenError(Problem(f"no set.yaml in {set_dir.as_posix()}", Source(set_file.as_posix())))
-    listed = _powers_listed(set_file)
     target = set_dir / "powers.yaml"
     _check_replaceable(target)
+    # set.yaml read as every command reads it first (a mapping, its keys and kinds): this reader
+    # of its own then met an empty file, a list or a bare word as None.get and an internal error
+    from ..load.setfile import load_set
+    load_set(set_dir.name, set_dir.parent.parent, check_cards=False)
+    listed = _powers_listed(set_file)
     files = {target: powers_yaml(powers, Path(path).name)}
     if not listed:
         files[set_file] = _with_powers_entry(set_file)

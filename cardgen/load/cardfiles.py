@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, Source, fail
+from ..spelled import quoted, spelled
 from ..paths import OutsideProject, confined, not_a_file
-from .setvalues import unknown_keys
+from .setvalues import text, unknown_keys
 from .tables import CARD_FILE_SUFFIXES, unknown_card_file_type
 from .yamlfile import relative_name
 
@@ -53,6 +54,12 @@ def card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[
         spec = dict(entry) if isinstance(entry, dict) else {"url": entry} if is_url(entry) else {"file": entry}
         if isinstance(entry, dict):
             unknown_keys(entry, CARD_FILE_KEYS, where.file, "card file")
+        if isinstance(entry, dict):  # a list or true/false for a name: "must be text", not "['a.csv']" not found
+            text(entry, "file", at, "card file: file")
+            text(entry, "url", at, "card file: url")
+        elif not isinstance(entry, str):
+            raise fail("each entry of `cards` is a file name, an address, or {file:, url:, type:, delimiter:}, "
+                       f"got {spelled(entry)}", where)
         url, name = spec.get("url"), spec.get("file")
         if url is not None and not is_url(url):
             raise fail(f'url: "{url}" is not an http:// or https:// address', where)
@@ -71,7 +78,7 @@ def card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[
             except (TypeError, ValueError):
                 timeout = -1.0
             if not 0 < timeout <= 600:
-                raise fail(f'timeout must be a number of seconds from 0 to 600, got "{spec.get("timeout")}"', where)
+                raise fail(f'timeout must be a number of seconds from 0 to 600, got {quoted(spec.get("timeout"))}', where)
             warning = fetch_copy(str(url).strip(), card_path, relative_name(card_path, root), where, timeout)
             if warning is not None:
                 warnings.append(warning)
@@ -82,7 +89,7 @@ def card_files(data: Any, directory: Path, root: Path, at, types=None) -> tuple[
         if spec.get("delimiter") is not None:
             delimiter = named_delimiter(spec["delimiter"])
             if delimiter is None:
-                raise fail(f'delimiter must be one character or comma, semicolon, tab; got "{spec["delimiter"]}"',
+                raise fail(f'delimiter must be one character or comma, semicolon, tab; got {quoted(spec["delimiter"])}',
                            where)
             delimiters[card_path] = delimiter
         forced_type = spec.get("type")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..model import Card, CardType, new_card
+from ..spelled import quoted
 from .header import hidden_character, read_by_another_name
 from .tables import YAML_SUFFIXES, Row, read_rows, yaml_rows_from
 from .yamlfile import relative_name
@@ -193,7 +194,7 @@ def _count(value: Any, source: Source, card: str) -> int:
     if value in (None, ""):
         return 1
     if isinstance(value, bool):
-        raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
+        raise CardgenError(Problem(f"count must be a whole number, got {quoted(value)}", source, card))
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
@@ -204,7 +205,7 @@ def _count(value: Any, source: Source, card: str) -> int:
             raise CardgenError(Problem(_too_many(f"of {len(digits):,} digits"), source, card))
         number = int(digits)
     else:
-        raise CardgenError(Problem(f'count must be a whole number, got "{value}"', source, card))
+        raise CardgenError(Problem(f"count must be a whole number, got {quoted(value)}", source, card))
     if number < 0:
         raise CardgenError(Problem(f"count must not be negative, got {number}", source, card))
     if number > limit(COPIES_PER_CARD):
@@ -271,7 +272,7 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
         return [new_card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
-        raise CardgenError(Problem(f'each: "{each}" must name a list of {{name: ...}} items in the set\'s variables',
+        raise CardgenError(Problem(f'each: {quoted(each)} must name a list of {{name: ...}} items in the set\'s variables',
                                    source_of("each", row.source), name))
     cards = []
     for item in items:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..color.settings import color_settings
 from ..errors import Source, fail
+from ..spelled import quoted
 from ..model import Back, BoxSpec, CardSet, CardType, Icon
 from ..paths import OutsideProject, confined, not_a_file, set_names  # noqa: F401 - set_names: the API's name here
 from ..units import parse_length
@@ -308,10 +309,10 @@ def _sheet_files(sheet: Any, root: Path, directory: Path, at) -> None:
 
     for key in ("spacing", "orientation"):  # said here, at their lines: the build knows only the set's
         if sheet.get(key) is not None and sheet[key] not in CHOICES[key]:
-            raise fail(f'sheet {key} must be one of {", ".join(CHOICES[key])}, got "{sheet[key]}"', at(sheet, key))
+            raise fail(f'sheet {key} must be one of {", ".join(CHOICES[key])}, got {quoted(sheet[key])}', at(sheet, key))
     for key in ("crop-marks", "cut-lines"):  # "no" is text in YAML 1.2, and text is true
         if sheet.get(key) is not None and not isinstance(sheet[key], bool):
-            raise fail(f'sheet {key} must be true or false, got "{sheet[key]}"', at(sheet, key))
+            raise fail(f'sheet {key} must be true or false, got {quoted(sheet[key])}', at(sheet, key))
     for paper, name in named:
         if isinstance(name, str):
             from ..sheets.labels import is_path, load_template  # the sheet readers: only for sets that name a sheet
@@ -338,6 +339,7 @@ def _icons(raw: Any, root: Path, directory: Path, at) -> dict[str, Icon]:
         unknown_keys(spec, ICON_KEYS, where.file, f'icon "{icon_name}"')
         image = None
         if "image" in spec:
+            text(spec, "image", at, f'icon "{icon_name}": image')  # a list: "must be text", not "['a.svg']" not found
             try:
                 image = confined(root, directory, str(spec["image"]), f'icon "{icon_name}": image')
             except OutsideProject as exc:

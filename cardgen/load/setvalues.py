@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from ..errors import Source, fail
+from ..spelled import quoted
 from ..units import parse_length
 from .yamlfile import line_of
 
@@ -16,7 +17,7 @@ def check_date(value: str, where: Source) -> None:
     try:
         datetime.date.fromisoformat(value[:10]) if len(value) <= 10 else datetime.datetime.fromisoformat(value)
     except ValueError:
-        raise fail(f'date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), got "{value}"', where) from None
+        raise fail(f'date must be a date such as 2024-05-01 (or 2024-05-01T12:00:00), got {quoted(value)}', where) from None
 
 
 def card_shape(value: Any, where: Source) -> str:
@@ -39,7 +40,7 @@ def card_shape(value: Any, where: Source) -> str:
     shape = ALIASES.get(str(value), str(value))
     if shape not in ("rect", "circle", *HEXES):
         raise fail(f'shape must be rect, circle, hex-pointy (or hexagon), hex-flat or {{path: "M ... Z"}}, '
-                   f'got "{value}"', where)
+                   f'got {quoted(value)}', where)
     return shape
 
 

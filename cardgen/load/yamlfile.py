@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +157,26 @@ def _impossible_date(text: str) -> tuple[int | None, str]:
     return None, "a value"
 
 
+_TAGGED = re.compile(r"!!(int|float|bool|timestamp)[ \t]+(\"[^\"\n]*\"|'[^'\n]*'|[^\s,\]}#]+)")
+_TAG_READS = {"int": (re.compile(r"[-+]?(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)"), "a whole number"),
+              "float": (re.compile(r"[-+]?(\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN|[-+]?([0-9_]+\.?[0-9_]*|\.[0-9_]+)"
+                                   r"([eE][-+]?[0-9]+)?"), "a number"),
+              "bool": (re.compile(r"(?i)true|false|yes|no|on|off|y|n"), "true or false"),
+              "timestamp": (re.compile(r"\d{4}-\d\d?-\d\d?([Tt ].*)?"), "a date")}
+
+
+def _unreadable_tag(text: str) -> tuple[int | None, str | None]:
+    """The line and words of the first value whose core tag (``!!int``, ``!!bool``...) cannot
+    read it: ruamel raises a bare ValueError or KeyError for it, with no line."""
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _TAGGED.finditer(line):
+            value = match.group(2)
+            pattern, kind = _TAG_READS[match.group(1)]
+            if not pattern.fullmatch(value.strip("'\"")):
+                return number, f'the value {value} tagged "!!{match.group(1)}" is not {kind}'
+    return None, None
+
+
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -176,12 +197,17 @@ def _round_trip(text: str, name: str) -> Any:
         raise fail(f"invalid YAML: {message}", Source(name, line)) from None
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
-    except ValueError as exc:  # a date that does not exist (2024-13-45): YAML reads it as a date
+    except (ValueError, KeyError) as exc:  # a date that does not exist (2024-13-45): YAML reads it as a date
         line, digits = _longest_number(text)
         if digits > sys.get_int_max_str_digits():  # Python reads no longer number: said as a number, not a date
             raise fail(f"invalid YAML: a number of {digits:,} digits, more than the {sys.get_int_max_str_digits():,} "
                        "Python reads: put quotes round it to keep it as text", Source(name, line)) from None
         line, written = _impossible_date(text)
+        if line is None:  # "!!int abc", "!!bool maybe": the tag's own reading failed ("not a date", KeyError)
+            line, tagged = _unreadable_tag(text)
+            if tagged is not None or isinstance(exc, KeyError):
+                raise fail(f"invalid YAML: {tagged or 'a tagged value cannot be read'}: remove the tag to keep it as "
+                           "text", Source(name, line)) from None
         raise fail(f"invalid YAML: {written} is not a date ({exc}): put quotes round it to keep it as text",
                    Source(name, line)) from None
     except ReaderError as exc:  # a character YAML refuses to read: named at its line, as one in a value is
@@ -243,6 +269,8 @@ def _refused_tag(value: Any) -> str | None:
     """The tag of ``value`` as written (``!custom``, ``!!binary``) if cardgen does not read it."""
     if isinstance(value, bytes):
         return "!!binary"
+    if isinstance(value, AbstractSet):  # ruamel's CommentedSet keeps no tag: a mapping's keys, as Python says a set
+        return "!!set"
     tag = getattr(getattr(value, "tag", None), "value", None)
     if tag is None or tag in _READ_TAGS:
         return None

@@ -271,7 +271,8 @@ class _Guard(NodeTransformer):
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
-        node.nodes = [part if isinstance(part, nodes.Const) else
+        # a constant is text or a number as written, but for `none`: "Gather" ~ none wrote "GatherNone"
+        node.nodes = [part if isinstance(part, nodes.Const) and part.value is not None else
                       nodes.Filter(part, JOINED, [], [], None, None, lineno=part.lineno) for part in node.nodes]
         return nodes.Filter(node, SIZED, [], [], None, None, lineno=node.lineno)
 

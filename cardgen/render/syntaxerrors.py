@@ -13,6 +13,7 @@ _UNCLOSED = re.compile(r"Unexpected end of template\. Jinja was looking for the 
                        r"The innermost block that needs to be closed is '(\w+)'\.")
 _NESTING = re.compile(r"You probably made a nesting mistake\..*The innermost block that needs to be closed is '(\w+)'\.")
 _OFFSET = re.compile(r"^(unexpected char '.*?') at \d+$")
+_ESCAPED = re.compile(r"^unexpected char '(\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}))'")
 _NOT_ENDED = ("expected token 'end of print statement'", "expected token 'end of statement block'")
 _OPENING = frozenset({"if", "for", "block", "macro", "call", "filter", "with", "set", "autoescape", "trans", "cache"})
 _BEGINS = {"variable_begin": "{{", "block_begin": "{%"}
@@ -38,6 +39,7 @@ def where_to_edit(exc: TemplateSyntaxError, source: str | None, environment) -> 
     offset = _OFFSET.match(message)
     if offset:  # an offset into the source as cardgen marked it: no one's column
         message = offset.group(1) + (" (a quote never closed?)" if message[17:18] in "\"'" else "")
+    message = _ESCAPED.sub(_character_named, message)
     if source is None:
         return message, line
     unclosed = _UNCLOSED.match(message)
@@ -101,3 +103,12 @@ def _tag_open_at(source: str, environment, line: int) -> tuple[str, int] | None:
         elif token in _ENDS:
             opened = None
     return opened if opened is not None and opened[1] < line else None
+
+
+def _character_named(match: re.Match) -> str:
+    """Jinja's "unexpected char '\\x07'" is Python's escape of an invisible character, which the
+    designer cannot search for: its code point and what it is instead."""
+    character = chr(int(match.group(1)[2:], 16))
+    kind = ("a control character" if character < " " or "\x7f" <= character <= "\x9f"
+            else "a byte order mark" if character == "\ufeff" else "an invisible character")
+    return f"unexpected character U+{ord(character):04X} ({kind}): delete it"

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 
 from ..errors import Source, fail
 from ..model import CardSize
+from ..spelled import spelled
 from ..units import parse_length
 
 # Portrait (width <= height).
@@ -48,7 +49,7 @@ def card_size(value: object, source: Source | None = None) -> CardSize:
                 raise fail(f"card size {key} must be greater than 0, got {value[key]}", source)
             lengths.append(length)
         return CardSize(lengths[0], lengths[1], "custom")
-    raise fail(f"card size must be a preset name or {{w: ..., h: ...}}, got {value!r}", source)
+    raise fail(f"card size must be a preset name or {{w: ..., h: ...}}, got {spelled(value)}", source)
 
 
 def paper_size(paper: object, source: Source | None = None) -> tuple[float, float]:
@@ -67,7 +68,7 @@ def paper_size(paper: object, source: Source | None = None) -> tuple[float, floa
         if w <= 0 or h <= 0:
             raise fail(f"paper sides must be greater than 0, got {paper[0]} x {paper[1]}", source)
         return (min(w, h), max(w, h))
-    raise fail(f"paper must be a name or (w, h) in mm, got {paper!r}", source)
+    raise fail(f"paper must be a name or (w, h) in mm, got {spelled(paper)}", source)
 
 
 def paper_name(paper: object) -> str:

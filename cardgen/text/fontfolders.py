@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import LOOP_REASON, Source, fail
 from ..load.yamlfile import line_of, read_yaml, relative_name
+from ..spelled import spelled
 from ..paths import OutsideProject, confined, link_loop, kind_at, not_a_file, real_inside, shipped_folder
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
@@ -96,7 +97,7 @@ def _declared(index: Path, root: Path, origin: str, folder_name: str) -> tuple[d
             style = _style_of(str(key), Source(file, line_of(styles, key)))
             if not isinstance(value, str) or not value.strip():  # null read as the file "None"
                 given = ("empty (null in YAML)" if value is None or isinstance(value, str)
-                         else f"a {_yaml_kind(value)}, {value!r}"[:80])
+                         else f"a {_yaml_kind(value)}, {spelled(value)}")
                 raise fail(f'font family "{name}": {key}: expected the name of a .ttf or .otf file in '
                            f"{folder_name}/, got {given}", Source(file, line_of(styles, key)))
             path = folder / str(value)  # named as written: fonts/ itself may be a link inside the project

@@ -20,6 +20,7 @@ from ..errors import CardgenError, Problem, Source
 from ..limits import COPIES_PER_CARD, COPIES_PER_SET, limit, limit_message
 from ..load.yamlfile import line_of, read_yaml, relative_name
 from ..model import Card, CardSet
+from ..spelled import spelled
 from .fields import as_text
 
 PARTS = ("main", "bench")
@@ -99,7 +100,8 @@ def _read_part(data: Mapping, part: str, file: str, by_name: Mapping[str, list[C
             problems.append(Problem(f"the set has several cards of this name ({rows})", source, name))
             continue
         if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
-            shown = "nothing" if copies is None else f'"{as_text(copies)}"'
+            shown = ("nothing" if copies is None else spelled(copies) if isinstance(copies, (dict, list))
+                     else f'"{as_text(copies)}"')
             problems.append(Problem(f"copies must be a whole number of at least 1, got {shown}", source, name))
             continue
         if copies > limit(COPIES_PER_CARD):

@@ -39,6 +39,7 @@ from typing import Any, Mapping
 
 from ..errors import CardgenError, Problem, Source
 from ..load.yamlfile import line_of, read_yaml, relative_name
+from ..spelled import quoted
 from .fields import Condition, as_text
 from .rules import MESSAGE_NAMES, Bounds, Option, Rule, RulesFile
 
@@ -122,7 +123,7 @@ class _Reader:
             about = self.required_text(spec, "about", f'option "{name}"')
             enabled = spec.get("enabled", False)
             if not isinstance(enabled, bool):
-                self.problem(spec, "enabled", f'"enabled" must be true or false, got "{as_text(enabled)}"')
+                self.problem(spec, "enabled", f'"enabled" must be true or false, got {quoted(as_text(enabled))}')
                 enabled = False
             self.options[str(name)] = Option(str(name), about, enabled, Source(self.file, line_of(options, name)))
 
@@ -136,7 +137,7 @@ class _Reader:
         if not isinstance(kind, str) or kind not in KIND_KEYS:  # a list or mapping cannot be looked up
             known = ", ".join(KIND_KEYS)
             where = ("rule" if "rule" in item else None)
-            what = f'unknown rule kind "{as_text(kind)}"' if "rule" in item else 'missing "rule:"'
+            what = f"unknown rule kind {quoted(kind)}" if "rule" in item else 'missing "rule:"'
             self.problem(item, where, f"{what} (one of {known})")
             return None
         allowed = COMMON_KEYS + KIND_KEYS[kind]
@@ -264,7 +265,7 @@ class _Reader:
             return default
         value = item[key]
         if value not in options:
-            self.problem(item, key, f'"{key}" must be one of {", ".join(options)}, got "{as_text(value)}"')
+            self.problem(item, key, f'"{key}" must be one of {", ".join(options)}, got {quoted(as_text(value))}')
             return default
         return value
 
@@ -275,7 +276,7 @@ class _Reader:
                 continue
             value = item[key]
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                self.problem(item, key, f'"{key}" must be a whole number (0 or more), got "{as_text(value)}"')
+                self.problem(item, key, f'"{key}" must be a whole number (0 or more), got {quoted(value)}')
                 return None
             numbers[key] = int(value)
         if not numbers:

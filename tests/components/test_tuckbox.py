@@ -144,7 +144,7 @@ def test_a_box_that_holds_nothing_is_an_error(tmp_path):
     with pytest.raises(CardgenError) as caught:
         cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False))
     assert str(caught.value.problems[0]).endswith(
-        "box \"none\" holds no card: nothing matches {'type': 'nothing'}")
+        "box \"none\" holds no card: nothing matches {type: nothing}")
 
 
 @pytest.mark.parametrize("box", ["boxes:\n  mixed:\n    template: demo/box.xml.j2\n",

@@ -65,3 +65,18 @@ def test_a_powers_file_written_by_hand_is_not_replaced_and_an_imported_one_is(tm
     result = cli(root, "import", "ce-conv", str(POWERS), "--set", "prisoners")
     assert (result.exit_code, result.stderr.splitlines()[0]) == (
         1, "data/prisoners/powers.yaml: is a named pipe (FIFO), not a file: the import writes the powers here")
+
+
+def test_a_set_yaml_that_is_no_mapping_is_said_as_every_command_says_it(tmp_path, cli):
+    """The import read set.yaml with its own code: an empty file, a list or a word was an internal
+    error (None.get), and `types: power` (text) passed as the type "power"."""
+    (tmp_path / "data/prisoners").mkdir(parents=True)
+    set_yaml = tmp_path / "data/prisoners/set.yaml"
+    for text, message in [("", "data/prisoners/set.yaml:1: set.yaml must be a mapping"),
+                          ("- power\n", "data/prisoners/set.yaml:1: set.yaml must be a mapping"),
+                          ("name: prisoners\ntypes: power\ncards: [powers.yaml]\n",
+                           "data/prisoners/set.yaml:2: `types` must be a mapping of name: value")]:
+        set_yaml.write_text(text)
+        result = cli(tmp_path, "import", "ce-conv", str(POWERS), "--set", "prisoners")
+        assert (result.exit_code, result.stderr.splitlines()) == (1, [message, "cardgen: 1 error, 0 warnings"])
+        assert set_yaml.read_text() == text and not (tmp_path / "data/prisoners/powers.yaml").exists()

@@ -86,3 +86,25 @@ def test_a_safe_margin_that_leaves_no_room_is_refused_at_its_line(project, old, 
     """Every text box of every card was said to reach outside the safe zone, each at its own
     template line, and never the set.yaml line to change."""
     assert problems_after(project, old, new) == [message]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("size: poker", "size: ~", "data/demo/set.yaml:4: card size must be a preset name or {w: ..., h: ...}, got null"),
+    ("size: poker", "size: 2024-01-01",
+     "data/demo/set.yaml:4: card size must be a preset name or {w: ..., h: ...}, got 2024-01-01"),
+    ("size: poker", "size: [a, 2]", "data/demo/set.yaml:4: card size must be a preset name or {w: ..., h: ...}, got [a, 2]"),
+    ("bleed: 1", "bleed: {k: v}", 'data/demo/set.yaml:15: bleed: expected a length, got {k: v}'),
+    ("bleed: 1", "bleed: ~", 'data/demo/set.yaml:15: bleed: expected a length, got null'),
+    ("bleed: 1", "bleed: true", 'data/demo/set.yaml:15: bleed: expected a length, got true'),
+    ("size: poker", "size: poker\nsheet:\n  crop-marks: {a: 1}",
+     "data/demo/set.yaml:6: sheet crop-marks must be true or false, got {a: 1}"),
+    ("star: {image: icons/star.svg}", "star: {image: [icons/star.svg]}",
+     'data/demo/set.yaml:22: icon "star": image must be text, got a list'),  # was: image "['icons/star.svg']" not found
+    ("  - cards.yaml", "  - [cards.yaml]", "data/demo/set.yaml:24: each entry of `cards` is a file name, an address, or "
+                                           "{file:, url:, type:, delimiter:}, got [cards.yaml]"),
+    ("{file: more.csv, type: action}", "{file: {a: more.csv}, type: action}",
+     "data/demo/set.yaml:25: card file: file must be text, got a mapping"),
+])
+def test_a_value_of_another_kind_is_shown_as_the_yaml_wrote_it(project, old, new, message):
+    """Never Python's spelling (None, True, datetime.date(2024, 1, 1), {'k': 'v'}) of what the file holds."""
+    assert problems_after(project, old, new) == [message]

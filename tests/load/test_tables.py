@@ -129,6 +129,15 @@ def test_each_row_becomes_one_card_per_item(project):
     assert cards[1].fields["item"] == {"name": "Blue", "print": "#0000c0"}
 
 
+def test_an_each_that_is_no_name_is_shown_as_the_file_wrote_it(project):
+    """It was each: "['a', 1]", Python's spelling of the list."""
+    (project / "data/demo/cards.yaml").write_text("- name: Capture\n  type: action\n  each: [a, 1]\n  text: x\n")
+    with pytest.raises(CardgenError) as excinfo:
+        load_set("demo", project).cards.check()
+    assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Capture": each: [a, 1] must name a list of '
+                                    "{name: ...} items in the set's variables"]
+
+
 def test_a_csv_file_that_is_not_utf8_is_named(project):
     (project / "data/demo/more.csv").write_bytes("name,count,text\nCaf\u00e9,1,x\n".encode("latin-1"))
     with pytest.raises(CardgenError) as excinfo:

@@ -106,6 +106,39 @@ def test_template_syntax_error(project):
     assert line.startswith('templates/demo/token.xml.j2:3: card "Marker": template syntax error:')
 
 
+@pytest.mark.parametrize("character, named", [
+    ("\x07", "U+0007 (a control character)"), ("\ufeff", "U+FEFF (a byte order mark)"),
+    ("\u200b", "U+200B (an invisible character)")])
+def test_an_invisible_character_in_a_template_tag_is_named_by_its_code_point(project, character, named):
+    """Jinja said "unexpected char '\\x07'": Python's escape, which no editor finds."""
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ " + character + "label }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": template syntax error: '
+                                    f"unexpected character {named}: delete it"]
+
+
+@pytest.mark.parametrize("expression, said", [
+    ("none.name", "none (left empty in YAML, or nothing found) has no attribute 'name'"),
+    ("[1].q", "a list has no attribute 'q'"), ("{}.q", "a mapping has no attribute 'q'")])
+def test_an_attribute_of_a_value_that_has_none_is_said_in_the_data_files_words(project, expression, said):
+    """Jinja said "'None' has no attribute 'name'", "'list object'": Python's names for them."""
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ " + expression + " }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": undefined name: {said}']
+
+
+@pytest.mark.parametrize("expression, said", [
+    ("label + 1", "text and a number cannot be added with +: join them into text with ~"),
+    ("label - 1", "text - a number cannot be worked out (a value of the wrong kind)"),
+    ("1 | length", "a number has no length"), ("range(label)", "text is given where a whole number is needed"),
+    ("label < 1", "text and a number cannot be compared with <")])
+def test_a_value_of_the_wrong_kind_in_a_sum_is_said_in_the_data_files_words(project, expression, said):
+    """Python's TypeError said "can only concatenate str (not "int") to str", "object of type 'int' has no len()"."""
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ " + expression + " }}")
+    only_tokens(project, "M")
+    assert problems_of(project) == [f'templates/demo/token.xml.j2:3: card "Marker": {said}']
+
+
 def test_markup_that_is_not_xml(project):
     edit(project / "templates/demo/token.xml.j2", "</card>", "<rect x='1'>\n</card>")
     only_tokens(project, "M")

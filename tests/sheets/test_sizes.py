@@ -21,7 +21,7 @@ def test_any_positive_sides_are_a_paper(paper, size):
     ((100, 0), "data/t/set.yaml:3: paper sides must be greater than 0, got 100 x 0"),
     ((-5, 100), "data/t/set.yaml:3: paper sides must be greater than 0, got -5 x 100"),
     (5, "data/t/set.yaml:3: paper must be a name or (w, h) in mm, got 5"),
-    ((1, 2, 3), "data/t/set.yaml:3: paper must be a name or (w, h) in mm, got (1, 2, 3)"),
+    ((1, 2, 3), "data/t/set.yaml:3: paper must be a name or (w, h) in mm, got [1, 2, 3]"),
 ])
 def test_other_papers_are_refused_naming_the_file_and_line(paper, message):
     with pytest.raises(CardgenError) as error:

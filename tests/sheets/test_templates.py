@@ -188,7 +188,7 @@ def test_yaml_sheet_template(tmp_path):
     ("paper: a4\nslots:\n  - {x: 1, y: 1, w: 0, h: 10}\n", "sprue.yaml:3: w must be greater than 0, got 0"),
     ("paper: a4\nslots:\n  - {x: 1, y: 1, d: 0, shape: circle}\n", "sprue.yaml:3: d must be greater than 0, got 0"),
     ("paper: a4\ngrid:\n  nx: 2\n  x0: 1\n  y0: 1\n  w: 10\n  h: 10\n",
-     "sprue.yaml:3: ny must be a whole number of 1 or more, got None"),
+     "sprue.yaml:3: ny must be a whole number of 1 or more, got null"),
     ("paper: a4\nsheet: x\nslots: []\n",
      'sprue.yaml:2: sheet template: unknown key "sheet" (known: duplex, grid, marks, name, orientation, paper, slots)'),
     ("paper: a4\ngrid:\n  nx: 1\n  ny: 1\n  x0: 1\n  y0: 1\n  w: 10\n  h: 10\n  dz: 3\n",

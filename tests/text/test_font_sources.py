@@ -44,7 +44,7 @@ def test_a_font_file_missing_from_fonts_yaml_is_named(tmp_path, cli):
 
 
 @pytest.mark.parametrize("value, given", [("null", "empty (null in YAML)"), ('""', "empty (null in YAML)"),
-                                          ("[a.ttf]", "a list, ['a.ttf']")])
+                                          ("[a.ttf]", "a list, [a.ttf]")])
 def test_a_font_file_left_empty_in_fonts_yaml_is_named_at_its_line(tmp_path, cli, value, given):
     # `regular: null` was read as the file "None"
     root = project_without_fonts(tmp_path)

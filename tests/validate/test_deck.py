@@ -198,3 +198,15 @@ def test_a_deck_outside_the_project_is_named_by_its_path(tmp_path):
     path = write_deck(tmp_path, "main: {Boss: 1, Grunt: 4}\n")
     problems = lines(check_deck(card_set, load_deck(card_set, path)))
     assert problems[0] == f'{path.as_posix()}:1: card "Grunt": rule "deck size": 5 cards, expected exactly 4'
+
+
+def test_copies_given_as_a_mapping_or_a_list_are_shown_as_the_deck_wrote_them(tmp_path):
+    """Not Python's spelling of them ("{'k': 'v'}")."""
+    assert load_mistakes(tmp_path, """
+        main:
+          Boss: {k: v}
+          Grunt: [1, a]
+    """) == [
+        'decks/deck.yaml:2: card "Boss": copies must be a whole number of at least 1, got {k: v}',
+        'decks/deck.yaml:3: card "Grunt": copies must be a whole number of at least 1, got [1, a]',
+    ]

@@ -25,11 +25,19 @@ def test_unknown_rule_kind(tmp_path):
              "(one of count, distinct, copies, unique, values, present, allowed-from)"]
 
 
-@pytest.mark.parametrize("kind, shown", [("[count]", "['count']"), ("{count: 1}", "{'count': 1}")])
+@pytest.mark.parametrize("kind, shown", [("[count]", "[count]"), ("{count: 1}", "{count: 1}")])
 def test_a_rule_kind_that_is_a_list_or_mapping(tmp_path, kind, shown):
+    """Shown as the file wrote it, not as Python does ("['count']", "{'count': 1}")."""
     assert mistakes(tmp_path, f"rules:\n  - rule: {kind}\n    max: 1\n") == [
-        f'data/t/rules.yaml:2: unknown rule kind "{shown}" (one of count, distinct, copies, unique, values, present, '
+        f'data/t/rules.yaml:2: unknown rule kind {shown} (one of count, distinct, copies, unique, values, present, '
         'allowed-from)']
+
+
+@pytest.mark.parametrize("bound, shown", [("{a: 1}", "{a: 1}"), ("~", "null"), ("true", "true"), ("1.5", '"1.5"')])
+def test_a_bound_that_is_no_whole_number_is_shown_as_written(tmp_path, bound, shown):
+    """It was got "{'a': 1}", got "unknown" for null and got "true" in quotes like text."""
+    assert mistakes(tmp_path, f"rules:\n  - rule: count\n    min: {bound}\n") == [
+        f'data/t/rules.yaml:3: "min" must be a whole number (0 or more), got {shown}']
 
 
 def test_missing_kind(tmp_path):

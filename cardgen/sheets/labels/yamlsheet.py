@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import Source, fail
+from ...spelled import quoted, spelled
 from ...limits import SHEET_SLOTS, limit, limit_message
 from ...load.yamlfile import line_of, read_yaml
 from ...units import parse_length
@@ -59,7 +60,7 @@ def read_sheet_yaml(path: Path, name: str, root: Path | None = None) -> SheetTem
     marks = _choice(data, "marks", ("crop", "outline", "none"), name)
     duplex = data.get("duplex", True)
     if not isinstance(duplex, bool):
-        raise fail(f"duplex must be true or false, got {duplex!r}", Source(name, line_of(data, "duplex")))
+        raise fail(f"duplex must be true or false, got {spelled(duplex)}", Source(name, line_of(data, "duplex")))
     grids = data.get("grid", [])
     grids = [grids] if isinstance(grids, dict) else grids
     singles = data.get("slots", [])
@@ -158,14 +159,14 @@ def _count(entry: dict, key: str, name: str) -> int:
     value: Any = entry.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         where = Source(name, line_of(entry, key) if key in entry else line_of(entry))
-        raise fail(f"{key} must be a whole number of 1 or more, got {value!r}", where)
+        raise fail(f"{key} must be a whole number of 1 or more, got {spelled(value)}", where)
     return value
 
 
 def _choice(entry: dict, key: str, allowed: tuple[str, ...], name: str) -> str:
     value = entry.get(key, allowed[0])
     if value not in allowed:
-        raise fail(f'{key} must be one of {", ".join(allowed)}, got "{value}"', Source(name, line_of(entry, key)))
+        raise fail(f'{key} must be one of {", ".join(allowed)}, got {quoted(value)}', Source(name, line_of(entry, key)))
     return value
 
 
