@@ -20,6 +20,7 @@ from .model import CardSet, Icon
 from .load.yamlfile import relative_name
 from .paths import confined, not_a_file
 from .render.markup import Element
+from .text.scripts import script_problem
 from .text.fit import ICON_HEIGHT, DoesNotFit, MissingGlyph, TextStyle, fit, measure
 from .text.fonts import FontBook, MissingFace
 from .text.hyphenate import SOFT_HYPHEN, Hyphenator
@@ -349,8 +350,9 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
                    resources.preview)
     except MissingGlyph as exc:
         char = exc.char
-        raise TextProblem(box, f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
-                           lambda text: char in text) from None
+        raise TextProblem(box, script_problem(char) or
+                          f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
+                          lambda text: char in text) from None
     except DoesNotFit as exc:
         _check_icons_fit_a_line(icon_parts, resources, box, a["w"], a["min-size"])
         raise TextProblem(box, f"{exc.reason} in {box} ({a['w']:g} x {a['h']:g} mm)", lambda text: True) from None

@@ -18,6 +18,8 @@ from pdftext import page_texts
 from projects import make_project
 
 _TEXT_PROBLEM = (r'(the font DejaVu Sans has no character U\+[0-9A-F]{4,6} \(.+\)'
+                 r'|U\+[0-9A-F]{4,6} \(.+\) is \w+ script, written right to left or with its letters joined: '
+                 r'cardgen lays text out left to right, a letter at a time, and would misprint it'
                  r'|the text does not fit at the minimum size 2 pt .*|unknown icon ":[a-z][a-z0-9_-]*:" .*)')
 CLEAR = re.compile(r'^data/notes/notes\.csv:2: card "Note": text contains the control character U\+[0-9A-F]{4}$'
                    r'|^templates/(plain|rich)\.xml\.j2:2: card "Note": text box "body": ' + _TEXT_PROBLEM + '$'
@@ -89,3 +91,21 @@ def test_rich_markup_never_loses_text(root, text):
         letters_in_markup.update(c for c in marker if c in "ablrsd")
     for letter, count in letters.items():
         assert count - letters_in_markup[letter] <= printed[letter] <= count, (text, letter)
+
+
+@pytest.mark.parametrize("text, char, script", [("مرحبا بالعالم", "U+0645 (م)", "Arabic"),
+                                                ("שלום", "U+05E9 (ש)", "Hebrew"),
+                                                ("नमस्ते", "U+0928 (न)", "Devanagari")])
+def test_text_of_a_script_written_right_to_left_or_joined_is_refused_not_misprinted(root, text, char, script):
+    # DejaVu Sans has these letters: they printed reversed and apart ("مرحبا" as "ابحرم"), without a word
+    write_card(root, "plain", f"Hello {text}")
+    with pytest.raises(CardgenError) as caught:
+        cardgen.build(["notes"], root)
+    assert [str(p) for p in caught.value.problems] == [
+        f'data/notes/notes.csv:2: card "Note": field "text": {char} is {script} script, written right to left '
+        "or with its letters joined: cardgen lays text out left to right, a letter at a time, and would misprint it "
+        "(drawn by templates/plain.xml.j2:2)"]
+
+
+def test_latin_accents_and_ligatures_still_print(root):
+    assert printed_or_clear_error(root, "plain", "Café naïve ﬁne") == Counter("Cafénaïveﬁne")

@@ -24,6 +24,7 @@ from .fontfolders import STYLES, MissingFace, project_families  # noqa: F401 (ST
 from .fontcheck import DamagedFont
 from .otf import is_cff, truetype_copy
 from .parsed import load_ttf
+from .scripts import unshaped
 from ..scratch import scratch_folder
 
 WIDTHS_KEPT = 8192  # word widths cached per face: a few hundred kilobytes at most
@@ -291,7 +292,7 @@ class FontBook:
             raise fail("cannot read font: the file is damaged or not a TrueType font", self._shown(path)) from None
         _register(ttf)
         _EMBEDDED[ttf] = embedded
-        coverage = frozenset(ttf.face.charToGlyph)
+        coverage = frozenset(ttf.face.charToGlyph).difference(unshaped())  # (see scripts.py)
         face = FontFace(pdf_name, path, ttf, ttf.face.ascent / 1000.0, abs(ttf.face.descent) / 1000.0, coverage)
         cls._registered[digest] = cls._named[pdf_name] = face
         return face
