@@ -7,6 +7,7 @@ one is refused at its card, as a missing character is, and said as this module n
 from __future__ import annotations
 
 import unicodedata
+from itertools import chain, starmap
 
 _RANGES = (
     (0x0590, 0x08FF),  # Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic, Arabic supplements
@@ -26,7 +27,7 @@ def unshaped() -> frozenset[int]:
     """The code points of the scripts above (made when a font is first loaded)."""
     global _UNSHAPED
     if _UNSHAPED is None:
-        _UNSHAPED = frozenset(code for low, high in _RANGES for code in range(low, high + 1))
+        _UNSHAPED = frozenset(chain.from_iterable(starmap(range, ((low, high + 1) for low, high in _RANGES))))
     return _UNSHAPED
 
 
