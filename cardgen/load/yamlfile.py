@@ -141,42 +141,6 @@ def _plain_or_round_trip(text: str, name: str) -> Any:
         return _round_trip(text, name)
 
 
-_DATE = re.compile(r"(?<![\w.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w.-]|:\d)")
-
-
-def _impossible_date(text: str) -> tuple[int | None, str]:
-    """The line and words of the first date-like value that no calendar has."""
-    import datetime
-
-    for number, line in enumerate(text.splitlines(), 1):
-        for match in _DATE.finditer(line.split(" #", 1)[0]):
-            try:
-                datetime.date(*(int(part) for part in match.groups()))
-            except ValueError:
-                return number, match.group()
-    return None, "a value"
-
-
-_TAGGED = re.compile(r"!!(int|float|bool|timestamp)[ \t]+(\"[^\"\n]*\"|'[^'\n]*'|[^\s,\]}#]+)")
-_TAG_READS = {"int": (re.compile(r"[-+]?(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)"), "a whole number"),
-              "float": (re.compile(r"[-+]?(\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN|[-+]?([0-9_]+\.?[0-9_]*|\.[0-9_]+)"
-                                   r"([eE][-+]?[0-9]+)?"), "a number"),
-              "bool": (re.compile(r"(?i)true|false|yes|no|on|off|y|n"), "true or false"),
-              "timestamp": (re.compile(r"\d{4}-\d\d?-\d\d?([Tt ].*)?"), "a date")}
-
-
-def _unreadable_tag(text: str) -> tuple[int | None, str | None]:
-    """The line and words of the first value whose core tag (``!!int``, ``!!bool``...) cannot
-    read it: ruamel raises a bare ValueError or KeyError for it, with no line."""
-    for number, line in enumerate(text.splitlines(), 1):
-        for match in _TAGGED.finditer(line):
-            value = match.group(2)
-            pattern, kind = _TAG_READS[match.group(1)]
-            if not pattern.fullmatch(value.strip("'\"")):
-                return number, f'the value {value} tagged "!!{match.group(1)}" is not {kind}'
-    return None, None
-
-
 def _round_trip(text: str, name: str) -> Any:
     from ruamel.yaml import YAML  # imported when a file is parsed: a rebuild may read only kept ones
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -198,13 +162,15 @@ def _round_trip(text: str, name: str) -> Any:
     except RecursionError:
         raise fail("invalid YAML: lists or mappings nested too deeply", Source(name)) from None
     except (ValueError, KeyError) as exc:  # a date that does not exist (2024-13-45): YAML reads it as a date
-        line, digits = _longest_number(text)
+        from .yamlunread import impossible_date, longest_number, unreadable_tag  # (only a file that fails)
+
+        line, digits = longest_number(text)
         if digits > sys.get_int_max_str_digits():  # Python reads no longer number: said as a number, not a date
             raise fail(f"invalid YAML: a number of {digits:,} digits, more than the {sys.get_int_max_str_digits():,} "
                        "Python reads: put quotes round it to keep it as text", Source(name, line)) from None
-        line, written = _impossible_date(text)
+        line, written = impossible_date(text)
         if line is None:  # "!!int abc", "!!bool maybe": the tag's own reading failed ("not a date", KeyError)
-            line, tagged = _unreadable_tag(text)
+            line, tagged = unreadable_tag(text)
             if tagged is not None or isinstance(exc, KeyError):
                 raise fail(f"invalid YAML: {tagged or 'a tagged value cannot be read'}: remove the tag to keep it as "
                            "text", Source(name, line)) from None
@@ -219,18 +185,6 @@ def _round_trip(text: str, name: str) -> Any:
         raise fail(f"invalid YAML: {' '.join(str(exc).split())}", Source(name)) from None
     _check_tags(data, name)
     return data
-
-
-_DIGITS = re.compile(r"\d{100,}")
-
-
-def _longest_number(text: str) -> tuple[int | None, int]:
-    """The line and length of the longest run of digits in ``text`` (0 below 100 digits)."""
-    line, most = None, 0
-    for found in _DIGITS.finditer(text):
-        if len(found.group()) > most:
-            line, most = text.count("\n", 0, found.start()) + 1, len(found.group())
-    return line, most
 
 
 _CORE_TAG = "tag:yaml.org,2002:"

@@ -307,8 +307,9 @@ class Templates:
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
-                message = _JINJA_KINDS.sub(lambda m: _KIND_WORDS[m.group(1)],
-                                           f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set"))
+                from .pythonwords import undefined_in_data_words  # (only a template that fails)
+
+                message = undefined_in_data_words(f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set"))
             elif isinstance(exc, ValueError) and "integer string conversion" in message:
                 message = "a number of more than 4300 digits cannot be written"
             elif isinstance(exc, OverflowError) and message.startswith("Range too big."):
@@ -316,7 +317,9 @@ class Templates:
             elif isinstance(exc, TypeError) and frames and isinstance(frames[-1], _IncludingSource):
                 message = INCLUDE_NAMES
             elif isinstance(exc, TypeError):
-                message = _in_data_words(message)
+                from .pythonwords import in_data_words
+
+                message = in_data_words(message)
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateError as exc:  # a runtime fault of Jinja's own (an unknown filter or test)
             frames = self._template_frames(exc)
@@ -360,45 +363,6 @@ class Templates:
 
 INCLUDE_NAMES = 'include names a template: text such as "cosmic/stars.xml.j2", or a list of them'
 _SET_VIEW = "cardgen.render.faces.SetView"  # how Jinja names the template's `set` in a message
-# Jinja names a value's kind as Python does ("'None' has no attribute 'name'", "'dict object'"):
-# said in the words of the data files and of cardgen's other messages
-_KIND_WORDS = {"None": "none (left empty in YAML, or nothing found)", "dict object": "a mapping",
-               "list object": "a list", "str object": "text", "int object": "a number", "float object": "a number",
-               "bool object": "true or false", "Markup object": "text", "date object": "a date",
-               "datetime object": "a date"}
-# Python's TypeError names the kinds of values as Python does ("can only concatenate str (not
-# "int") to str", "unsupported operand type(s) for -: 'str' and 'int'"): said in the data's words
-_PYTHON_KINDS = {"str": "text", "int": "a number", "float": "a number", "NoneType": "none", "list": "a list",
-                 "tuple": "a list", "dict": "a mapping", "bool": "true or false", "Markup": "text",
-                 "date": "a date", "datetime": "a date", "Undefined": "an undefined value"}
-_TYPE_ERRORS = (
-    (re.compile(r'^can only concatenate (\w+) \(not "(\w+)"\) to \w+$'),
-     lambda m: f"{_kind(m[1])} and {_kind(m[2])} cannot be added with +: join them into text with ~"),
-    (re.compile(r"^unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'$"),
-     lambda m: f"{_kind(m[2])} {m[1]} {_kind(m[3])} cannot be worked out (a value of the wrong kind)"),
-    (re.compile(r"^argument of type '(\w+)' is not iterable$"), lambda m: f"{_kind(m[1])} cannot be searched with in"),
-    (re.compile(r"^object of type '(\w+)' has no len\(\)$"), lambda m: f"{_kind(m[1])} has no length"),
-    (re.compile(r"^'(\w+)' object is not iterable$"), lambda m: f"{_kind(m[1])} cannot be looped over"),
-    (re.compile(r"^'(\w+)' object cannot be interpreted as an integer$"),
-     lambda m: f"{_kind(m[1])} is given where a whole number is needed"),
-    (re.compile(r"^'([<>]=?)' not supported between instances of '(\w+)' and '(\w+)'$"),
-     lambda m: f"{_kind(m[2])} and {_kind(m[3])} cannot be compared with {m[1]}"),
-)
-
-
-def _kind(python_name: str) -> str:
-    return _PYTHON_KINDS.get(python_name, python_name)
-
-
-def _in_data_words(message: str) -> str:
-    for pattern, said in _TYPE_ERRORS:
-        match = pattern.match(message)
-        if match:
-            return said(match)
-    return message
-
-
-_JINJA_KINDS = re.compile("'(" + "|".join(re.escape(kind) for kind in _KIND_WORDS) + ")'(?= has no attribute)")
 
 
 class _IncludingSource(Source):
