@@ -11,6 +11,7 @@ transparency pre-mixed (color/pdf.py) and finished as PDF/X-1a (color/pdfx.py).
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -90,12 +91,17 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
 
 def _plain_back(pdf: pikepdf.Pdf, front: pikepdf.Page) -> pikepdf.Page:
     """A back page of paper white with the front's boxes (copied as numbers: a box written as an
-    object of the drawn file is foreign to ``pdf``, and pikepdf refused the page)."""
+    object of the drawn file is foreign to ``pdf``, and pikepdf refused the page).
+
+    Its empty content is written already compressed: qpdf, compressing on save, marked an empty
+    stream /FlateDecode with no bytes at all, which is no Flate data (Ghostscript: "error
+    reading a stream", on every plain back)."""
     def box(name):
         return pikepdf.Array(list(front.obj[name]))
 
+    contents = pdf.make_stream(zlib.compress(b""))
+    contents.Filter = pikepdf.Name.FlateDecode
     page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=box("/MediaBox"),
                                            TrimBox=box("/TrimBox"), BleedBox=box("/BleedBox"),
-                                           Resources=pikepdf.Dictionary(),
-                                           Contents=pdf.make_stream(b"")))
+                                           Resources=pikepdf.Dictionary(), Contents=contents))
     return page
