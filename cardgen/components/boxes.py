@@ -81,18 +81,20 @@ def check_boxes(card_set: CardSet, paper="letter") -> None:
         _page(box, paper, spec)
 
 
-def build_boxes(card_set: CardSet, session, out: Path, paper="letter", batch: Batch | None = None) -> list[Path]:
+def build_boxes(card_set: CardSet, session, out: Path, paper="letter", batch: Batch | None = None,
+                conversion=None) -> list[Path]:
     """Write every tuck box of the set; each file whole or not at all (with ``batch``: all put
-    in place with the rest of the batch)."""
+    in place with the rest of the batch). ``conversion``: a CMYK build's (color/build.py), which
+    the boxes go through as the set's PDF does."""
     written = []
     for spec, target in zip(card_set.boxes.values(), box_paths(card_set, out)):
-        write_box(card_set, session, spec, target, paper, batch)
+        write_box(card_set, session, spec, target, paper, batch, conversion)
         written.append(target)
     return written
 
 
 def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="letter",
-              batch: Batch | None = None) -> TuckBox:
+              batch: Batch | None = None, conversion=None) -> TuckBox:
     box, held = tuck_box(card_set, spec)
     card_type = CardType(name=f"box {spec.name}", template=spec.template, back=None,
                          size=CardSize(box.w, box.h, "tuck box"), bleed=BLEED, safe=0.0, source=spec.source)
@@ -141,6 +143,8 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
                                  if bottom - BLEED - 4 > MARGIN else (MARGIN - 2) * PT_PER_MM, NOTE)
         canvas.showPage()
         canvas.save()
+        if conversion is not None:  # a CMYK build's box was RGB beside the set's CMYK PDF
+            conversion.convert_drawn(temporary)
     return box
 
 

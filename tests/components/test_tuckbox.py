@@ -195,3 +195,31 @@ def test_a_box_has_the_sets_date(tmp_path, monkeypatch, dated):
     assert want in result.pdf.read_bytes()
     box = result.boxes[0].read_bytes()
     assert box.count(want) == 2 and b"D:2000" not in box  # CreationDate and ModDate
+
+
+@pytest.mark.parametrize("how", ["option", "set.yaml"])
+def test_a_cmyk_builds_box_is_cmyk_as_its_set_is(tmp_path, how):
+    """``--color cmyk`` (or ``color: cmyk``) converted the set's PDF and left its tuck box RGB:
+    its ground, its gradient and its white-under-black cut lines went to the printer as RGB."""
+    import re
+
+    import pikepdf
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    layout = root / "templates/demo/box.xml.j2"
+    layout.write_text(layout.read_text().replace(
+        "</card>", '<rect x="2" y="2" w="20" h="5" fill="linear-gradient(90, #c8102e, #27408b)"/></card>'))
+    if how == "set.yaml":
+        set_yaml = root / "data/demo/set.yaml"
+        set_yaml.write_text(set_yaml.read_text() + "color: cmyk\n")
+    options = cardgen.BuildOptions(cache=False, color="cmyk" if how == "option" else None)
+    result = cardgen.build(["demo"], root, tmp_path / "out", options).sets[0]
+    with pikepdf.open(result.boxes[0]) as pdf:
+        (page,) = pdf.pages
+        text = page.obj.Contents.read_bytes().decode("latin-1")
+        text = re.sub(r"\((?:\\.|[^\\)])*\)", "", text)  # strings are text, not operators
+        assert not re.search(r"(?<![\w/])(rg|RG)(?![\w])", text)
+        assert re.search(r"(?<![\w/])k(?![\w])", text) and re.search(r"(?<![\w/])K(?![\w])", text)
+        spaces = [obj.ColorSpace for obj in pdf.objects
+                  if isinstance(obj, pikepdf.Dictionary) and "/ShadingType" in obj]
+        assert spaces == [pikepdf.Name.DeviceCMYK]
