@@ -23,7 +23,7 @@ from ..sheets.sizes import fmt, paper_size
 from ..units import PT_PER_MM
 from ..write.atomic import Batch, staged
 from ..write.face import FaceDrawing, draw_face
-from ..write.info import document_info
+from ..write.info import apply as apply_info, document_info
 from .tuckbox import TuckBox
 
 BLEED = 3.0  # mm of art beyond the cut outline
@@ -113,11 +113,12 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
     with staged(target, batch=batch) as (temporary,):
         canvas = Canvas(str(temporary), pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=1,
                         pageCompression=1, initialFontName=font)
+        # the set's own author, subject and date, as its PDF has them (write/info.py): reportlab's
+        # invariant date was 2000-01-01 whatever the set's date: or files said, and its author and
+        # subject "anonymous" and "unspecified" whatever set.yaml's author: and subject: said
+        info = document_info(card_set, f"{card_set.title}: {spec.name} tuck box printed by cardgen")
+        apply_info(canvas, info)
         canvas.setTitle(f"{card_set.title}: {spec.name} tuck box")
-        # the set's own date, as its PDF has it (write/info.py): reportlab's invariant date was
-        # 2000-01-01 whatever the set's date: or files said
-        dated = document_info(card_set).pdf_date
-        canvas._doc.info._dateFormatter = lambda *_: dated
         canvas.setCreator("cardgen")
         canvas.setProducer("cardgen")
         left, bottom = (page_w - box.w) / 2, (page_h - box.h) / 2

@@ -223,3 +223,22 @@ def test_a_cmyk_builds_box_is_cmyk_as_its_set_is(tmp_path, how):
         spaces = [obj.ColorSpace for obj in pdf.objects
                   if isinstance(obj, pikepdf.Dictionary) and "/ShadingType" in obj]
         assert spaces == [pikepdf.Name.DeviceCMYK]
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_a_box_has_the_sets_author_and_subject(tmp_path, given):
+    """The box's PDF said Author "anonymous" and Subject "unspecified" (reportlab's own) whatever
+    set.yaml's author: and subject: said; the set's PDF had them."""
+    import pikepdf
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    if given:
+        set_yaml = root / "data/demo/set.yaml"
+        set_yaml.write_text(set_yaml.read_text() + "author: Ada Designer\nsubject: Playtest 3\n")
+    result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    with pikepdf.open(result.pdf) as pdf:
+        author = str(pdf.docinfo.Author)
+    with pikepdf.open(result.boxes[0]) as box:
+        assert str(box.docinfo.Author) == author == ("Ada Designer" if given else "Demo Deck")
+        assert str(box.docinfo.Subject) == ("Playtest 3" if given else "Demo Deck: actions tuck box printed by cardgen")
+        assert str(box.docinfo.Title) == "Demo Deck: actions tuck box"
