@@ -143,6 +143,10 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
         canvas.drawCentredString(page_w / 2 * PT_PER_MM, (bottom - BLEED - 4) * PT_PER_MM
                                  if bottom - BLEED - 4 > MARGIN else (MARGIN - 2) * PT_PER_MM, NOTE)
         canvas.showPage()
+        # as the set's sheets: print dialogs preselect actual size, one-sided (a box scaled to
+        # fit the printable area, 97% or so, no longer holds its cards)
+        canvas.setViewerPreference("PrintScaling", "None")
+        canvas.setViewerPreference("Duplex", "Simplex")
         canvas.save()
         if conversion is not None:  # a CMYK build's box was RGB beside the set's CMYK PDF
             conversion.convert_drawn(temporary)

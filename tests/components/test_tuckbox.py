@@ -242,3 +242,15 @@ def test_a_box_has_the_sets_author_and_subject(tmp_path, given):
         assert str(box.docinfo.Author) == author == ("Ada Designer" if given else "Demo Deck")
         assert str(box.docinfo.Subject) == ("Playtest 3" if given else "Demo Deck: actions tuck box printed by cardgen")
         assert str(box.docinfo.Title) == "Demo Deck: actions tuck box"
+
+
+def test_a_box_prints_at_actual_size_one_sided(tmp_path):
+    """The set's sheets told print dialogs to print at actual size (/PrintScaling /None); the box,
+    whose size is the point, did not: scaled to fit the printable area it holds no card."""
+    import pikepdf
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    with pikepdf.open(result.boxes[0]) as box:
+        preferences = box.Root.ViewerPreferences
+        assert preferences.PrintScaling == pikepdf.Name("/None") and preferences.Duplex == pikepdf.Name.Simplex
