@@ -30,6 +30,7 @@ MARK_EDGE_ROOM = MARK_TRIM_GAP + MARK_EDGE_MIN  # mm between the margin and a gr
 LINE_WIDTH_PT = 0.25
 HALO_WIDTH_PT = 1.25  # the white line under a mark drawn over art
 OUTLINE_HALO_PT = 1.0  # the white line beside a cut outline, on its outer side (the bleed, cut away)
+HALO_REACH_MM = (LINE_WIDTH_PT / 2 + OUTLINE_HALO_PT) * 25.4 / 72  # how far beyond the outline it reaches
 FOLD_DASH = (1.0, 1.0)  # mm on, mm off
 FOLD_LABEL_PT = 6.0
 FOLD_LABEL_GAP = 0.6  # mm between the fold line and the label's baseline
@@ -57,6 +58,7 @@ class CircleMark:
     cy: float
     r: float
     kind: str = "cut"
+    halo: bool = False  # a white ring just outside it (see outlines)
 
 
 @dataclass(frozen=True)
@@ -157,8 +159,11 @@ def outlines(slots: list[TemplateSlot], axis: str | None = None) -> list[LineMar
 
     marks: list[LineMark | CircleMark] = []
     for s in slots:
+        # a white line beside the outline, on its outer side, where the slot's room (the bleed,
+        # or half the gap to a neighbour) takes it: never on a touching neighbour's face
+        halo = min(s.room) >= HALO_REACH_MM - 1e-9
         if s.shape == "circle":
-            marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2))
+            marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, halo=halo))
             continue
         points = outline_points(s.shape, s.x, s.y, s.w, s.h)
         if axis == "x" and s.shape.startswith("path:"):
@@ -168,8 +173,8 @@ def outlines(slots: list[TemplateSlot], axis: str | None = None) -> list[LineMar
         pairs = list(zip(points, points[1:] + points[:1]))
         # the outer side of every edge: right of it on a counter-clockwise outline (y up), else left
         side = -1 if sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in pairs) > 0 else 1
-        marks += [LineMark(x0, y0, x1, y1, "cut", halo=True, side=side) for (x0, y0), (x1, y1) in pairs
-                  if (x0, y0) != (x1, y1)]
+        marks += [LineMark(x0, y0, x1, y1, "cut", halo=halo, side=side if halo else 0)
+                  for (x0, y0), (x1, y1) in pairs if (x0, y0) != (x1, y1)]
     return marks
 
 
@@ -233,7 +238,7 @@ def _draw_other_marks(canvas, page) -> None:
     for mark in page.marks:
         if isinstance(mark, LineMark):
             continue
-        if isinstance(mark, CircleMark):
+        if isinstance(mark, CircleMark) and mark.halo:
             # a white ring just outside the cut line (on the bleed, cut away), so that the line
             # shows on dark art: black on navy, it could hardly be seen, let alone cut along
             canvas.setStrokeColorCMYK(0, 0, 0, 0)
@@ -241,6 +246,7 @@ def _draw_other_marks(canvas, page) -> None:
             canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r) + _HALO_OFFSET_PT, stroke=1, fill=0)
             canvas.setStrokeColorCMYK(0, 0, 0, 1)
             canvas.setLineWidth(LINE_WIDTH_PT)
+        if isinstance(mark, CircleMark):
             canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r), stroke=1, fill=0)
         elif isinstance(mark, TextMark):
             canvas.saveState()

@@ -58,3 +58,22 @@ def test_circle_and_path_outlines_have_a_white_line_outside(project, tmp_path):
         assert dark(image.getpixel((column(-0.8), row))), shape  # the bleed beyond the white line
         assert dark(image.getpixel((column(0.3), row))), shape  # the face itself: no white on it
     assert checked == {"circle", "path"}
+
+
+def test_no_white_line_where_a_neighbour_touches(tmp_path):
+    """The white line lies beside the outline, up to 0.4 mm out: on a sheet whose slots touch
+    (a YAML sheet's grid without a gap or waste) it would print on the neighbour's face, so there
+    the outline is drawn alone; with room, each outline has it."""
+    from cardgen.sheets.labels import load_template
+    from cardgen.sheets.marks import CircleMark, LineMark, outlines
+
+    def slots(grid):
+        (tmp_path / "s.yaml").write_text(f"paper: a4\nmarks: outline\ngrid: {grid}\n", encoding="utf-8")
+        return load_template("s.yaml", tmp_path).slots
+
+    for shape, size in (("rect", "w: 30, h: 30"), ("circle", "d: 30")):
+        touching = outlines(list(slots(f"{{{size}, nx: 2, ny: 1, x0: 10, y0: 20, shape: {shape}}}")))
+        apart = outlines(list(slots(f"{{{size}, nx: 2, ny: 1, x0: 10, y0: 20, dx: 34, waste: 1, shape: {shape}}}")))
+        kind = CircleMark if shape == "circle" else LineMark
+        assert touching and all(isinstance(m, kind) and not m.halo for m in touching)
+        assert apart and all(isinstance(m, kind) and m.halo for m in apart)
