@@ -12,6 +12,7 @@ label. Marks are drawn in registration-free 100% black (K only), 0.25 pt wide.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,6 +29,8 @@ MARK_EDGE_MIN = 1.5  # mm: the shortest mark drawn over the outer bleed
 MARK_EDGE_ROOM = MARK_TRIM_GAP + MARK_EDGE_MIN  # mm between the margin and a grid's cut area
 LINE_WIDTH_PT = 0.25
 HALO_WIDTH_PT = 1.25  # the white line under a mark drawn over art
+OUTLINE_HALO_PT = 1.0  # the white line beside a cut outline, on its outer side (the bleed, cut away)
+HALO_REACH_MM = (LINE_WIDTH_PT / 2 + OUTLINE_HALO_PT) * 25.4 / 72  # how far beyond the outline it reaches
 FOLD_DASH = (1.0, 1.0)  # mm on, mm off
 FOLD_LABEL_PT = 6.0
 FOLD_LABEL_GAP = 0.6  # mm between the fold line and the label's baseline
@@ -44,6 +47,7 @@ class LineMark:
     kind: str = "crop"  # crop | cut | fold | align (where a board's next tile is laid)
     dash: tuple[float, ...] = ()  # mm on, mm off
     halo: bool = False  # drawn over a white line: the mark lies on a face's outer bleed
+    side: int = 0  # a cut outline's halo: beside it, on its left (1) or right (-1) going from 0 to 1
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class CircleMark:
     cy: float
     r: float
     kind: str = "cut"
+    halo: bool = False  # a white ring just outside it (see outlines)
 
 
 @dataclass(frozen=True)
@@ -154,16 +159,22 @@ def outlines(slots: list[TemplateSlot], axis: str | None = None) -> list[LineMar
 
     marks: list[LineMark | CircleMark] = []
     for s in slots:
+        # a white line beside the outline, on its outer side, where the slot's room (the bleed,
+        # or half the gap to a neighbour) takes it: never on a touching neighbour's face
+        halo = min(s.room) >= HALO_REACH_MM - 1e-9
         if s.shape == "circle":
-            marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2))
+            marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, halo=halo))
             continue
         points = outline_points(s.shape, s.x, s.y, s.w, s.h)
         if axis == "x" and s.shape.startswith("path:"):
             points = [(2 * s.x + s.w - px, py) for px, py in points]
         elif axis == "y" and s.shape.startswith("path:"):
             points = [(px, 2 * s.y + s.h - py) for px, py in points]
-        marks += [LineMark(x0, y0, x1, y1, "cut") for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1])
-                  if (x0, y0) != (x1, y1)]
+        pairs = list(zip(points, points[1:] + points[:1]))
+        # the outer side of every edge: right of it on a counter-clockwise outline (y up), else left
+        side = -1 if sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in pairs) > 0 else 1
+        marks += [LineMark(x0, y0, x1, y1, "cut", halo=halo, side=side if halo else 0)
+                  for (x0, y0), (x1, y1) in pairs if (x0, y0) != (x1, y1)]
     return marks
 
 
@@ -215,6 +226,9 @@ def draw_marks(canvas, page) -> None:
 _LINES = Latest(64)  # id of a page's marks -> (the marks, their line marks' operators or None, only lines?)
 
 
+_HALO_OFFSET_PT = (LINE_WIDTH_PT + OUTLINE_HALO_PT) / 2  # the outline halo's centre from the cut line
+
+
 def _draw_other_marks(canvas, page) -> None:
     canvas.saveState()
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
@@ -224,6 +238,14 @@ def _draw_other_marks(canvas, page) -> None:
     for mark in page.marks:
         if isinstance(mark, LineMark):
             continue
+        if isinstance(mark, CircleMark) and mark.halo:
+            # a white ring just outside the cut line (on the bleed, cut away), so that the line
+            # shows on dark art: black on navy, it could hardly be seen, let alone cut along
+            canvas.setStrokeColorCMYK(0, 0, 0, 0)
+            canvas.setLineWidth(OUTLINE_HALO_PT)
+            canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r) + _HALO_OFFSET_PT, stroke=1, fill=0)
+            canvas.setStrokeColorCMYK(0, 0, 0, 1)
+            canvas.setLineWidth(LINE_WIDTH_PT)
         if isinstance(mark, CircleMark):
             canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r), stroke=1, fill=0)
         elif isinstance(mark, TextMark):
@@ -255,9 +277,18 @@ def _line_marks(marks: tuple) -> str:
     def path(mark) -> str:
         return f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m {mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S"
 
-    halos = [path(mark) for mark in marks if mark.halo]
+    def beside(mark) -> str:  # a cut outline's halo, moved off the line to its outer side
+        x0, y0, x1, y1 = (mm_to_pt(v) for v in (mark.x0, mark.y0, mark.x1, mark.y1))
+        length = math.hypot(x1 - x0, y1 - y0)
+        dx, dy = -(y1 - y0) / length * mark.side * _HALO_OFFSET_PT, (x1 - x0) / length * mark.side * _HALO_OFFSET_PT
+        return f"{x0 + dx:.3f} {y0 + dy:.3f} m {x1 + dx:.3f} {y1 + dy:.3f} l S"
+
+    halos = [path(mark) for mark in marks if mark.halo and not mark.side]
     if halos:
         ops += ["0 0 0 0 K", f"{HALO_WIDTH_PT} w", *halos]
+    outside = [beside(mark) for mark in marks if mark.halo and mark.side]
+    if outside:
+        ops += ["0 0 0 0 K", f"{OUTLINE_HALO_PT} w 1 J", *outside, "0 J"]  # round ends: no notch at a corner
     ops += ["0 0 0 1 K 0 0 0 1 k", f"{LINE_WIDTH_PT} w"]
     dash = ()
     for mark in marks:
