@@ -77,3 +77,47 @@ def test_no_white_line_where_a_neighbour_touches(tmp_path):
         kind = CircleMark if shape == "circle" else LineMark
         assert touching and all(isinstance(m, kind) and not m.halo for m in touching)
         assert apart and all(isinstance(m, kind) and m.halo for m in apart)
+
+
+def test_white_line_never_reaches_the_piece_at_an_inward_corner(project, tmp_path):
+    """At an inward corner (a notch cut 67 degrees wide into the piece) the band along each edge,
+    moved outward on its own, crossed the next edge and printed white up to 0.2 mm onto the
+    piece; clipped to the shape's outside, the piece is dark right up to its black outline."""
+    (project / "templates/demo/notch.xml.j2").write_text(
+        '<card><rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" '
+        f'fill="{NAVY}"/></card>')
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace(
+        "backs:\n", '  notch:\n    template: demo/notch.xml.j2\n    size: {w: 40, h: 40}\n'
+                    '    shape: {path: "M 0 0 L 20 30 L 40 0 L 40 40 L 0 40 Z"}\nbacks:\n').replace(
+        "  - {file: more.csv, type: action}\n", "  - {file: more.csv, type: action}\n  - {file: notches.csv, type: notch}\n"))
+    (project / "data/demo/notches.csv").write_text("name\nNotch\n")
+    result = cardgen.build(["demo"], project, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    manifest = json.loads(result.manifest.read_text())
+    fronts = [face for face in manifest["faces"] if manifest["slots"][face[4]]["shape"] == "path" and face[2] == "front"]
+    assert fronts
+    box = manifest["slots"][fronts[0][4]]
+    pdf_page = pdfium.PdfDocument(str(result.pdf))[fronts[0][3] - 1]
+    width, height = (v / 72 * 25.4 for v in pdf_page.get_size())
+    dpi = 1200
+    per_mm = dpi / 25.4
+    x, y = box["x_mm"] + 20, box["y_mm"] + box["h_mm"] - 30  # the notch's inward corner, on the page
+    crop = tuple(v * 72 / 25.4 for v in (x - 1, y - 1, width - x - 1, height - y - 1))
+    image = pdf_page.render(scale=dpi / 72, crop=crop).to_pil().convert("RGB")
+    corner = (1.0, 1.0)  # mm from the image's top-left (y down, as the path's y)
+    edges = [(-20 / 1300 ** 0.5, -30 / 1300 ** 0.5), (20 / 1300 ** 0.5, -30 / 1300 ** 0.5)]  # up the notch's sides
+
+    def from_outline(u: float, v: float) -> float:  # mm from the outline's two edges near the corner
+        return min(abs(u * dy - v * dx) if u * dx + v * dy > 0 else (u * u + v * v) ** 0.5 for dx, dy in edges)
+
+    white_on_piece = []
+    for row in range(image.height):
+        for column in range(image.width):
+            u, v = (column + 0.5) / per_mm - corner[0], (row + 0.5) / per_mm - corner[1]
+            in_notch = v < 0 and abs(u) < -v * 20 / 30
+            if not in_notch and from_outline(u, v) > 0.08 and not dark(image.getpixel((column, row))):
+                white_on_piece.append((round(u, 2), round(v, 2)))
+    assert not white_on_piece, white_on_piece[:10]
+    corner = (round(per_mm), round(per_mm))
+    # and the band is there, outside: straight up from the corner, in the notch
+    assert light(image.getpixel((corner[0], corner[1] - round(0.3 * per_mm))))
