@@ -313,3 +313,22 @@ def test_the_card_markup_example_draws_a_card(tmp_path, monkeypatch):
     assert done.exit_code == 0, done.output
     text = " ".join(" ".join(page_texts(project / "output/mygame.pdf")).split())
     assert "Gather Gain 2 ." in text and "Old Tomas" in text
+
+
+def test_the_rules_section_s_failure_line_is_the_one_check_prints(tmp_path, monkeypatch):
+    """Rules: the failure line the README quotes, file and line included, is the one `cardgen
+    check` prints when a copy of the shipped prisoners set has a third Jailbreak (the README said
+    line 7, the Jailbreak row is at line 12)."""
+    quoted = re.search(r"Each failure is one line, all at once:\s+`([^`]*)\.\.\.`",
+                       section("Rules: `data/<set>/rules.yaml`")).group(1)
+    for folder in ("data/prisoners", "templates/cosmic"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    rulings = tmp_path / "data/prisoners/rulings.yaml"
+    text = rulings.read_text(encoding="utf-8")
+    row = "- name: Jailbreak\n  short: Jailbreak\n  count: 2\n"
+    assert row in text
+    rulings.write_text(text.replace(row, row.replace("count: 2", "count: 3")), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    done = cardgen_here("check", "prisoners", "--no-cache")
+    assert done.exit_code == 1
+    assert any(line.startswith(quoted) for line in done.stderr.splitlines()), (quoted, done.stderr)
