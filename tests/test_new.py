@@ -3,6 +3,7 @@ is (run as a user would, inside the folder), for every card size and paper."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -238,3 +239,18 @@ def test_a_new_project_inside_a_projects_data_folder_is_refused(tmp_path, monkey
         "whole project; a new set of this one is a folder data/<set>/ with its own set.yaml and card files (copy a "
         "set's folder, and give set.yaml its new name)"))
     assert not (tmp_path / "game/data/second").exists()
+
+
+def test_the_next_step_it_prints_runs_in_a_shell_for_a_folder_name_with_spaces(tmp_path):
+    """`cardgen new "My Game"` ends with the command to run next; pasted into a shell it builds
+    the new project (it printed `cd My Game && ...`, which cd refuses)."""
+    made = cardgen_in(tmp_path, "new", "My Game")
+    assert made.returncode == 0, made.stderr
+    next_line = made.stdout.splitlines()[-1]
+    assert next_line == "next: cd 'My Game' && cardgen build   (then open output/my-game.pdf)"
+    command = next_line.removeprefix("next: ").split("   (")[0]
+    bin_folder = Path(sys.executable).parent
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "My Game/output/my-game.pdf").is_file()
