@@ -94,6 +94,17 @@ def _not_inside_a_project_folder(path: Path) -> None:
                          "card files (copy a set's folder, and give set.yaml its new name)")
 
 
+def _filled(text: str, values: dict[str, str]) -> str:
+    """``text`` with each placeholder replaced by its value; a comment after a placeholder on its
+    line stays in its column (at least a space after the value), so that set.yaml's comments
+    line up whatever the set's name, size and paper."""
+    for placeholder, value in values.items():
+        text = re.sub(rf"{re.escape(placeholder)}( +)(?=#)",
+                      lambda gap: value + " " * max(1, len(placeholder) + len(gap.group(1)) - len(value)), text)
+        text = text.replace(placeholder, value)
+    return text
+
+
 def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str], written: list[Path]) -> None:
     for source in sources:
         relative = source.relative_to(SCAFFOLD).as_posix().replace("__SET__", set_name)
@@ -101,9 +112,7 @@ def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str
         data = source.read_bytes()
         if source.suffix.lower() in (".yaml", ".csv", ".j2", ".md", "") or source.name == "gitignore":
             text = data.decode("utf-8")
-            for placeholder, value in values.items():
-                text = text.replace(placeholder, value)
-            data = text.encode("utf-8")
+            data = _filled(text, values).encode("utf-8")
         target = path / relative
         with staged(target) as (temporary,):
             temporary.write_bytes(data)

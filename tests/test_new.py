@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -254,3 +255,29 @@ def test_the_next_step_it_prints_runs_in_a_shell_for_a_folder_name_with_spaces(t
                           env={**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"})
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "My Game/output/my-game.pdf").is_file()
+
+
+@pytest.mark.parametrize("folder, size, paper", [("mygame", "poker", "letter"), ("g", "mini-euro", "a4"),
+                                                  ("a-rather-long-game-name", "tarot", "a4")])
+def test_the_comments_of_set_yaml_stay_in_their_columns(tmp_path, folder, size, paper):
+    """The new set.yaml's comments line up as the scaffold's do, whatever the name, size and paper
+    put before them (`size: poker                  # card size` stood 3 columns left of the rest)."""
+    from cardgen.scaffolding import SCAFFOLD
+
+    made = CliRunner().invoke(main, ["new", str(tmp_path / folder), "--size", size, "--paper", paper])
+    assert made.exit_code == 0, made.output
+    scaffold = (SCAFFOLD / "data/__SET__/set.yaml").read_text(encoding="utf-8").splitlines()
+    written = (tmp_path / folder / f"data/{folder}/set.yaml").read_text(encoding="utf-8").splitlines()
+    assert len(scaffold) == len(written)
+    for before, after in zip(scaffold, written):
+        if " # " in before and not before.startswith("#"):
+            key = before.split(" #")[0].rstrip()
+            column = before.index(" # ") if len(after.split(" #")[0].rstrip()) < before.index(" # ") else None
+            if column is not None:
+                assert after.index(" # ") == column, (before, after)
+            assert after.split(" #")[0].rstrip() == key.replace("__SET__", folder).replace("__SIZE__", size).replace(
+                "__PAPER__", paper)
+    # the section the first line names is one of the README's
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    named = re.search(r'README \("([^"]+)"\)', written[0]).group(1)
+    assert f"\n## {named}\n" in readme
