@@ -140,3 +140,26 @@ def test_the_rules_example_shows_every_key_of_every_kind_of_rule():
     for kind, keys in KIND_KEYS.items():
         for key in keys:
             assert f"{key}:" in shown[kind], f"rule: {kind} takes {key}:"
+
+
+@pytest.mark.parametrize("title, keys", [
+    ("Preflight", "cardgen.load.setfile:PREFLIGHT_KEYS"),
+    ("Tuck boxes", "cardgen.load.setfile:BOX_KEYS"),
+    ("Sheets", "cardgen.load.setfile:SHEET_KEYS"),
+    ("Sheets", "cardgen.sheets.labels.yamlsheet:KEYS"),
+    ("Sheets", "cardgen.sheets.labels.yamlsheet:GRID_KEYS"),
+    ("Sheets", "cardgen.sheets.labels.yamlsheet:SLOT_KEYS"),
+    ("Colour", "cardgen.color.settings:COLOR_KEYS"),
+    ("Print shops: DriveThruCards PDF/X-1a", "cardgen.color.settings:INTENT_KEYS"),
+    ("Sources and readings", "cardgen.validate.rulesfile:OPTION_KEYS"),
+])
+def test_every_key_of_a_settings_mapping_is_named_in_its_section(title, keys):
+    """Each key the loader takes in a mapping of set.yaml, a sheet file or a rules file's options
+    is named in the README's section on it (as `key` or `key:`): `output-intent:` took `condition`,
+    `info` and `registry`, which no page named."""
+    import importlib
+
+    module, name = keys.split(":")
+    text = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", README, re.S | re.M).group(1)
+    for key in sorted(getattr(importlib.import_module(module), name)):
+        assert re.search(rf"`{re.escape(key)}`|(?<![\w-]){re.escape(key)}:(?!\w)", text), f"{title}: {key}"
