@@ -163,3 +163,44 @@ def test_every_key_of_a_settings_mapping_is_named_in_its_section(title, keys):
     text = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", README, re.S | re.M).group(1)
     for key in sorted(getattr(importlib.import_module(module), name)):
         assert re.search(rf"`{re.escape(key)}`|(?<![\w-]){re.escape(key)}:(?!\w)", text), f"{title}: {key}"
+
+
+def test_every_option_a_command_line_of_the_readme_gives_is_one_of_that_command():
+    """Each `cardgen ...` the README shows (inline or in a shell block) names a command that
+    exists and only options that command (or cardgen itself, before the command) takes: an
+    option moved to another command, or renamed, fails here as well as in the user's shell."""
+    shown = re.findall(r"`(cardgen [^`]*)`", README)
+    for block in re.findall(r"^```sh\n(.*?)^```", README, re.S | re.M):
+        shown += re.findall(r"^(cardgen [^\n#]*)", block, re.M)
+    commands = dict(leaf_commands(main))
+    own = {option for param in main.params for option in param.opts}
+    checked = 0
+    for line in shown:
+        words = line.replace("\\|", "|").split()[1:]
+        while words and words[0].startswith("-"):  # cardgen --root DIR build ...
+            assert words[0].strip("[]") in own | {"--help"}, line
+            words = words[2:] if words[0] == "--root" else words[1:]
+        if not words:
+            continue
+        name = words[0] if words[0] in commands else " ".join(words[:2])
+        assert name in commands, f"{line!r}: no command {name!r}"
+        takes = own | {"--help"} | {option for param in commands[name].params
+                                    for option in param.opts + getattr(param, "secondary_opts", [])}
+        for option in re.findall(r"(?<![\w-])--[a-z][\w-]*", line):
+            assert option in takes, f"{line!r}: cardgen {name} takes no {option}"
+        checked += 1
+    assert checked > 40
+
+
+def test_every_file_of_the_repository_the_readme_names_is_there():
+    """A path the README gives in `code` under cardgen/, tests/, bench/, templates/, fonts/,
+    data/ or .ci/ is a file or folder of the repository, but for the projects its examples make
+    (data/harbor, data/mygame, data/x ...) and patterns (<set>, NAME, *)."""
+    repo = Path(__file__).resolve().parent.parent
+    examples = ("data/harbor", "data/mygame", "templates/mygame", "data/x/", "templates/x/", "data/x.")
+    named = set(re.findall(r"`((?:cardgen|tests|bench|templates|fonts|data|\.ci)/[^`\s:#]*)", README))
+    checked = [path for path in sorted(named)
+               if not path.startswith(examples) and not re.search(r"[<*]|NAME|SET|\.\.\.", path)]
+    missing = [path for path in checked if not (repo / path).exists()]
+    assert not missing
+    assert len(checked) > 30
