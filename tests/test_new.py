@@ -281,3 +281,25 @@ def test_the_comments_of_set_yaml_stay_in_their_columns(tmp_path, folder, size, 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     named = re.search(r'README \("([^"]+)"\)', written[0]).group(1)
     assert f"\n## {named}\n" in readme
+
+
+def test_the_new_project_s_own_readme_runs_as_written(tmp_path):
+    """The README `cardgen new` writes into the project: its commands run in the project as
+    written, each exits 0, and every file its table and comments name is there afterwards."""
+    made = cardgen_in(tmp_path, "new", "mygame")
+    assert made.returncode == 0, made.stderr
+    project = tmp_path / "mygame"
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", readme, re.S).group(1)
+    bin_folder = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+    for line in block.splitlines():
+        command = line.split("#")[0].strip()
+        done = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, env=env)
+        assert done.returncode == 0, (command, done.stderr)
+    for name in re.findall(r"`((?:data|templates|output)/[^`\s]+)`", readme + block):
+        assert (project / name).exists(), name
+    assert (project / "output/proofs/mygame/index.html").is_file()
+    deck = re.search(r"`(cardgen check mygame --deck [^`]+)`", readme).group(1)
+    done = subprocess.run(["bash", "-c", deck], cwd=project, capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stdout) == (0, "ok: no errors, 0 warnings\n"), done.stderr
