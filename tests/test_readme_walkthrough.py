@@ -332,3 +332,18 @@ def test_the_rules_section_s_failure_line_is_the_one_check_prints(tmp_path, monk
     done = cardgen_here("check", "prisoners", "--no-cache")
     assert done.exit_code == 1
     assert any(line.startswith(quoted) for line in done.stderr.splitlines()), (quoted, done.stderr)
+
+
+def test_the_first_build_prints_what_the_readme_says(tmp_path, monkeypatch):
+    """The README's first command builds every shipped set: the warnings line and the summary it
+    quotes are the ones `cardgen build` prints (but for the time)."""
+    intro = " ".join(README.split("\n## ", 1)[0].split())  # the quotes wrap across lines
+    warned = re.search(r"such as ``([^`]*`[^`]*`[^`]*)``", intro).group(1)
+    summary = re.search(r"a summary such as `(built [^`]* in )[\d.]+ s`", intro).group(1)
+    for folder in ("data", "templates"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0, done.output
+    assert warned in done.stderr.splitlines()
+    assert done.stdout.splitlines()[-1].startswith(summary), (summary, done.stdout)
