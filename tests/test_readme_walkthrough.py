@@ -347,3 +347,26 @@ def test_the_first_build_prints_what_the_readme_says(tmp_path, monkeypatch):
     assert done.exit_code == 0, done.output
     assert warned in done.stderr.splitlines()
     assert done.stdout.splitlines()[-1].startswith(summary), (summary, done.stdout)
+
+
+def test_prisoners_sheets_grouped_and_mixed_are_as_many_as_the_readme_says(tmp_path, monkeypatch):
+    """Home printing: the figures of "Backs grouped by deck" are the shipped prisoners set's."""
+    text = " ".join(section("Home printing").split())
+    found = re.search(r"Prisoners' (\d+) poker fronts \((\d+) Capture Challenges with the Destiny back, (\d+) "
+                      r"Rulings with the Cosmic back, (\d+) Clarifications with none\) take (\d+) sheets grouped, "
+                      r"(\d+) mixed", text)
+    fronts, captures, rulings, clarifications, grouped, mixed = map(int, found.groups())
+    for folder in ("data/prisoners", "templates/cosmic"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
+    pages = {}
+    for name, args in (("grouped", []), ("mixed", ["--mix-backs"])):
+        done = cardgen_here("build", "prisoners", "--no-cache", "--jobs", "1", "--out", name, *args)
+        assert done.exit_code == 0, done.output
+        faces = [face for face in load_manifest(tmp_path / name / "prisoners.json")["faces"]
+                 if face["side"] == "front" and (face["w_mm"], face["h_mm"]) == (63.5, 88.9)]
+        kinds = [face["type"] for face in faces]
+        assert (len(faces), kinds.count("capture"), kinds.count("ruling"), kinds.count("clarification")) == (
+            fronts, captures, rulings, clarifications)
+        pages[name] = len({face["page"] for face in faces})
+    assert pages == {"grouped": grouped, "mixed": mixed}
