@@ -370,3 +370,15 @@ def test_prisoners_sheets_grouped_and_mixed_are_as_many_as_the_readme_says(tmp_p
             fronts, captures, rulings, clarifications)
         pages[name] = len({face["page"] for face in faces})
     assert pages == {"grouped": grouped, "mixed": mixed}
+
+
+def test_every_file_a_new_project_holds_has_its_row_in_the_readme(tmp_path, monkeypatch):
+    """Your own game: the table of what the project holds covers every file `cardgen new` makes
+    (a row names the file or a folder holding it), as well as naming only files it makes."""
+    project = new_project(tmp_path, monkeypatch)
+    rows = re.findall(r"^\| `([^`]+)` \|", section("Your own game"), re.M)
+    made = [path.relative_to(project).as_posix() for path in project.rglob("*") if path.is_file()]
+    made += [path.relative_to(project).as_posix() + "/" for path in project.rglob("*")
+             if path.is_dir() and not any(path.iterdir())]
+    for name in made:
+        assert any(name == row or (row.endswith("/") and name.startswith(row)) for row in rows), name
