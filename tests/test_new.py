@@ -303,3 +303,23 @@ def test_the_new_project_s_own_readme_runs_as_written(tmp_path):
     deck = re.search(r"`(cardgen check mygame --deck [^`]+)`", readme).group(1)
     done = subprocess.run(["bash", "-c", deck], cwd=project, capture_output=True, text=True, env=env)
     assert (done.returncode, done.stdout) == (0, "ok: no errors, 0 warnings\n"), done.stderr
+
+
+@pytest.mark.parametrize("title", ["A\\B", "Line\\nx", "C:\\games\\", 'The \\"Big\\" Game'])
+def test_a_title_with_backslashes_is_the_set_s_title_as_typed(tmp_path, title):
+    """set.yaml keeps the title between double quotes, where a backslash starts an escape:
+    `--title 'A\\B'` made a project whose set.yaml YAML refused, and "Line\\nx" a title of two lines."""
+    made = CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--title", title])
+    assert made.exit_code == 0, made.output
+    assert cardgen.load_set("game", tmp_path / "game").title == title.replace('"', "'")
+    assert (tmp_path / "game/README.md").read_text(encoding="utf-8").splitlines()[0] == "# " + title.replace('"', "'")
+
+
+@pytest.mark.parametrize("title, held", [("Two\nlines", "U+000A"), ("Tab\there", "U+0009")])
+def test_a_title_with_a_control_character_is_refused(tmp_path, title, held):
+    """A newline in --title broke set.yaml's first line, a comment, into a line of YAML."""
+    made = CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--title", title])
+    assert made.exit_code == 2
+    assert made.output.splitlines()[-1] == (
+        f"Error: the title {title!r} holds a control character ({held}): give it on one line, without tabs")
+    assert not (tmp_path / "game").exists()
