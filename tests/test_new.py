@@ -305,7 +305,7 @@ def test_the_new_project_s_own_readme_runs_as_written(tmp_path):
     assert (done.returncode, done.stdout) == (0, "ok: no errors, 0 warnings\n"), done.stderr
 
 
-@pytest.mark.parametrize("title", ["A\\B", "Line\\nx", "C:\\games\\", 'The \\"Big\\" Game'])
+@pytest.mark.parametrize("title", ["A\\B", "Line\\nx", "Games\\Board\\", 'The \\"Big\\" Game'])
 def test_a_title_with_backslashes_is_the_set_s_title_as_typed(tmp_path, title):
     """set.yaml keeps the title between double quotes, where a backslash starts an escape:
     `--title 'A\\B'` made a project whose set.yaml YAML refused, and "Line\\nx" a title of two lines."""
