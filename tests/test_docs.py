@@ -204,3 +204,20 @@ def test_every_file_of_the_repository_the_readme_names_is_there():
     missing = [path for path in checked if not (repo / path).exists()]
     assert not missing
     assert len(checked) > 30
+
+
+def test_every_section_the_readme_points_to_is_one_of_its_headings():
+    """"(see X)", "(see X and Y for ...)" and `"X" below` name sections by their headings (or the
+    start of one): "(see Print shops and colour)" named a section the README does not have."""
+    headings = re.findall(r"^#+ (.*)$", README, re.M)
+    named = []
+    for reference in re.findall(r"\(see ([A-Z][^)]*)\)", README.replace("\n", " ")):
+        reference = re.split(r" for | below| above", reference)[0]
+        named += [part.strip() for part in reference.split(" and ")]
+    named += re.findall(r'"([^"]+)" (?:below|above)', " ".join(README.split()))
+    assert len(named) > 20
+    for name in named:
+        assert any(heading.startswith(name) or heading.startswith(f"`{name}`") for heading in headings), name
+    for anchor in re.findall(r"\]\(#([^)]*)\)", README):
+        slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+        assert anchor in slugs, anchor
