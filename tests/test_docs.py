@@ -207,11 +207,11 @@ def test_every_file_of_the_repository_the_readme_names_is_there():
 
 
 def test_every_section_the_readme_points_to_is_one_of_its_headings():
-    """"(see X)", "(see X and Y for ...)" and `"X" below` name sections by their headings (or the
+    """"see X", "(see X and Y for ...)" and `"X" below` name sections by their headings (or the
     start of one): "(see Print shops and colour)" named a section the README does not have."""
     headings = re.findall(r"^#+ (.*)$", README, re.M)
     named = []
-    for reference in re.findall(r"\(see ([A-Z][^)]*)\)", README.replace("\n", " ")):
+    for reference in re.findall(r"\b[Ss]ee ([A-Z][^).;,]*)", " ".join(README.split())):
         reference = re.split(r" for | below| above", reference)[0]
         named += [part.strip() for part in reference.split(" and ")]
     named += re.findall(r'"([^"]+)" (?:below|above)', " ".join(README.split()))
