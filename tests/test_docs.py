@@ -221,3 +221,14 @@ def test_every_section_the_readme_points_to_is_one_of_its_headings():
     for anchor in re.findall(r"\]\(#([^)]*)\)", README):
         slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
         assert anchor in slugs, anchor
+
+
+def test_every_section_a_message_of_cardgen_points_to_is_one_of_the_readme_s():
+    """A message saying "see README, X" names a heading of the README (or the start of one)."""
+    headings = re.findall(r"^#+ (.*)$", README, re.M)
+    package = Path(__file__).resolve().parent.parent / "cardgen"
+    named = [name for path in package.rglob("*.py")
+             for name in re.findall(r"see README, ([A-Z][^\"')]*)", path.read_text(encoding="utf-8"))]
+    assert named
+    for name in named:
+        assert any(heading.startswith(name) for heading in headings), name
