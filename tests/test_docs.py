@@ -232,3 +232,18 @@ def test_every_section_a_message_of_cardgen_points_to_is_one_of_the_readme_s():
     assert named
     for name in named:
         assert any(heading.startswith(name) for heading in headings), name
+
+
+def test_the_presets_no_shop_makes_are_the_ones_the_readme_names():
+    """The export row says which size presets match no product of any shop: a new project of
+    one of them cannot be exported (an error, nothing sent). Counted from products.yaml."""
+    from types import SimpleNamespace
+
+    from cardgen.export.products import _table, product_of
+    from cardgen.sheets.sizes import CARD_SIZES
+
+    row = " ".join(command_rows()["export SET --shop tgc\\|mpc\\|drivethru [--tts] [--out DIR] [--jobs N]"].split())
+    named = re.search(r"of the presets, (.*?) match no product of any shop", row).group(1)
+    unmade = {name for name, size in CARD_SIZES.items()
+              if not any(product_of(SimpleNamespace(size=size), shop) for shop in _table()["shops"])}
+    assert set(re.findall(r"`([\w-]+)`", named)) == unmade
