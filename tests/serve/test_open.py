@@ -30,10 +30,9 @@ def stopped(process) -> int:
 
 def test_the_address_goes_to_the_browser(tmp_path):
     opened = tmp_path / "opened"
-    script = tmp_path / "browser.sh"
-    script.write_text(f'#!/bin/sh\necho "$1" > "{opened}"\n')
-    script.chmod(0o755)
-    process, said = serve_with_browser(tmp_path, f"{script} %s")
+    script = tmp_path / "browser.py"  # a browser that notes the address it is given
+    script.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+    process, said = serve_with_browser(tmp_path, f"{sys.executable} {script} %s")
     try:
         wait_until(lambda: opened.exists() and opened.read_text().strip(), "the browser was not started")
         assert opened.read_text().strip() == ADDRESS.search(said.read_text()).group(0)
