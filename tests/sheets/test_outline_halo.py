@@ -22,18 +22,24 @@ def dark(pixel) -> bool:
     return max(pixel[:3]) < 90
 
 
-def test_circle_and_path_outlines_have_a_white_line_outside(project, tmp_path):
-    token = project / "templates/demo/token.xml.j2"
-    token.write_text(token.read_text().replace('fill="#2e8b57"', f'fill="{NAVY}"'))
-    (project / "templates/demo/shield.xml.j2").write_text(
+def add_shaped_type(project, name: str, size: str, path: str) -> None:
+    """A card type ``name`` of ``size`` cut to ``path``, its art navy over the whole bleed, and
+    one card of it."""
+    (project / f"templates/demo/{name}.xml.j2").write_text(
         '<card><rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" '
         f'fill="{NAVY}"/></card>')
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text().replace(
-        "backs:\n", '  shield:\n    template: demo/shield.xml.j2\n    size: {w: 40, h: 48}\n'
-                    '    shape: {path: "M 0 0 H 40 V 24 Q 40 40 20 48 Q 0 40 0 24 Z"}\nbacks:\n').replace(
-        "  - {file: more.csv, type: action}\n", "  - {file: more.csv, type: action}\n  - {file: shields.csv, type: shield}\n"))
-    (project / "data/demo/shields.csv").write_text("name\nShield\n")
+        "backs:\n", f'  {name}:\n    template: demo/{name}.xml.j2\n    size: {size}\n'
+                    f'    shape: {{path: "{path}"}}\nbacks:\n').replace(
+        "  - {file: more.csv, type: action}\n", f"  - {{file: more.csv, type: action}}\n  - {{file: {name}s.csv, type: {name}}}\n"))
+    (project / f"data/demo/{name}s.csv").write_text(f"name\n{name.title()}\n")
+
+
+def test_circle_and_path_outlines_have_a_white_line_outside(project, tmp_path):
+    token = project / "templates/demo/token.xml.j2"
+    token.write_text(token.read_text().replace('fill="#2e8b57"', f'fill="{NAVY}"'))
+    add_shaped_type(project, "shield", "{w: 40, h: 48}", "M 0 0 H 40 V 24 Q 40 40 20 48 Q 0 40 0 24 Z")
     result = cardgen.build(["demo"], project, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
     manifest = json.loads(result.manifest.read_text())
     document = pdfium.PdfDocument(str(result.pdf))
@@ -83,15 +89,7 @@ def test_white_line_never_reaches_the_piece_at_an_inward_corner(project, tmp_pat
     """At an inward corner (a notch cut 67 degrees wide into the piece) the band along each edge,
     moved outward on its own, crossed the next edge and printed white up to 0.2 mm onto the
     piece; clipped to the shape's outside, the piece is dark right up to its black outline."""
-    (project / "templates/demo/notch.xml.j2").write_text(
-        '<card><rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" '
-        f'fill="{NAVY}"/></card>')
-    set_yaml = project / "data/demo/set.yaml"
-    set_yaml.write_text(set_yaml.read_text().replace(
-        "backs:\n", '  notch:\n    template: demo/notch.xml.j2\n    size: {w: 40, h: 40}\n'
-                    '    shape: {path: "M 0 0 L 20 30 L 40 0 L 40 40 L 0 40 Z"}\nbacks:\n').replace(
-        "  - {file: more.csv, type: action}\n", "  - {file: more.csv, type: action}\n  - {file: notches.csv, type: notch}\n"))
-    (project / "data/demo/notches.csv").write_text("name\nNotch\n")
+    add_shaped_type(project, "notch", "{w: 40, h: 40}", "M 0 0 L 20 30 L 40 0 L 40 40 L 0 40 Z")
     result = cardgen.build(["demo"], project, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
     manifest = json.loads(result.manifest.read_text())
     fronts = [face for face in manifest["faces"] if manifest["slots"][face[4]]["shape"] == "path" and face[2] == "front"]
