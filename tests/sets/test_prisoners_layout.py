@@ -91,3 +91,41 @@ def test_a_rulings_reminder_prints_at_6_pt(built, edition):
         assert min(sizes) >= 5.99, (face["card"], min(sizes))
         checked += 1
     assert checked >= 8  # of 12 and 10 Ruling cards (Prisoner Swap and Raid on Entebbe are longer)
+
+
+def test_the_star_never_crosses_the_set_name_on_a_star_disc(built):
+    """The eight-pointed star's lowest point reached through the set's name at the foot of a Star
+    Disc: its outline, in the player's colour, cut through "Encounter: The". No pixel of the
+    player's colour may lie among the words now (they stand on a plate the point runs behind)."""
+    pdf_path, manifest = built["prisoners-warp"]
+    faces = fronts(manifest, "star-disc")
+    assert len(faces) == 6
+    dpi = 300
+    px = dpi / 25.4
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        for face in faces:
+            page = pdf[face["page"] - 1]
+            image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+            left, top = face["x_mm"] * px, image.height - (face["y_mm"] + face["h_mm"]) * px
+            band = image.getpixel((round(left + 2 * px), round(top + face["h_mm"] / 2 * px)))  # the rim
+            text = page.get_textpage()
+            words = text.search("Cosmic Encounter", match_case=True)
+            found = []
+            while (hit := words.get_next()) is not None:
+                found.append(hit)
+            boxes = []
+            for start, count in found:
+                for index in range(start, start + count + 20):
+                    boxes.append(text.get_charbox(index, loose=False))
+            inside = [b for b in boxes if b[2] > b[0] and left / px * PT_PER_MM <= b[0] <= (left / px + face["w_mm"]) * PT_PER_MM]
+            assert len(inside) >= 30, face["card"]
+            x0, x1 = min(b[0] for b in inside), max(b[2] for b in inside)
+            y0, y1 = min(b[1] for b in inside), max(b[3] for b in inside)
+            scale = dpi / 72
+            crossing = [(x, y) for x in range(round(x0 * scale), round(x1 * scale))
+                        for y in range(round(image.height - y1 * scale), round(image.height - y0 * scale))
+                        if sum(abs(a - b) for a, b in zip(image.getpixel((x, y)), band)) < 60]
+            assert crossing == [], (face["card"], len(crossing))
+    finally:
+        pdf.close()
