@@ -16,8 +16,8 @@ SET = "death-mesa"
 MM_PER_PT = 25.4 / 72
 DPI = 200
 BOX_FILL = (0xE0, 0xD3, 0xB4)  # templates/death-mesa/dmd.xml.j2: the optional box
-# The cards with an optional variant short enough to print at full size with the card text.
-SHORT_VARIANTS = ["Hidden Stash", "Last Testament"]
+# The cards whose variant and card text both print at full size (Unfinished Business does not).
+SHORT_VARIANTS = ["Bad Moon Rising", "Hidden Stash", "Last Testament"]
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +73,18 @@ def test_a_short_variants_box_hugs_its_text(built, name):
     assert box_bottom - max(c["bottom_mm"] for c in inside) < 3, name
     # the card text stands in the middle of the space between the divider and the box, as on
     # the cards without a variant (it was at the top, 20 mm clear of the box)
+    lines: list[list[dict]] = []
+    for char in sorted(above, key=lambda c: c["bottom_mm"]):
+        if lines and char["bottom_mm"] - lines[-1][0]["bottom_mm"] < 1.5:
+            lines[-1].append(char)
+        else:
+            lines.append([char])
+    # centred, as on the other cards (it was ranged left); a line that starts with an icon (a
+    # picture, not a character) is read 1.8 mm off centre
+    for line in lines:
+        left = min(c["x0"] for c in line) * MM_PER_PT - face["x_mm"]
+        right = max(c["x1"] for c in line) * MM_PER_PT - face["x_mm"]
+        assert abs((left + right) / 2 - face["w_mm"] / 2) < 2.2, (name, "".join(c["text"] for c in line))
     gap_over = min(c["top_mm"] for c in above) - 17.6
     gap_under = box_top - max(c["bottom_mm"] for c in above)
     assert abs(gap_over - gap_under) < 3, (name, gap_over, gap_under)
