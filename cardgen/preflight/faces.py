@@ -5,6 +5,7 @@ from __future__ import annotations
 from reportlab.lib.colors import CMYKColor
 
 from ..draw.attributes import color as parse_color
+from ..draw.gradient import Gradient
 from ..errors import CardgenError
 from ..export.products import product_of
 from ..model import CardSet
@@ -21,6 +22,9 @@ def _luminance(value) -> float:
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
+    if isinstance(value, Gradient):
+        # text may sit over any part of a gradient ground: judge it by the darkest colour
+        return min(_luminance(stop) for stop in value.colors)
     return 0.2126 * channel(value.red) + 0.7152 * channel(value.green) + 0.0722 * channel(value.blue)
 
 
