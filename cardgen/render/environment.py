@@ -307,9 +307,11 @@ class Templates:
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
-                from .pythonwords import undefined_in_data_words  # (only a template that fails)
+                from .pythonwords import undefined_in_data_words, undefined_name_hint  # (only a template that fails)
 
+                hint = undefined_name_hint(message, [*context, *(context.get("card") or ())])
                 message = undefined_in_data_words(f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set"))
+                message += hint
             elif isinstance(exc, ValueError) and "integer string conversion" in message:
                 message = "a number of more than 4300 digits cannot be written"
             elif isinstance(exc, OverflowError) and message.startswith("Range too big."):

@@ -30,7 +30,21 @@ def test_undefined_name_names_template_line_and_card(project):
     edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ lable }}")
     only_tokens(project, "M")
     assert problems_of(project) == [
-        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined (did you mean \"label\"?)"]
+
+
+def test_a_misspelt_column_is_named_beside_the_name_the_layout_reads(project):
+    """A card file whose column is misspelt (`lable`, where the layout reads `label`) got only
+    "'label' is undefined"; the card's field of a nearly equal name is now said, as is a field
+    the layout misspells."""
+    (project / "data/demo/cards.yaml").write_text("- name: Marker\n  type: token\n  lable: M\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    assert problems_of(project) == [
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'label' is undefined (did you mean \"lable\"?)"]
+    only_tokens(project, "M")
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ zzz }}")
+    assert problems_of(project) == [
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'zzz' is undefined"]
 
 
 def test_undefined_name_in_a_parent_template_names_the_parent(project):
@@ -171,7 +185,7 @@ def test_templates_folder_may_be_a_link_inside_the_project(project):
     edit(shared / "demo/token.xml.j2", "{{ label }}", "{{ lable }}")
     only_tokens(project, "M")
     assert problems_of(project) == [
-        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined (did you mean \"label\"?)"]
 
 
 def test_every_face_that_does_not_fit_is_reported_at_once(project, cli):
