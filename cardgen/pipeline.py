@@ -24,6 +24,7 @@ from .project import resolve_names  # noqa: F401 - the API's name here (watch, s
 from .rendered import lay_out_all, render_set
 from .results import BuildResult, SetResult
 from .steady_inputs import SteadyInputs
+from .validate.unread import misspelt_fields
 from .render.environment import Templates
 from .streams import Latest, batches
 from .text.fonts import FontBook
@@ -73,6 +74,7 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
             problems.append(Problem("the set has no card to print (its card files hold no cards, "
                                     "or every count is 0)", where))
         problems += validate.check_set(card_set, rules_options)
+        problems += misspelt_fields(card_set, card_set.cards, Templates(card_set.root))
     else:
         loaded = validate.load_deck(card_set, Path(deck))
         if not sum(entry.copies for entry in loaded.main + loaded.bench):
