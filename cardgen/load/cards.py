@@ -199,11 +199,13 @@ def _count(value: Any, source: Source, card: str) -> int:
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
-        digits = value.strip().lstrip("0") or "0"
+    elif isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
+        # a cell's "-1" is a whole number, and is told as YAML's -1 is: negative
+        sign, digits = re.fullmatch(r"\s*([-+]?)0*(\d*?)\s*", value).groups()
+        digits = digits or "0"
         if len(digits) > 18:  # past any limit, and past what Python turns into a number at 4,300 digits
             raise CardgenError(Problem(_too_many(f"of {len(digits):,} digits"), source, card))
-        number = int(digits)
+        number = -int(digits) if sign == "-" else int(digits)
     else:
         raise CardgenError(Problem(f"count must be a whole number, got {quoted(value)}", source, card))
     if number < 0:

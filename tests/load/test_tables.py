@@ -73,7 +73,7 @@ def test_all_row_errors_are_reported_at_once(project):
         load_set("demo", project)
     assert error_lines(excinfo) == [
         "data/demo/more.csv:2: the card has no name (column `name`)",
-        'data/demo/more.csv:3: card "A": count must be a whole number, got "-1"',
+        'data/demo/more.csv:3: card "A": count must not be negative, got -1',  # as in YAML (it was "not a whole number")
         'data/demo/more.csv:4: card "B": count must be a whole number, got "1.5"',
     ]
 
