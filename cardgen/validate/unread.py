@@ -29,10 +29,13 @@ def misspelt_fields(card_set: CardSet, cards: Iterable[Card], templates) -> list
         if read is None:
             continue
         names, template = read
+        defaults = card_set.types[card.type].defaults
         for field_name in card.fields:
             if (field_name in names or field_name in OWN_COLUMNS or (card.type, field_name) in said
                     or not isinstance(field_name, str)):
                 continue
+            if field_name in defaults and card.fields[field_name] is defaults[field_name]:
+                continue  # the default itself: said once, at its line of set.yaml (below)
             close = difflib.get_close_matches(field_name, sorted(names), n=1, cutoff=0.8)
             if close:
                 said.add((card.type, field_name))
@@ -40,6 +43,30 @@ def misspelt_fields(card_set: CardSet, cards: Iterable[Card], templates) -> list
                     f'field "{field_name}" is read by no layout of type "{card.type}" (did you mean '
                     f'"{close[0]}", which templates/{template} reads?)',
                     card.source_of(field_name), card.name, severity="warning"))
+    return problems + _misspelt_defaults(card_set, read_by_type)
+
+
+def _misspelt_defaults(card_set: CardSet, read_by_type) -> list[Problem]:
+    """A default (the set's, or a card type's) that no layout of the types it applies to (those
+    with cards) reads, spelt nearly like a name one of them reads: a warning at its line."""
+    readers: dict[tuple, list[tuple[frozenset[str], str]]] = {}
+    for type_name, read in read_by_type.items():
+        card_type = card_set.types.get(type_name)
+        if read is None or card_type is None:
+            continue
+        for key in card_type.defaults:
+            where = card_type.default_sources.get(key, card_type.source)
+            readers.setdefault((str(key), where), []).append(read)
+    problems = []
+    for (key, where), reads in readers.items():
+        names = frozenset().union(*(names for names, _ in reads))
+        if key in names or key in OWN_COLUMNS:
+            continue
+        close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.8)
+        if close:
+            template = next(template for names, template in reads if close[0] in names)
+            problems.append(Problem(f'default "{key}" is read by no layout (did you mean "{close[0]}", which '
+                                    f'templates/{template} reads?)', where, severity="warning"))
     return problems
 
 

@@ -24,3 +24,14 @@ def test_fields_no_layout_reads_unlike_any_it_reads_are_fine(project, cli):
     result = cli(project, "check", "demo")
     assert result.exit_code == 0, result.output
     assert "read by no layout" not in result.output
+
+
+def test_a_misspelt_default_is_a_warning_at_its_set_yaml_line(project, cli):
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("    safe: 1\n", "    safe: 1\n    defaults: {lable: \"?\"}\n", 1))
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        'data/demo/set.yaml:17: warning: default "lable" is read by no layout (did you mean "label", which '
+        'templates/demo/token.xml.j2 reads?)',
+        "ok: no errors, 1 warning"]
