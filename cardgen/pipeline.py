@@ -74,7 +74,6 @@ def check_problems(card_set: CardSet, deck: Path | None = None, rules_options: S
             problems.append(Problem("the set has no card to print (its card files hold no cards, "
                                     "or every count is 0)", where))
         problems += validate.check_set(card_set, rules_options)
-        problems += misspelt_fields(card_set, card_set.cards, Templates(card_set.root))
     else:
         loaded = validate.load_deck(card_set, Path(deck))
         if not sum(entry.copies for entry in loaded.main + loaded.bench):
@@ -216,6 +215,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             started.late.close()
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
+    if options.deck is None:
+        problems += misspelt_fields(card_set, session.templates)
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=counts["faces"],
                      cards=counts["fronts"], pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error),
@@ -386,6 +387,8 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
             finally:
                 if known is not None:
                     known.close()
+            if deck is None:
+                problems += misspelt_fields(card_set, session.templates)
         except CardgenError as error:
             problems += error.problems
     if len(names) > 1:

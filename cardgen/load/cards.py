@@ -54,6 +54,9 @@ class CardFiles(Sequence):
         self.marked_every = MARK_EVERY
         self.checked = False  # by ``check``: a build may fork its workers before (pipeline.py)
         self._told: dict[Path, dict] = {}  # what a reading of each YAML file tells the next (tables.read_rows)
+        # type -> field name -> the first card whose row gives it (not its type's default): what
+        # validate/unread.py needs to name misspelt fields, gathered by ``check``'s one reading
+        self.field_firsts: dict[str, dict[str, Card]] = {}
 
     def check(self) -> None:
         problems: list[Problem] = []
@@ -65,6 +68,7 @@ class CardFiles(Sequence):
         marks, every = array("q"), MARK_EVERY
         lists: list[tuple[int, int, int]] = []  # YAML files read as lists, whose marks get offsets: (file, marks)
         row, row_start = None, 0  # the source of the last card's row, and the first card it made
+        firsts: dict[str, dict[str, Card]] = {}
         for index, (path, forced_type) in enumerate(self.files):
             before, first_mark = count, len(marks)
             rows = self.rows_of(path)
@@ -76,6 +80,7 @@ class CardFiles(Sequence):
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
                 total += card.count
+                _note_fields(firsts, card, self.types[card.type].defaults)
                 if total > most:  # named at the card that passes it, and no further card is made
                     problems.append(Problem(limit_message(COPIES_PER_SET, f"the set's cards come to more than "
                                                                           f"{most} copies here"),
@@ -96,7 +101,7 @@ class CardFiles(Sequence):
         self.warnings = tuple(warnings)
         if problems:
             raise CardgenError(problems)
-        self._count, self.copies = count, copies
+        self._count, self.copies, self.field_firsts = count, copies, firsts
         self._kept = tuple(kept) if kept is not None else None
         if kept is None:
             for index, first_mark, end in lists:
@@ -144,6 +149,18 @@ class CardFiles(Sequence):
 
     def __getitem__(self, index):
         return tuple(self)[index]
+
+
+def _note_fields(firsts: dict[str, dict[str, Card]], card: Card, defaults: Mapping[str, Any]) -> None:
+    """Note ``card`` as the first of its type to give each of its fields that no card before it
+    gave (a field holding its type's default object is the default's, not the card's)."""
+    seen = firsts.get(card.type)
+    if seen is None:
+        seen = firsts[card.type] = {}
+    fields = card.fields
+    for key in fields:
+        if key not in seen and not (key in defaults and fields[key] is defaults[key]):
+            seen[key] = card
 
 
 def _offsets_marked(marks: array, first_mark: int, end: int, path: Path) -> None:

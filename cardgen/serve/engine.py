@@ -232,6 +232,7 @@ class Engine:
         problems = pipeline.check_problems(card_set)
         decks = self._decks(card_set)
         rendered = render_set(card_set, session, self._memos[name], preview=True)
+        problems += pipeline.misspelt_fields(card_set, session.templates)
         keys = card_keys(cards)
         # after a save of card rows only, a card whose values and lines are unchanged keeps its
         # faces: they depend on nothing else that changed (templates, fonts, images, set.yaml)

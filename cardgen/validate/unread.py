@@ -1,11 +1,11 @@
 """A card's field that no layout of its type reads, spelt nearly like one that a layout does
-read: a typo in a card file (``elemnt: fire`` in YAML, where the layout reads ``element``).
-Without this the layout printed the set's default for ``element`` and the check passed. Each is
-a warning at the field's line."""
+read: a typo in a card file (``elemnt: fire`` in YAML, where the layout reads ``element``) or in
+a default of set.yaml. Without this the layout printed the default (or failed on a name it
+reads, far from the typo) and the check passed. Each is a warning at the field's line."""
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from typing import Any, Mapping
 
 from ..errors import Problem
 from ..model import Card, CardSet
@@ -14,36 +14,49 @@ from ..model import Card, CardSet
 OWN_COLUMNS = frozenset({"name", "type", "count", "each", "added", "excerpt", "rebuilt"})
 
 
-def misspelt_fields(card_set: CardSet, cards: Iterable[Card], templates) -> list[Problem]:
-    """A warning for each card field (once per type and field name, at its first card) that the
-    type's layouts (front and back, with what they extend or include) do not read, and that is
-    spelt nearly like a name they read. Types whose layouts compute a template's name, or cannot
-    be read, are left to the render, which says what is wrong with them."""
-    read_by_type: dict[str, tuple[frozenset[str], str] | None] = {}
-    said: set[tuple[str, str]] = set()
+def misspelt_fields(card_set: CardSet, templates) -> list[Problem]:
+    """A warning for each field (once per type and field name, at the first card giving it) and
+    each default that the type's layouts (front and back, with what they extend or include) do
+    not read, and that is spelt nearly like a name they read. Types whose layouts compute a
+    template's name, or cannot be read, are left to the render, which says what is wrong."""
+    firsts = _field_firsts(card_set)
+    read_by_type = {type_name: _names_read(card_set, type_name, templates) for type_name in firsts}
     problems = []
-    for card in cards:
-        if card.type not in read_by_type:
-            read_by_type[card.type] = _names_read(card_set, card.type, templates)
-        read = read_by_type[card.type]
+    for type_name, fields in firsts.items():
+        read = read_by_type[type_name]
         if read is None:
             continue
         names, template = read
-        defaults = card_set.types[card.type].defaults
-        for field_name in card.fields:
-            if (field_name in names or field_name in OWN_COLUMNS or (card.type, field_name) in said
-                    or not isinstance(field_name, str)):
-                continue
-            if field_name in defaults and card.fields[field_name] is defaults[field_name]:
-                continue  # the default itself: said once, at its line of set.yaml (below)
-            close = difflib.get_close_matches(field_name, sorted(names), n=1, cutoff=0.8)
+        for field_name, card in fields.items():
+            close = _lookalike(field_name, names)
             if close:
-                said.add((card.type, field_name))
                 problems.append(Problem(
-                    f'field "{field_name}" is read by no layout of type "{card.type}" (did you mean '
-                    f'"{close[0]}", which templates/{template} reads?)',
+                    f'field "{field_name}" is read by no layout of type "{type_name}" (did you mean '
+                    f'"{close}", which templates/{template} reads?)',
                     card.source_of(field_name), card.name, severity="warning"))
     return problems + _misspelt_defaults(card_set, read_by_type)
+
+
+def _field_firsts(card_set: CardSet) -> Mapping[str, Mapping[str, Card]]:
+    """type -> field -> the first card giving it: gathered by the card files' check
+    (load/cards.py), or here from a plain list of cards."""
+    firsts = getattr(card_set.cards, "field_firsts", None)
+    if firsts is not None and getattr(card_set.cards, "checked", False):
+        return firsts
+    from ..load.cards import _note_fields
+
+    gathered: dict[str, dict[str, Card]] = {}
+    for card in card_set.cards:
+        card_type = card_set.types.get(card.type)
+        _note_fields(gathered, card, card_type.defaults if card_type is not None else {})
+    return gathered
+
+
+def _lookalike(field_name: Any, names: frozenset[str]) -> str | None:
+    if not isinstance(field_name, str) or field_name in names or field_name in OWN_COLUMNS:
+        return None
+    close = difflib.get_close_matches(field_name, sorted(names), n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _misspelt_defaults(card_set: CardSet, read_by_type) -> list[Problem]:
@@ -56,16 +69,13 @@ def _misspelt_defaults(card_set: CardSet, read_by_type) -> list[Problem]:
             continue
         for key in card_type.defaults:
             where = card_type.default_sources.get(key, card_type.source)
-            readers.setdefault((str(key), where), []).append(read)
+            readers.setdefault((key, where), []).append(read)
     problems = []
     for (key, where), reads in readers.items():
-        names = frozenset().union(*(names for names, _ in reads))
-        if key in names or key in OWN_COLUMNS:
-            continue
-        close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.8)
+        close = _lookalike(key, frozenset().union(*(names for names, _ in reads)))
         if close:
-            template = next(template for names, template in reads if close[0] in names)
-            problems.append(Problem(f'default "{key}" is read by no layout (did you mean "{close[0]}", which '
+            template = next(template for names, template in reads if close in names)
+            problems.append(Problem(f'default "{key}" is read by no layout (did you mean "{close}", which '
                                     f'templates/{template} reads?)', where, severity="warning"))
     return problems
 
