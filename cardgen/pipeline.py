@@ -381,6 +381,13 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
                 offered |= own
                 options = [option for option in rules_options if option in own]
             problems += check_problems(card_set, deck, options)
+            if card_set.boxes and deck is None:  # what `cardgen build` refuses, said here first
+                from .components.boxes import check_boxes
+
+                try:
+                    check_boxes(card_set, build_paper(card_set, BuildOptions()))
+                except CardgenError as error:
+                    problems += error.problems
             known = KnownFaces.read(_faces_cache(session, card_set.name)) if cache else None
             try:
                 lay_out_all(render_set(card_set, session, known=known), card_set.cards, known)
