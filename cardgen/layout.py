@@ -143,7 +143,7 @@ class Resources:
                                        "fonts/ or cardgen's", icon.source)) from None
         missing = face.missing(icon.glyph)
         if missing is not None:
-            raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
+            raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path)} has no '
                                        f'character U+{ord(missing):04X} ({missing})', icon.source))
         try:
             fixed = ink(icon.color) if icon.color else None
@@ -259,13 +259,15 @@ def _wide(mm: float) -> str:
     return f"{mm:,.0f}" if mm >= 1000 else f"{mm:.4g}"
 
 
-def font_label(fonts: FontBook, file_name: str) -> str:
-    """A font file as the designer names it: its family, and its style unless regular."""
+def font_label(fonts: FontBook, font_file) -> str:
+    """A font file (its path) as the designer names it: its family, and its style unless regular.
+    Matched by the whole path: a project font copied from cardgen's own (fonts/DejaVuSerif.ttf
+    under a family of the project's naming) has the same file name as the shipped one."""
     for family, styles in fonts.families.items():
         for style, path in styles.items():
-            if path.name == file_name:
+            if path == font_file:
                 return family if style == "regular" or path == styles["regular"] else f"{family} {style}"
-    return file_name
+    return getattr(font_file, "name", str(font_file))
 
 
 def _inside_safe_zone(a, safe: float, size, transform) -> bool:
