@@ -284,3 +284,12 @@ def test_a_face_that_cannot_be_written_is_named(project):
     assert done.returncode == 1
     assert done.stderr == f"cardgen: cannot write {out / 'demo/long-winded-1-front.png'}: file too large\n"
     assert not [name for name in os.listdir(out / "demo") if name.endswith(".tmp")]
+
+
+def test_face_files_of_names_in_european_languages_keep_their_letters(project):
+    """Letters that Unicode does not decompose were dropped from file names: "Größe Łódź Ørsted"
+    was proofed as groe-odz-rsted-1-front.png."""
+    (project / "data/demo/cards.yaml").write_text("- {name: Größe Łódź Ørsted, type: token, label: G}\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    result = run(project)
+    assert sorted(path.name for path in result.folder.glob("*-front.png")) == ["grosse-lodz-orsted-1-front.png"]
