@@ -58,10 +58,15 @@ def test_unknown_element_and_attribute_name_the_template_line(project):
     edit(project / "templates/demo/token.xml.j2", "<circle ", "<circel ")
     only_tokens(project, "M")
     (line,) = problems_of(project)
-    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": unknown element <circel> (known: ')
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": unknown element <circel> '
+                           '(did you mean "circle"?) (known: ')
     edit(project / "templates/demo/token.xml.j2", "<circel ", "<circle colour=\"red\" ")
     (line,) = problems_of(project)
-    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "colour"')
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "colour" (known: ')
+    edit(project / "templates/demo/token.xml.j2", "<circle colour=\"red\" ", "<circle strok=\"red\" ")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "strok" '
+                           '(did you mean "stroke"?) (known: ')
 
 
 def test_bad_attribute_value(project):
