@@ -283,7 +283,7 @@ class Templates:
             elif exc.name is None:  # {% include none %}, {% include nothing_set %}: no name at all
                 message = INCLUDE_NAMES
             else:
-                message = f'template "templates/{exc.name}" not found'
+                message = f'template "templates/{exc.name}" not found{self._near_template(exc.name)}'
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateSyntaxError as exc:
             template, file = template_file(exc, name, self.folder, self.root)
@@ -332,6 +332,18 @@ class Templates:
         except Exception as exc:  # anything else a template can make Python raise
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
+
+    def _near_template(self, name: str) -> str:
+        """' (did you mean "templates/game/base.xml.j2"?)' for a misspelt template name, else ''."""
+        import difflib
+
+        names = []
+        for folder, _, files in os.walk(self.folder):  # (links to folders are not followed: no loop)
+            names += [(Path(folder) / file).relative_to(self.folder).as_posix() for file in files if file.endswith(".j2")]
+            if len(names) > 10_000:
+                break
+        close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.8)
+        return f' (did you mean "templates/{close[0]}"?)' if close else ""
 
     def _source_of(self, name: str) -> str | None:
         """A template's text as Jinja read it (lines as in the file), or None if it cannot be read."""

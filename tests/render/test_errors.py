@@ -212,6 +212,10 @@ def test_a_template_fault_met_by_many_cards_is_one_line(project):
     set_yaml.write_text(set_yaml.read_text().replace("template: demo/action.xml.j2", "template: demo/nope.xml.j2"))
     assert problems_of(project) == [
         'data/demo/set.yaml:8: card "Quick Draw": template "templates/demo/nope.xml.j2" not found (and 3 more cards)']
+    set_yaml.write_text(set_yaml.read_text().replace("template: demo/nope.xml.j2", "template: demo/actoin.xml.j2"))
+    assert problems_of(project) == [  # a misspelt name: the template spelt nearly alike is said
+        'data/demo/set.yaml:8: card "Quick Draw": template "templates/demo/actoin.xml.j2" not found (did you mean '
+        '"templates/demo/action.xml.j2"?) (and 3 more cards)']
 
 
 def test_set_yaml_shapes_are_checked(project):
