@@ -342,7 +342,12 @@ class Templates:
             names += [(Path(folder) / file).relative_to(self.folder).as_posix() for file in files if file.endswith(".j2")]
             if len(names) > 10_000:
                 break
-        close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.8)
+        # by the file's own name in its folder ("bse" for "base"; the shared ".xml.j2" would make
+        # "nope" look like "token"), else by the whole path, closer still ("gmae/base.xml.j2")
+        folder, _, file = str(name).rpartition("/")
+        stems = {n.rpartition("/")[2].split(".")[0]: n for n in names if n.rpartition("/")[0] == folder}
+        close = [stems[c] for c in difflib.get_close_matches(file.split(".")[0], sorted(stems), n=1, cutoff=0.75)]
+        close = close or difflib.get_close_matches(str(name), names, n=1, cutoff=0.9)
         return f' (did you mean "templates/{close[0]}"?)' if close else ""
 
     def _source_of(self, name: str) -> str | None:
