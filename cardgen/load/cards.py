@@ -233,6 +233,25 @@ def _count(value: Any, source: Source, card: str) -> int:
     return number
 
 
+_RANGE = re.compile(r"\s*(-?\d{1,9})\s*\.\.\s*(-?\d{1,9})\s*")
+
+
+def _numbered(each: Any, source: Source, card: str) -> list[dict] | None:
+    """``each: 1..10`` (Squib's ranges, nanDECK's 1-10): one card per whole number from the first to
+    the last, each with ``item.name`` (the number as text) and ``item.number``; None if ``each`` is
+    no range."""
+    match = _RANGE.fullmatch(str(each)) if isinstance(each, str) else None
+    if match is None:
+        return None
+    first, last = int(match[1]), int(match[2])
+    if last < first:
+        raise CardgenError(Problem(f"each: {quoted(each)} counts down: write the smaller number first", source, card))
+    if last - first + 1 > limit(COPIES_PER_CARD):
+        raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"each: {each} makes {last - first + 1:,} cards"),
+                                   source, card))
+    return [{"name": str(number), "number": number} for number in range(first, last + 1)]
+
+
 def _too_many(count: str) -> str:
     return limit_message(COPIES_PER_CARD, f"count {count} is too many copies")
 
@@ -290,8 +309,11 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     if each in (None, ""):
         return [new_card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
+    if items is None:
+        items = _numbered(each, source_of("each", row.source), name)
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
-        raise CardgenError(Problem(f'each: {quoted(each)} must name a list of {{name: ...}} items in the set\'s variables',
+        raise CardgenError(Problem(f'each: {quoted(each)} must name a list of {{name: ...}} items in the set\'s variables, '
+                                   f'or a range of numbers such as 1..10',
                                    source_of("each", row.source), name))
     cards = []
     for item in items:
