@@ -143,7 +143,7 @@ class Resources:
                                        "fonts/ or cardgen's", icon.source)) from None
         missing = face.missing(icon.glyph)
         if missing is not None:
-            raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path.name)} has no '
+            raise CardgenError(Problem(f'icon "{icon.name}": the font {font_label(self.fonts, face.path, icon.font)} has no '
                                        f'character U+{ord(missing):04X} ({missing})', icon.source))
         try:
             fixed = ink(icon.color) if icon.color else None
@@ -259,13 +259,28 @@ def _wide(mm: float) -> str:
     return f"{mm:,.0f}" if mm >= 1000 else f"{mm:.4g}"
 
 
-def font_label(fonts: FontBook, file_name: str) -> str:
-    """A font file as the designer names it: its family, and its style unless regular."""
-    for family, styles in fonts.families.items():
-        for style, path in styles.items():
-            if path.name == file_name:
-                return family if style == "regular" or path == styles["regular"] else f"{family} {style}"
-    return file_name
+def font_label(fonts: FontBook, font_file, asked: str | None = None) -> str:
+    """A font file (its path) as the designer names it: its family, and its style unless regular.
+    The family the layout asked for (``asked``, else the default) comes first: one file's face is
+    loaded once however many families name it (a project font copied from cardgen's own,
+    fonts/DejaVuSerif.ttf as "Body", is one face with the shipped DejaVu Serif)."""
+    from .text.fonts import file_digest
+
+    def digest(path) -> str | None:
+        try:
+            return file_digest(Path(path))
+        except OSError:
+            return None
+
+    wanted = digest(font_file)
+    family_asked = asked or fonts.default
+    families = sorted(fonts.families.items(), key=lambda item: item[0] != family_asked)
+    for same in (lambda path: path == font_file, lambda path: wanted is not None and digest(path) == wanted):
+        for family, styles in families:
+            for style, path in styles.items():
+                if same(path):
+                    return family if style == "regular" or path == styles["regular"] else f"{family} {style}"
+    return getattr(font_file, "name", str(font_file))
 
 
 def _inside_safe_zone(a, safe: float, size, transform) -> bool:
@@ -351,7 +366,7 @@ def _prepare(element: Element, resources: Resources, card_type, transform=IDENTI
     except MissingGlyph as exc:
         char = exc.char
         raise TextProblem(box, script_problem(char) or
-                          f"the font {font_label(fonts, exc.font)} has no character U+{ord(char):04X} ({char})",
+                          f"the font {font_label(fonts, exc.font, a['font'])} has no character U+{ord(char):04X} ({char})",
                           lambda text: char in text) from None
     except DoesNotFit as exc:
         _check_icons_fit_a_line(icon_parts, resources, box, a["w"], a["min-size"])

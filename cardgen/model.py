@@ -41,6 +41,7 @@ class CardType:
     safe: float  # mm inside the trim that text must keep clear of
     defaults: Mapping[str, Any] = field(default_factory=_empty)
     source: Source | None = None
+    default_sources: Mapping[str, Source] = field(default_factory=_empty)  # the set.yaml line of each default
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from .project import resolve_names  # noqa: F401 - the API's name here (watch, s
 from .rendered import lay_out_all, render_set
 from .results import BuildResult, SetResult
 from .steady_inputs import SteadyInputs
+from .validate.unread import misspelt_fields
 from .render.environment import Templates
 from .streams import Latest, batches
 from .text.fonts import FontBook
@@ -214,6 +215,8 @@ def _write_set(card_set: CardSet, session: Session, pdf_path: Path, json_path: P
             started.late.close()
     if cache is not None:
         cache.save(keep_unused=options.deck is not None or options.changed_since is not None)
+    if options.deck is None:
+        problems += misspelt_fields(card_set, session.templates)
     return SetResult(card_set.name, Path(pdf_path), Path(json_path), faces=counts["faces"],
                      cards=counts["fronts"], pages=pages,
                      warnings=tuple(p for p in problems if not p.is_error),
@@ -378,12 +381,21 @@ def check(names: Sequence[str] | None = None, root: Path | str = ".", deck: Path
                 offered |= own
                 options = [option for option in rules_options if option in own]
             problems += check_problems(card_set, deck, options)
+            if card_set.boxes and deck is None:  # what `cardgen build` refuses, said here first
+                from .components.boxes import check_boxes
+
+                try:
+                    check_boxes(card_set, build_paper(card_set, BuildOptions()))
+                except CardgenError as error:
+                    problems += error.problems
             known = KnownFaces.read(_faces_cache(session, card_set.name)) if cache else None
             try:
                 lay_out_all(render_set(card_set, session, known=known), card_set.cards, known)
             finally:
                 if known is not None:
                     known.close()
+            if deck is None:
+                problems += misspelt_fields(card_set, session.templates)
         except CardgenError as error:
             problems += error.problems
     if len(names) > 1:

@@ -97,7 +97,7 @@ def test_errors_come_before_warnings(built, cli):
     result = cli(project, "check", "demo")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "templates/demo/action.xml.j2:5: card \"Attack <12> & more\": undefined name: 'txet' is undefined "
+        "templates/demo/action.xml.j2:5: card \"Attack <12> & more\": undefined name: 'txet' is undefined (did you mean \"text\"?) "
         "(and 1 more card)",
         "data/demo/cards.yaml: warning: the card file holds no cards", "cardgen: 1 error, 1 warning"]
 

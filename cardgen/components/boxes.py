@@ -57,7 +57,27 @@ def _matches(value, wanted) -> bool:
     return str(value) == str(wanted)
 
 
+def _unmatched(card_set: CardSet, spec: BoxSpec) -> None:
+    """A value of ``cards:`` that no card of the set has (a type set.yaml does not define): a
+    typo that would leave its cards out of the box, which is still made, without a word."""
+    for key, wanted in spec.where.items():
+        values = wanted if isinstance(wanted, (list, tuple)) else [wanted]
+        if key == "type":
+            known = set(card_set.types)
+        else:
+            known = {str(card.fields[key]) for card in card_set.cards if key in card.fields}
+        for value in values:
+            if str(value) not in known:
+                import difflib
+
+                close = difflib.get_close_matches(str(value), sorted(known), n=1, cutoff=0.75)
+                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                what = "the set defines no card type" if key == "type" else f'no card has {key}'
+                raise fail(f'box "{spec.name}": cards: {what} "{value}"{hint}', spec.source)
+
+
 def tuck_box(card_set: CardSet, spec: BoxSpec) -> tuple[TuckBox, list[tuple[Card, int]]]:
+    _unmatched(card_set, spec)
     held = held_cards(card_set, spec)
     count = sum(copies for _, copies in held)
     if count == 0:

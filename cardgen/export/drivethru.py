@@ -10,7 +10,6 @@ transparency pre-mixed (color/pdf.py) and finished as PDF/X-1a (color/pdfx.py).
 """
 from __future__ import annotations
 
-import re
 import zlib
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
 from .perface import load_checked, per_card_pdf, with_bleed
+from ..proof.names import slug
 from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import Shop
 from .turn import turn_of, turn_page
@@ -33,7 +33,7 @@ from ..scratch import scratch_folder
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "cards"
+    return slug(text, "cards")  # a back named "Rückseite" is "ruckseite", not "r-ckseite"
 
 
 def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path) \

@@ -54,6 +54,9 @@ class CardFiles(Sequence):
         self.marked_every = MARK_EVERY
         self.checked = False  # by ``check``: a build may fork its workers before (pipeline.py)
         self._told: dict[Path, dict] = {}  # what a reading of each YAML file tells the next (tables.read_rows)
+        # type -> field name -> the first card whose row gives it (not its type's default): what
+        # validate/unread.py needs to name misspelt fields, gathered by ``check``'s one reading
+        self.field_firsts: dict[str, dict[str, Card]] = {}
 
     def check(self) -> None:
         problems: list[Problem] = []
@@ -65,6 +68,7 @@ class CardFiles(Sequence):
         marks, every = array("q"), MARK_EVERY
         lists: list[tuple[int, int, int]] = []  # YAML files read as lists, whose marks get offsets: (file, marks)
         row, row_start = None, 0  # the source of the last card's row, and the first card it made
+        firsts: dict[str, dict[str, Card]] = {}
         for index, (path, forced_type) in enumerate(self.files):
             before, first_mark = count, len(marks)
             rows = self.rows_of(path)
@@ -76,6 +80,7 @@ class CardFiles(Sequence):
                 count += 1
                 copies[card.type] = copies.get(card.type, 0) + card.count
                 total += card.count
+                _note_fields(firsts, card, self.types[card.type].defaults)
                 if total > most:  # named at the card that passes it, and no further card is made
                     problems.append(Problem(limit_message(COPIES_PER_SET, f"the set's cards come to more than "
                                                                           f"{most} copies here"),
@@ -96,7 +101,7 @@ class CardFiles(Sequence):
         self.warnings = tuple(warnings)
         if problems:
             raise CardgenError(problems)
-        self._count, self.copies = count, copies
+        self._count, self.copies, self.field_firsts = count, copies, firsts
         self._kept = tuple(kept) if kept is not None else None
         if kept is None:
             for index, first_mark, end in lists:
@@ -144,6 +149,18 @@ class CardFiles(Sequence):
 
     def __getitem__(self, index):
         return tuple(self)[index]
+
+
+def _note_fields(firsts: dict[str, dict[str, Card]], card: Card, defaults: Mapping[str, Any]) -> None:
+    """Note ``card`` as the first of its type to give each of its fields that no card before it
+    gave (a field holding its type's default object is the default's, not the card's)."""
+    seen = firsts.get(card.type)
+    if seen is None:
+        seen = firsts[card.type] = {}
+    fields = card.fields
+    for key in fields:
+        if key not in seen and not (key in defaults and fields[key] is defaults[key]):
+            seen[key] = card
 
 
 def _offsets_marked(marks: array, first_mark: int, end: int, path: Path) -> None:
@@ -199,11 +216,13 @@ def _count(value: Any, source: Source, card: str) -> int:
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
-        digits = value.strip().lstrip("0") or "0"
+    elif isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
+        # a cell's "-1" is a whole number, and is told as YAML's -1 is: negative
+        sign, digits = re.fullmatch(r"\s*([-+]?)0*(\d*?)\s*", value).groups()
+        digits = digits or "0"
         if len(digits) > 18:  # past any limit, and past what Python turns into a number at 4,300 digits
             raise CardgenError(Problem(_too_many(f"of {len(digits):,} digits"), source, card))
-        number = int(digits)
+        number = -int(digits) if sign == "-" else int(digits)
     else:
         raise CardgenError(Problem(f"count must be a whole number, got {quoted(value)}", source, card))
     if number < 0:
@@ -212,6 +231,25 @@ def _count(value: Any, source: Source, card: str) -> int:
         shown = str(number) if number < 10 ** 18 else f"of {len(str(number)):,} digits"  # a spreadsheet's 1e300
         raise CardgenError(Problem(_too_many(shown), source, card))
     return number
+
+
+_RANGE = re.compile(r"\s*(-?\d{1,9})\s*\.\.\s*(-?\d{1,9})\s*")
+
+
+def _numbered(each: Any, source: Source, card: str) -> list[dict] | None:
+    """``each: 1..10`` (Squib's ranges, nanDECK's 1-10): one card per whole number from the first to
+    the last, each with ``item.name`` (the number as text) and ``item.number``; None if ``each`` is
+    no range."""
+    match = _RANGE.fullmatch(str(each)) if isinstance(each, str) else None
+    if match is None:
+        return None
+    first, last = int(match[1]), int(match[2])
+    if last < first:
+        raise CardgenError(Problem(f"each: {quoted(each)} counts down: write the smaller number first", source, card))
+    if last - first + 1 > limit(COPIES_PER_CARD):
+        raise CardgenError(Problem(limit_message(COPIES_PER_CARD, f"each: {each} makes {last - first + 1:,} cards"),
+                                   source, card))
+    return [{"name": str(number), "number": number} for number in range(first, last + 1)]
 
 
 def _too_many(count: str) -> str:
@@ -271,8 +309,11 @@ def _cards_from_row(row: Row, types: Mapping[str, CardType], variables: Mapping[
     if each in (None, ""):
         return [new_card(name, type_name, count, MappingProxyType(fields), row.source, _sources(row))]
     items = variables.get(str(each))
+    if items is None:
+        items = _numbered(each, source_of("each", row.source), name)
     if not isinstance(items, list) or not all(isinstance(i, dict) and "name" in i for i in items):
-        raise CardgenError(Problem(f'each: {quoted(each)} must name a list of {{name: ...}} items in the set\'s variables',
+        raise CardgenError(Problem(f'each: {quoted(each)} must name a list of {{name: ...}} items in the set\'s variables, '
+                                   f'or a range of numbers such as 1..10',
                                    source_of("each", row.source), name))
     cards = []
     for item in items:

@@ -125,7 +125,10 @@ def load_set(name: str, root: Path | str = ".", check_cards: bool = True) -> Car
         types[str(type_name)] = CardType(
             name=str(type_name), template=str(spec["template"]), back=str(back) if back is not None else None,
             size=size, bleed=length(spec, "bleed", bleed, at), safe=type_safe,
-            defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where)
+            defaults=MappingProxyType({**defaults, **plain(spec.get("defaults") or {})}), source=where,
+            default_sources=MappingProxyType(
+                {**{key: at(data["defaults"], key) for key in defaults},
+                 **{key: at(spec["defaults"], key) for key in plain(spec.get("defaults") or {})}}))
 
     icons = _icons(data.get("icons") or {}, root, directory, at)
     if isinstance(data.get("sheet"), dict):

@@ -27,9 +27,15 @@ def value_text(value: Any) -> str:
         return str(value)
 
 
-def card_json(card: Card, key: str, faces: list[dict], problems: list[int]) -> dict:
-    """``faces``: {"label", "side", and "hash" (served) or "src" and "print" (files)}."""
-    fields = [[name, value_text(value), str(card.source_of(name))] for name, value in card.fields.items()]
+def card_json(card: Card, key: str, faces: list[dict], problems: list[int], card_type=None) -> dict:
+    """``faces``: {"label", "side", and "hash" (served) or "src" and "print" (files)}. A field
+    holding its type's default (``card_type``) is shown at the default's line of set.yaml, not
+    at the card's row, which does not give it."""
+    defaults = card_type.defaults if card_type is not None else {}
+    fields = [[name, value_text(value), str(card_type.default_sources.get(name, card.source_of(name))
+                                              if name in defaults and value is defaults[name] and name not in
+                                              card.field_sources else card.source_of(name))]
+              for name, value in card.fields.items()]
     return {"key": key, "name": card.name, "type": card.type, "count": card.count, "source": str(card.source),
             "faces": faces, "fields": fields, "problems": problems}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from reportlab.lib.colors import CMYKColor
 
 from ..draw.attributes import color as parse_color
+from ..draw.gradient import Gradient
 from ..errors import CardgenError
 from ..export.products import product_of
 from ..model import CardSet
@@ -21,7 +22,26 @@ def _luminance(value) -> float:
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
+    if isinstance(value, Gradient):
+        # text may sit over any part of a gradient ground: judge it by the darkest colour
+        return min(_luminance(stop) for stop in value.colors)
     return 0.2126 * channel(value.red) + 0.7152 * channel(value.green) + 0.0722 * channel(value.blue)
+
+
+HEXAGONS = {  # a hexagon filling its w x h trim box, corners clockwise (y down)
+    "hex-pointy": lambda w, h: [(w / 2, 0), (w, h / 4), (w, 3 * h / 4), (w / 2, h), (0, 3 * h / 4), (0, h / 4)],
+    "hex-flat": lambda w, h: [(w / 4, 0), (3 * w / 4, 0), (w, h / 2), (3 * w / 4, h), (w / 4, h), (0, h / 2)],
+}
+
+
+def _inside_by(corners, x: float, y: float) -> float:
+    """How far (mm) point (x, y) lies inside the convex outline through ``corners`` (clockwise,
+    y down): its distance to the nearest edge, negative outside."""
+    nearest = float("inf")
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+        length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+        nearest = min(nearest, ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / length)
+    return nearest
 
 
 def _extent(element) -> tuple[float, float, float, float] | None:
@@ -156,6 +176,10 @@ class FaceMeasures:
             r = size.w / 2
             reach = max(((x - r) ** 2 + (y - r) ** 2) ** 0.5 for x in (x0, x1) for y in (y0, y1))
             outside = reach - (r - safe)
+        elif size.shape in HEXAGONS:
+            # the hexagon's slanted edges cut its trim box's corners: measured from each edge
+            corners = HEXAGONS[size.shape](size.w, size.h)
+            outside = max(safe - _inside_by(corners, x, y) for x in (x0, x1) for y in (y0, y1))
         else:
             outside = max(safe - x0, safe - y0, x1 - (size.w - safe), y1 - (size.h - safe))
         if outside > 0.05:

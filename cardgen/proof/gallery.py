@@ -31,7 +31,7 @@ def gallery_data(card_set: CardSet, faces: Sequence[dict], problems: Sequence[Pr
         first.setdefault(card.name, card)
     cards = [first[name] for name in by_card if name in first]
     hits = problem_hits(list(problems))
-    data = [card_json(card, key, by_card[card.name], hits.get(card.name, []))
+    data = [card_json(card, key, by_card[card.name], hits.get(card.name, []), card_set.types.get(card.type))
             for key, card in zip(card_keys(cards), cards)]
     files = [{"path": contact, "href": contact}] if contact else []
     return {"generation": 1, "sets": [{

@@ -6,9 +6,18 @@ import unicodedata
 from typing import Iterable
 
 
-def slug(name: str) -> str:
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "card"
+# letters that Unicode does not decompose into a Latin letter and a mark: dropped by the ASCII
+# step below, they made "Größe Łódź" the file "groe-odz"; written as the languages spell them
+# without the letter (German ss, Danish oe, ...)
+_LATIN = str.maketrans({"ß": "ss", "ẞ": "SS", "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae",
+                        "Œ": "OE", "œ": "oe", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th",
+                        "ı": "i", "Ħ": "H", "ħ": "h", "Ŧ": "T", "ŧ": "t", "Ŋ": "N", "ŋ": "n", "ĸ": "k"})
+
+
+def slug(name: str, empty: str = "card") -> str:
+    """A name in lower-case ASCII letters and digits joined by "-" (``empty`` when none is left)."""
+    ascii_name = unicodedata.normalize("NFKD", name.translate(_LATIN)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or empty
 
 
 def card_slugs(names: Iterable[str]) -> dict[str, str]:

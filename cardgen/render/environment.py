@@ -283,7 +283,7 @@ class Templates:
             elif exc.name is None:  # {% include none %}, {% include nothing_set %}: no name at all
                 message = INCLUDE_NAMES
             else:
-                message = f'template "templates/{exc.name}" not found'
+                message = f'template "templates/{exc.name}" not found{self._near_template(exc.name)}'
             raise CardgenError(Problem(message + _included_from(frames[:-1]), where, card)) from None
         except TemplateSyntaxError as exc:
             template, file = template_file(exc, name, self.folder, self.root)
@@ -307,9 +307,11 @@ class Templates:
             where = Source(frames[-1].file, frames[-1].line) if frames else Source(f"templates/{name}")
             message = str(exc)
             if isinstance(exc, UndefinedError):
-                from .pythonwords import undefined_in_data_words  # (only a template that fails)
+                from .pythonwords import undefined_in_data_words, undefined_name_hint  # (only a template that fails)
 
+                hint = undefined_name_hint(message, [*context, *(context.get("card") or ())])
                 message = undefined_in_data_words(f"undefined name: {message}".replace(f"'{_SET_VIEW} object'", "set"))
+                message += hint
             elif isinstance(exc, ValueError) and "integer string conversion" in message:
                 message = "a number of more than 4300 digits cannot be written"
             elif isinstance(exc, OverflowError) and message.startswith("Range too big."):
@@ -330,6 +332,23 @@ class Templates:
         except Exception as exc:  # anything else a template can make Python raise
             where = self._template_frame(exc) or Source(f"templates/{name}")
             raise CardgenError(Problem(f"{type(exc).__name__}: {exc}", where, card)) from None
+
+    def _near_template(self, name: str) -> str:
+        """' (did you mean "templates/game/base.xml.j2"?)' for a misspelt template name, else ''."""
+        import difflib
+
+        names = []
+        for folder, _, files in os.walk(self.folder):  # (links to folders are not followed: no loop)
+            names += [(Path(folder) / file).relative_to(self.folder).as_posix() for file in files if file.endswith(".j2")]
+            if len(names) > 10_000:
+                break
+        # by the file's own name in its folder ("bse" for "base"; the shared ".xml.j2" would make
+        # "nope" look like "token"), else by the whole path, closer still ("gmae/base.xml.j2")
+        folder, _, file = str(name).rpartition("/")
+        stems = {n.rpartition("/")[2].split(".")[0]: n for n in names if n.rpartition("/")[0] == folder}
+        close = [stems[c] for c in difflib.get_close_matches(file.split(".")[0], sorted(stems), n=1, cutoff=0.75)]
+        close = close or difflib.get_close_matches(str(name), names, n=1, cutoff=0.9)
+        return f' (did you mean "templates/{close[0]}"?)' if close else ""
 
     def _source_of(self, name: str) -> str | None:
         """A template's text as Jinja read it (lines as in the file), or None if it cannot be read."""

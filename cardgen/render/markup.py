@@ -324,18 +324,26 @@ def _element(node, where: Source) -> Element:
     return Element(node.tag, attrs, content if node.tag == "text" else None, where)
 
 
+def _near(name: str, known) -> str:
+    """' (did you mean "align"?)' for a misspelt element or attribute name, else ''."""
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
 @lru_cache(maxsize=8192)
 def _attributes(tag: str, items: tuple[tuple[str, str], ...]) -> Mapping[str, Any]:
     """Checked attribute values of an element; every card of a layout repeats most elements
     exactly, so each distinct element is parsed once (the result is read-only and shared)."""
     primitive = PRIMITIVES.get(tag)
     if primitive is None:
-        raise ValueError(f"unknown element <{tag}> (known: {', '.join(sorted(PRIMITIVES))})")
+        raise ValueError(f"unknown element <{tag}>{_near(tag, PRIMITIVES)} (known: {', '.join(sorted(PRIMITIVES))})")
     spec = primitive.ATTRIBUTES
     attrs: dict[str, Any] = {}
     for key, value in items:
         if key not in spec:
-            raise ValueError(f'<{tag}> has no attribute "{key}" (known: {", ".join(spec)})')
+            raise ValueError(f'<{tag}> has no attribute "{key}"{_near(key, spec)} (known: {", ".join(spec)})')
         try:
             attrs[key] = spec[key].parse(value)
         except ValueError as exc:

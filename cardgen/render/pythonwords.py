@@ -50,3 +50,19 @@ _JINJA_KINDS = re.compile("'(" + "|".join(re.escape(kind) for kind in _KIND_WORD
 def undefined_in_data_words(message: str) -> str:
     """An undefined-name message with Jinja's kind of the value ("'dict object'") in the data's words."""
     return _JINJA_KINDS.sub(lambda m: _KIND_WORDS[m.group(1)], message)
+
+
+_UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined$")
+
+
+def undefined_name_hint(message: str, names) -> str:
+    """' (did you mean "label"?)' for Jinja's "'lable' is undefined" when a name the template
+    could read (a field of the card, or another name of its context) is spelt nearly alike: a
+    typo in the layout, or in the column's name in the card file; else ''."""
+    import difflib
+
+    match = _UNDEFINED_NAME.match(message)
+    if not match:
+        return ""
+    close = difflib.get_close_matches(match[1], sorted(str(name) for name in names), n=1, cutoff=0.75)
+    return f' (did you mean "{close[0]}"?)' if close else ""

@@ -232,6 +232,7 @@ class Engine:
         problems = pipeline.check_problems(card_set)
         decks = self._decks(card_set)
         rendered = render_set(card_set, session, self._memos[name], preview=True)
+        problems += pipeline.misspelt_fields(card_set, session.templates)
         keys = card_keys(cards)
         # after a save of card rows only, a card whose values and lines are unchanged keeps its
         # faces: they depend on nothing else that changed (templates, fonts, images, set.yaml)
@@ -303,7 +304,8 @@ class Engine:
         for card, key, labelled in faces_by_card:
             if all(store.has(face.content_hash, grid_dpi(face.card_type)) for _, face in labelled):
                 cards.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
-                                                   for label, face in labelled], []))
+                                                   for label, face in labelled], [],
+                                       labelled[0][1].card_type if labelled else None))
             elif key in previous:
                 cards.append(previous[key])
         state.cards = cards
@@ -336,7 +338,8 @@ class Engine:
                 shown.append({**kept[key][2], "problems": hits.get(card.name, [])})
             else:
                 shown.append(card_json(card, key, [{"label": label, "side": face.side, "hash": face.content_hash}
-                                                   for label, face in labelled], hits.get(card.name, [])))
+                                                   for label, face in labelled], hits.get(card.name, []),
+                                       labelled[0][1].card_type if labelled else None))
         return shown
 
     def build_pdf(self, name: str, builder: Builder) -> dict | None:

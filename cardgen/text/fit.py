@@ -18,7 +18,7 @@ SIZE_STEP = 0.05  # pt: the precision of auto-fit
 
 
 class MissingGlyph(ValueError):
-    def __init__(self, char: str, font: str):
+    def __init__(self, char: str, font):  # font: the font file's path
         super().__init__(char, font)
         self.char, self.font = char, font
 
@@ -157,7 +157,7 @@ def measure(paragraphs: tuple[Paragraph, ...], fonts: FontBook, style: TextStyle
 def _width(face: FontFace, text: str) -> float:
     width = face.checked_width(text)
     if width.__class__ is str:
-        raise MissingGlyph(width, face.path.name)
+        raise MissingGlyph(width, face.path)
     return width
 
 

@@ -144,7 +144,24 @@ def test_a_box_that_holds_nothing_is_an_error(tmp_path):
     with pytest.raises(CardgenError) as caught:
         cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False))
     assert str(caught.value.problems[0]).endswith(
-        "box \"none\" holds no card: nothing matches {type: nothing}")
+        "box \"none\": cards: the set defines no card type \"nothing\"")  # (it said "holds no card")
+
+
+def test_a_box_whose_cards_name_no_card_is_an_error_in_check_too(tmp_path, cli):
+    """A misspelt type or value in a box's `cards:` left those cards out of the box, which was
+    made without a word; and `cardgen check` did not look at boxes at all."""
+    root = make_box_project(tmp_path, "boxes:\n  few:\n    template: demo/box.xml.j2\n    cards: {type: [tokens]}\n")
+    line = root.joinpath("data/demo/set.yaml").read_text().splitlines().index("  few:") + 1
+    result = cli(root, "check", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f'data/demo/set.yaml:{line}: box "few": cards: the set defines no card type "tokens" (did you mean "token"?)',
+        "cardgen: 1 error, 0 warnings"]
+    set_yaml = root / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("{type: [tokens]}", "{type: token, label: N}"))
+    result = cli(root, "build", "demo")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f'data/demo/set.yaml:{line}: box "few": cards: no card has label "N"'
 
 
 @pytest.mark.parametrize("box", ["boxes:\n  mixed:\n    template: demo/box.xml.j2\n",

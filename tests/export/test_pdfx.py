@@ -315,3 +315,16 @@ def test_a_cmyk_sets_image_with_a_soft_mask_keeps_its_inks(project):
         mixed = Image.composite(inks, Image.new("CMYK", (1, 1)), Image.new("L", (1, 1), 128))
         assert pixels.getpixel((100, 40)) == mixed.getpixel((0, 0)) == (0, 108, 102, 28)
 
+
+
+def test_a_back_named_in_german_gives_a_readable_file_name(project):
+    """DriveThruCards' files were named by their back with every letter beyond ASCII made a dash
+    ("Rückseite" wrote poker-r-ckseite.pdf), unlike the PNG shops' folders (poker-ruckseite)."""
+    set_yaml = project / "data/demo/set.yaml"
+    text = set_yaml.read_text()
+    for old, new in (("back: plain", "back: Rückseite"), ("  plain: {template", "  Rückseite: {template")):
+        assert old in text
+        text = text.replace(old, new)
+    set_yaml.write_text(text)
+    export("demo", project, shop="drivethru")
+    assert [path.name for path in files(project)] == ["poker-ruckseite.pdf"]

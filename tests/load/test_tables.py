@@ -73,7 +73,7 @@ def test_all_row_errors_are_reported_at_once(project):
         load_set("demo", project)
     assert error_lines(excinfo) == [
         "data/demo/more.csv:2: the card has no name (column `name`)",
-        'data/demo/more.csv:3: card "A": count must be a whole number, got "-1"',
+        'data/demo/more.csv:3: card "A": count must not be negative, got -1',  # as in YAML (it was "not a whole number")
         'data/demo/more.csv:4: card "B": count must be a whole number, got "1.5"',
     ]
 
@@ -135,7 +135,33 @@ def test_an_each_that_is_no_name_is_shown_as_the_file_wrote_it(project):
     with pytest.raises(CardgenError) as excinfo:
         load_set("demo", project).cards.check()
     assert error_lines(excinfo) == ['data/demo/cards.yaml:3: card "Capture": each: [a, 1] must name a list of '
-                                    "{name: ...} items in the set's variables"]
+                                    "{name: ...} items in the set's variables, or a range of numbers such as 1..10"]
+
+
+def test_each_a_range_of_numbers_makes_a_card_per_number(project, cli):
+    """Squib's `range`, nanDECK's 1-10: `each: 1..3` numbers a row's cards without a list in
+    variables; `{item}` in the name is the number, and the layout reads item.number."""
+    (project / "data/demo/cards.yaml").write_text(
+        "- {name: 'Rank {item}', type: token, each: 2..4, label: R}\n"
+        "- {name: Scout, type: token, each: '1..2', label: S}\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    cards = load_set("demo", project).cards
+    assert [c.name for c in cards] == ["Rank 2", "Rank 3", "Rank 4", "Scout (1)", "Scout (2)"]
+    assert cards[2].fields["item"] == {"name": "4", "number": 4}
+    token = project / "templates/demo/token.xml.j2"
+    token.write_text(token.read_text().replace("{{ label }}", "{{ item.number * 10 if item else label }}"))
+    result = cli(project, "build", "demo")
+    assert result.exit_code == 0, result.output
+    from pdftext import page_texts
+
+    assert "40" in " ".join(page_texts(project / "output/demo.pdf"))
+    for each, message in (("5..1", "each: \"5..1\" counts down: write the smaller number first"),
+                          ("1..20000", "each: 1..20000 makes 20,000 cards; limit: copies of one card, "
+                                       "CARDGEN_MAX_COPIES_PER_CARD=10000 (set that environment variable higher to raise it)")):
+        (project / "data/demo/cards.yaml").write_text(f"- {{name: Rank, type: token, each: '{each}', label: R}}\n")
+        with pytest.raises(CardgenError) as excinfo:
+            load_set("demo", project).cards.check()
+        assert error_lines(excinfo) == [f'data/demo/cards.yaml:1: card "Rank": {message}']
 
 
 def test_a_csv_file_that_is_not_utf8_is_named(project):

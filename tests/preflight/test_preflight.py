@@ -200,3 +200,32 @@ def test_shop_products_for_tgc_and_mpc(project):
         found, report = lines(project, shop)
         assert found == ['data/demo/set.yaml:11: warning: card type "token": 20 x 20 mm circle is no size the shop '
                          "makes; its 3 faces are left out of the export"]
+
+
+def test_text_over_a_gradient_ground_is_measured(project, cli):
+    """Text over a shape filled with a gradient stopped preflight with an internal error
+    ('Gradient' object has no attribute 'red'); the gradient's darkest colour is the ground."""
+    back = project / "templates/demo/back.xml.j2"
+    edit(back, 'fill="#27408b"/>', 'fill="linear-gradient(180, #ffffff, #101010)"/>')
+    edit(back, '<ellipse cx="{{ w / 2 }}" cy="{{ h / 2 }}" rx="20" ry="30" fill="#fdf6e3"/>', "")
+    edit(back, 'size="16" weight="bold" align="center" valign="middle" color="#27408b"',
+         'size="6.5" weight="bold" align="center" valign="middle" color="#ffffff"')
+    result = cli(project, "preflight", "demo")
+    assert result.exit_code == 1, result.output
+    assert ('demo: templates/demo/back.xml.j2:4: error: text box "logo" prints at 6.5 pt, under the 7 pt minimum for '
+            'light text on a dark ground (4 cards: Quick Draw, Escape Artist, Attack <12> & more and 1 more)'
+            ) in result.output.splitlines()
+
+
+def test_text_in_a_hexagons_cut_corner_is_outside_its_safe_margin(project):
+    """A hexagon was measured as its trim box: text in a corner its slanted edges cut off (inside
+    the box's safe margin) passed, and was cut away."""
+    set_yaml = project / "data/demo/set.yaml"
+    edit(set_yaml, "    size: {w: 20, h: 20}\n    shape: circle\n", "    size: {w: 17.32, h: 20}\n    shape: hex-pointy\n")
+    token = project / "templates/demo/token.xml.j2"
+    edit(token, 'x="4" y="4" w="12" h="12" size="20" min-size="6"', 'x="1" y="1" w="5" h="5" size="8" min-size="8"')
+    edit(token, 'align="center" valign="middle"', 'align="left" valign="top"')
+    found, report = lines(project)
+    assert [line for line in found if "safe margin" in line] == [
+        'templates/demo/token.xml.j2:3: error: text box "label" reaches 3.82 mm into the 1 mm safe margin '
+        '(cut drift may trim it) (1 card: Marker)']

@@ -284,3 +284,25 @@ def test_a_face_that_cannot_be_written_is_named(project):
     assert done.returncode == 1
     assert done.stderr == f"cardgen: cannot write {out / 'demo/long-winded-1-front.png'}: file too large\n"
     assert not [name for name in os.listdir(out / "demo") if name.endswith(".tmp")]
+
+
+def test_face_files_of_names_in_european_languages_keep_their_letters(project):
+    """Letters that Unicode does not decompose were dropped from file names: "Größe Łódź Ørsted"
+    was proofed as groe-odz-rsted-1-front.png."""
+    (project / "data/demo/cards.yaml").write_text("- {name: Größe Łódź Ørsted, type: token, label: G}\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    result = run(project)
+    assert sorted(path.name for path in result.folder.glob("*-front.png")) == ["grosse-lodz-orsted-1-front.png"]
+
+
+def test_a_fields_default_is_shown_at_its_line_of_set_yaml(proofed):
+    """The detail view said a default came from the card's own row ("flavor ... cards.yaml:1"),
+    which does not give it; it is set.yaml's `defaults:` line."""
+    _, result = proofed
+    page = Gallery()
+    page.feed((result.folder / "index.html").read_text(encoding="utf-8"))
+    (shown_set,) = page.data["sets"]
+    fields = {c["name"]: {f[0]: f[2] for f in c["fields"]} for c in shown_set["cards"]}
+    assert fields["Quick Draw"]["flavor"] == "data/demo/set.yaml:6"  # Quick Draw gives no flavor
+    assert fields["Escape Artist"]["flavor"] == "data/demo/cards.yaml:11"  # its own
+    assert fields["Quick Draw"]["text"] == "data/demo/cards.yaml:4"

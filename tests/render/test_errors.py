@@ -30,7 +30,21 @@ def test_undefined_name_names_template_line_and_card(project):
     edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ lable }}")
     only_tokens(project, "M")
     assert problems_of(project) == [
-        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined (did you mean \"label\"?)"]
+
+
+def test_a_misspelt_column_is_named_beside_the_name_the_layout_reads(project):
+    """A card file whose column is misspelt (`lable`, where the layout reads `label`) got only
+    "'label' is undefined"; the card's field of a nearly equal name is now said, as is a field
+    the layout misspells."""
+    (project / "data/demo/cards.yaml").write_text("- name: Marker\n  type: token\n  lable: M\n")
+    (project / "data/demo/more.csv").write_text("name,count,text\n")
+    assert problems_of(project) == [
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'label' is undefined (did you mean \"lable\"?)"]
+    only_tokens(project, "M")
+    edit(project / "templates/demo/token.xml.j2", "{{ label }}", "{{ zzz }}")
+    assert problems_of(project) == [
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'zzz' is undefined"]
 
 
 def test_undefined_name_in_a_parent_template_names_the_parent(project):
@@ -44,10 +58,15 @@ def test_unknown_element_and_attribute_name_the_template_line(project):
     edit(project / "templates/demo/token.xml.j2", "<circle ", "<circel ")
     only_tokens(project, "M")
     (line,) = problems_of(project)
-    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": unknown element <circel> (known: ')
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": unknown element <circel> '
+                           '(did you mean "circle"?) (known: ')
     edit(project / "templates/demo/token.xml.j2", "<circel ", "<circle colour=\"red\" ")
     (line,) = problems_of(project)
-    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "colour"')
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "colour" (known: ')
+    edit(project / "templates/demo/token.xml.j2", "<circle colour=\"red\" ", "<circle strok=\"red\" ")
+    (line,) = problems_of(project)
+    assert line.startswith('templates/demo/token.xml.j2:2: card "Marker": <circle> has no attribute "strok" '
+                           '(did you mean "stroke"?) (known: ')
 
 
 def test_bad_attribute_value(project):
@@ -171,7 +190,7 @@ def test_templates_folder_may_be_a_link_inside_the_project(project):
     edit(shared / "demo/token.xml.j2", "{{ label }}", "{{ lable }}")
     only_tokens(project, "M")
     assert problems_of(project) == [
-        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined"]
+        "templates/demo/token.xml.j2:3: card \"Marker\": undefined name: 'lable' is undefined (did you mean \"label\"?)"]
 
 
 def test_every_face_that_does_not_fit_is_reported_at_once(project, cli):
@@ -193,6 +212,10 @@ def test_a_template_fault_met_by_many_cards_is_one_line(project):
     set_yaml.write_text(set_yaml.read_text().replace("template: demo/action.xml.j2", "template: demo/nope.xml.j2"))
     assert problems_of(project) == [
         'data/demo/set.yaml:8: card "Quick Draw": template "templates/demo/nope.xml.j2" not found (and 3 more cards)']
+    set_yaml.write_text(set_yaml.read_text().replace("template: demo/nope.xml.j2", "template: demo/actoin.xml.j2"))
+    assert problems_of(project) == [  # a misspelt name: the template spelt nearly alike is said
+        'data/demo/set.yaml:8: card "Quick Draw": template "templates/demo/actoin.xml.j2" not found (did you mean '
+        '"templates/demo/action.xml.j2"?) (and 3 more cards)']
 
 
 def test_set_yaml_shapes_are_checked(project):

@@ -59,3 +59,27 @@ def test_a_font_file_edited_between_two_builds_of_one_process(tmp_path):
                             "--out", str(tmp_path / "fresh")], capture_output=True, text=True)
     assert (fresh.returncode, fresh.stderr) == (0, "")
     assert rebuilt == (tmp_path / "fresh/demo.pdf").read_bytes()  # the edited font alone, as a new process has it
+
+
+def test_a_missing_character_names_the_family_the_project_gave_its_file(tmp_path):
+    """A project's family made of a copy of one of cardgen's own files (fonts/DejaVuSerif.ttf as
+    "Body") was said by the shipped family of that file name ("the font DejaVu Serif has no
+    character"), a family the layout never named."""
+    import shutil
+
+    from projects import REPO
+
+    root = make_project(tmp_path, fonts=False)
+    (root / "fonts").mkdir()
+    for style in ("", "-Bold", "-Italic"):
+        shutil.copy(REPO / f"fonts/DejaVuSerif{style}.ttf", root / "fonts")
+    (root / "fonts/fonts.yaml").write_text("families:\n  Body:\n    regular: DejaVuSerif.ttf\n"
+                                           "    bold: DejaVuSerif-Bold.ttf\n    italic: DejaVuSerif-Italic.ttf\n"
+                                           "default: Body\n")
+    cards = root / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("Move up to three spaces.", "Move up to three \u2726 spaces."))
+    result = run_cli(root, "check", "demo")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        'data/demo/cards.yaml:7: card "Escape Artist": field "text": the font Body has no character U+2726 (\u2726) '
+        '(drawn by templates/demo/action.xml.j2:5)')
