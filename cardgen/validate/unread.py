@@ -4,7 +4,6 @@ a default of set.yaml. Without this the layout printed the default (or failed on
 reads, far from the typo) and the check passed. Each is a warning at the field's line."""
 from __future__ import annotations
 
-import difflib
 from typing import Any, Mapping
 
 from ..errors import Problem
@@ -55,6 +54,8 @@ def _field_firsts(card_set: CardSet) -> Mapping[str, Mapping[str, Card]]:
 def _lookalike(field_name: Any, names: frozenset[str]) -> str | None:
     if not isinstance(field_name, str) or field_name in names or field_name in OWN_COLUMNS:
         return None
+    import difflib  # only for a field no layout reads: every build would import it otherwise
+
     close = difflib.get_close_matches(field_name, sorted(names), n=1, cutoff=0.8)
     return close[0] if close else None
 
