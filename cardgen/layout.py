@@ -274,9 +274,19 @@ def font_label(fonts: FontBook, font_file, asked: str | None = None) -> str:
 
     wanted = digest(font_file)
     family_asked = asked or fonts.default
-    families = sorted(fonts.families.items(), key=lambda item: item[0] != family_asked)
-    for same in (lambda path: path == font_file, lambda path: wanted is not None and digest(path) == wanted):
-        for family, styles in families:
+
+    def by_path(path) -> bool:
+        return path == font_file
+
+    def by_content(path) -> bool:
+        return wanted is not None and digest(path) == wanted
+
+    # the family asked for, by path or content, before any other: the face may have been
+    # loaded from another family's file of the same bytes (cardgen's own, by another project)
+    first = {family_asked: fonts.families[family_asked]} if family_asked in fonts.families else {}
+    searches = [(first, by_path), (first, by_content), (fonts.families, by_path), (fonts.families, by_content)]
+    for families, same in searches:
+        for family, styles in families.items():
             for style, path in styles.items():
                 if same(path):
                     return family if style == "regular" or path == styles["regular"] else f"{family} {style}"
