@@ -21,6 +21,7 @@ from ..errors import CardgenError, Problem, os_message
 from ..load.setfile import load_set
 from ..model import Face
 from ..rendered import render_set
+from ..same_values import same
 from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
 from .pdfbuild import Builder
 from .faces import RenderMemo, draw_faces, grid_dpi
@@ -239,7 +240,8 @@ class Engine:
         kept: dict[str, Any] = {}
         for key, card in zip(keys, cards):
             old = known_cards.get(key)
-            if old is not None and old[0] == (card.fields, card.field_sources, card.count, card.type, card.source):
+            # by kind as well as value: 1, 1.0 and True are equal to ==, but print as they are
+            if old is not None and same(old[0], (card.fields, card.field_sources, card.count, card.type, card.source)):
                 kept[key] = old
         fresh: dict[int, list[tuple[str, Face]]] = {}
         for front, back in rendered.pairs(card for key, card in zip(keys, cards) if key not in kept):

@@ -87,6 +87,23 @@ def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
     assert state_of(quick)["changed"] == ["Newcomer", "Escape Artist"]
 
 
+@pytest.mark.parametrize("written", ["1.0", "true"])
+def test_a_value_saved_as_another_kind_of_the_same_number_is_drawn_again(tmp_path, written):
+    # 1, 1.0 and True are equal to Python's ==, but a card prints them as 1, 1.0 and True: the
+    # refresh after a save of card rows kept the face of 1
+    root = make_project(tmp_path, "preview")
+    cards = root / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("  label: M", "  label: 1"), encoding="utf-8")
+    quick = Engine(root, ["demo"], root / "output")
+    quick.refresh("demo")
+    cards.write_text(cards.read_text(encoding="utf-8").replace("  label: 1", f"  label: {written}"), encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    full = Engine(root, ["demo"], root / "output")
+    full.refresh("demo")
+    assert state_of(quick)["cards"] == state_of(full)["cards"]
+    assert state_of(quick)["changed"] == ["Marker"]
+
+
 def test_many_new_faces_come_in_batches_and_never_name_a_missing_image(tmp_path, monkeypatch):
     from cardgen.serve import engine as engine_module
 
