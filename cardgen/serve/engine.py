@@ -38,6 +38,12 @@ def _shown(card: dict | None) -> tuple | None:
     return None if card is None else (card["faces"], card["count"], card["problems"])
 
 
+def _named_by(face: Face) -> tuple:
+    """What a face's problems say of where it is: its card, that card's lines, its copy and side."""
+    card = face.card
+    return card.name, card.source, tuple(card.field_sources.items()), face.copy, face.side
+
+
 class Stopped(Exception):
     """The server is stopping: a long refresh ends between two batches of faces."""
 
@@ -81,6 +87,7 @@ class Engine:
         self.stores: dict[str, FaceStore] = {}
         self._faces: dict[str, dict[str, Face]] = {}  # hash -> a face of it
         self._face_problems: dict[str, dict[str, list[Problem]]] = {}
+        self._problems_of: dict[str, dict[str, tuple]] = {}  # hash -> the card (and place) its problems name
         self._rendered: dict[str, Any] = {}
         self._memos: dict[str, RenderMemo] = {}
         self._known_cards: dict[str, dict[str, Any]] = {}  # key -> (values, faces, json)
@@ -93,7 +100,7 @@ class Engine:
     def _add(self, name: str) -> None:
         self.sets[name] = SetState(name)
         self.stores[name] = FaceStore(self.preview / name)
-        self._faces[name], self._face_problems[name] = {}, {}
+        self._faces[name], self._face_problems[name], self._problems_of[name] = {}, {}, {}
         self._memos[name] = RenderMemo()
         self._known_cards[name], self._known_prefix[name] = {}, ""
 
@@ -111,7 +118,8 @@ class Engine:
                 if name not in self.sets:
                     self._add(name)
             for name in [n for n in self.names if n not in names]:
-                for held in (self.sets, self.stores, self._faces, self._face_problems, self._rendered, self._memos,
+                for held in (self.sets, self.stores, self._faces, self._face_problems, self._problems_of, self._rendered,
+                             self._memos,
                              self._known_cards, self._known_prefix):
                     held.pop(name, None)
             self.names = names
@@ -267,7 +275,12 @@ class Engine:
         known = self._face_problems[name]
         store = self.stores[name]
         store.look_again()
-        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
+        # a face's problems (text that does not fit) are a function of its content, but they name
+        # its card and the lines of its values: a face met again on a card moved or renamed is
+        # drawn again for its problems' words (rows inserted above it named the old line)
+        named = self._problems_of[name]
+        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))
+               or (known[h] and named.get(h) != _named_by(face))]
         found: dict[str, list[Problem]] = {}
         self._faces[name] = {**self._faces[name], **faces}  # the images of old and new cards, while both show
         for start in range(0, len(new), BATCH):
@@ -279,6 +292,7 @@ class Engine:
                 self._publish_drawn(name, state, faces_by_card, previous)
         face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
         self._face_problems[name] = face_problems
+        self._problems_of[name] = {h: _named_by(face) for h, face in faces.items() if face_problems[h]}
         self._faces[name] = faces
         self._rendered[name] = rendered
         store.keep(faces)

@@ -71,6 +71,23 @@ def test_the_problem_stays_while_the_face_is_unchanged(overflowing):
     assert state["changed"] == ["Attack <13> & more"]
 
 
+@pytest.mark.parametrize("rows_only", [True, False])
+def test_a_problem_of_a_face_met_again_names_the_line_its_card_is_on_now(overflowing, rows_only):
+    # the face is unchanged, so it is not drawn again; its problem named line 4, where it was
+    engine = Engine(overflowing, ["demo"], overflowing / "output")
+    engine.refresh("demo")
+    cards = overflowing / "data/demo/cards.yaml"
+    cards.write_text("- name: Newcomer\n  type: action\n  text: Fresh.\n" + cards.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    engine.refresh("demo", rows_only=rows_only)
+    fresh = Engine(overflowing, ["demo"], overflowing / "output")
+    fresh.refresh("demo")
+    errors = [p["text"] for p in state_of(engine)["problems"] if p["severity"] == "error"]
+    assert len(errors) == 1 and errors[0].startswith(BUILD_FAILURE.replace("cards.yaml:4:", "cards.yaml:7:"))
+    assert state_of(engine)["problems"] == state_of(fresh)["problems"]
+    assert state_of(engine)["cards"] == state_of(fresh)["cards"]
+
+
 def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
     root = make_project(tmp_path, "preview")
     quick = Engine(root, ["demo"], root / "output")
