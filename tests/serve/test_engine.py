@@ -231,3 +231,33 @@ def test_sets_that_cannot_be_read_again_keep_those_shown_and_say_why(tmp_path):
         (root / "data" / name).rename(tmp_path / name)
     assert sets_now(["demo", "extra"], root) == (
         [], ["demo", "extra"], [f"no sets found: {root / 'data'} has no <set>/set.yaml"])
+
+
+def test_preview_images_another_code_drew_are_drawn_again(tmp_path, monkeypatch):
+    # images are kept by the face's content hash, which says nothing of the code that drew them:
+    # after an upgrade (another cardgen, pdfium or Pillow) a restarted server served the print
+    # images (300 dpi, drawn when first asked for) that the old code drew
+    from cardgen.proof import store as proof_store
+
+    root = make_project(tmp_path, "preview")
+    monkeypatch.setattr(proof_store, "made_by", lambda: "0.1.0 other-code")
+    before = Engine(root, ["demo"], root / "output")
+    before.refresh("demo")
+    hashes = [face["hash"] for card in state_of(before)["cards"] for face in card["faces"]]
+    for face_hash in hashes:
+        before.print_image("demo", face_hash).write_bytes(b"\x89PNG\r\n\x1a\n drawn by other code")
+    monkeypatch.undo()
+    restarted = Engine(root, ["demo"], root / "output")
+    restarted.refresh("demo")
+    fresh = Engine(root, ["demo"], tmp_path / "fresh")
+    fresh.refresh("demo")
+    assert state_of(restarted)["cards"] == state_of(fresh)["cards"]
+    for face_hash in hashes:
+        assert restarted.print_image("demo", face_hash).read_bytes() == fresh.print_image("demo", face_hash).read_bytes()
+    drawn = {path: path.stat().st_mtime_ns for path in (root / "output/.preview/demo").glob("*-300.png")}
+    assert len(drawn) == len(set(hashes))
+    again = Engine(root, ["demo"], root / "output")  # drawn by this code: kept
+    again.refresh("demo")
+    assert [again.print_image("demo", face_hash) for face_hash in hashes] == [
+        restarted.print_image("demo", face_hash) for face_hash in hashes]
+    assert {path: path.stat().st_mtime_ns for path in drawn} == drawn
