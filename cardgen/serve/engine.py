@@ -92,6 +92,7 @@ class Engine:
         self._memos: dict[str, RenderMemo] = {}
         self._known_cards: dict[str, dict[str, Any]] = {}  # key -> (values, faces, json)
         self._known_prefix: dict[str, str] = {}
+        self._full_owed: set[str] = set()  # sets whose last full refresh failed or stopped: the next is full too
         for name in self.names:
             self._add(name)
         self._json: str | None = None  # the whole state as JSON, made when first asked for
@@ -204,10 +205,16 @@ class Engine:
         ends a long refresh between two batches of faces (Stopped)."""
         state = self.sets[name]
         cards_before = {c["key"]: c for c in state.cards}
+        # a save of more than card rows (an image, set.yaml) whose refresh failed is still owed a
+        # full one: the save that then mends a card file alone kept the faces drawn before both
+        if not rows_only:
+            self._full_owed.add(name)
+        rows_only = rows_only and name not in self._full_owed
         with self.lock:
             try:
                 before = (state.cards, state.problems)
                 self._refresh(name, state, rows_only, stop)
+                self._full_owed.discard(name)
                 state.failed = []
                 changed = (before != (state.cards, state.problems) or not state.pdf.get("ok")
                            or not (self.out / f"{name}.pdf").is_file())  # removed with the output folder

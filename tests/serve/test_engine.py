@@ -121,6 +121,29 @@ def test_a_value_saved_as_another_kind_of_the_same_number_is_drawn_again(tmp_pat
     assert state_of(quick)["changed"] == ["Marker"]
 
 
+def test_an_image_saved_while_a_card_file_is_broken_shows_once_the_card_file_is_mended(tmp_path):
+    # the refresh after the image's save failed on the card file; the save that mended the card
+    # file alone was taken as one of card rows only, and kept the faces drawn with the old image
+    root = make_project(tmp_path, "preview")
+    cards, star = root / "data/demo/cards.yaml", root / "data/demo/icons/star.svg"
+    good = cards.read_text(encoding="utf-8")
+    quick = Engine(root, ["demo"], root / "output")
+    quick.refresh("demo")
+    cards.write_text(good.replace("count: 2", "count: lots"), encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    assert state_of(quick)["failed"]
+    assert star.read_text(encoding="utf-8").count("#e0a800") == 1
+    star.write_text(star.read_text(encoding="utf-8").replace("#e0a800", "#00a0e0"), encoding="utf-8")
+    quick.refresh("demo")  # fails: the card file is still broken
+    cards.write_text(good, encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    full = Engine(root, ["demo"], root / "output")
+    full.refresh("demo")
+    assert state_of(quick)["failed"] == []
+    assert state_of(quick)["cards"] == state_of(full)["cards"]
+    assert state_of(quick)["changed"] == ["Escape Artist"]  # the card that shows the icon
+
+
 def test_many_new_faces_come_in_batches_and_never_name_a_missing_image(tmp_path, monkeypatch):
     from cardgen.serve import engine as engine_module
 
