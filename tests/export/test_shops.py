@@ -137,6 +137,23 @@ def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     assert names == ["attack-12-more.png", "back.png", "escape-artist.png", "quick-draw.png"]
 
 
+def test_a_rerun_after_an_upgrade_drops_the_files_of_cards_removed(project):
+    # export.json of other code was dropped whole: its faces were made again, but the files of
+    # a card removed since stayed in the product's folder, beside an upload list without them
+    import json
+
+    export("demo", project, shop="tgc")
+    index = project / "output/tgc/demo/export.json"
+    document = json.loads(index.read_text())
+    document["made by"] = "cardgen 0.0.1 (an older one)"
+    index.write_text(json.dumps(document))
+    csv = project / "data/demo/more.csv"
+    csv.write_text("name,count,text\nAttack <12> & more,1,Hit\n")
+    export("demo", project, shop="tgc")
+    names = [p.name for p in pngs(project / "output/tgc/demo/poker-plain")]
+    assert names == ["attack-12-more.png", "back.png", "escape-artist.png", "quick-draw.png"]
+
+
 def test_command_line(project, cli, tmp_path):
     result = cli(project, "export", "demo", "--shop", "mpc", "--out", str(tmp_path / "mpc"))
     assert result.exit_code == 0, result.output
