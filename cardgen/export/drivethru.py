@@ -85,7 +85,18 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
                     finish_pdfx(pdf, info, settings.intent)
                     save_pdfx(pdf, temporary)
                     written.append((target, len(pdf.pages)))
+    _remove_gone(folder, targets)
     return written, warnings
+
+
+def _remove_gone(folder: Path, targets: list[Path]) -> None:
+    """Remove the print files of products an earlier export made and this one does not (a back
+    renamed, a card type gone): the folder is what to upload, and a fresh export holds only the
+    files it wrote. Called once the new files are in place, so a failed export leaves the last."""
+    kept = {target.name for target in targets}
+    for old in folder.glob("*.pdf"):
+        if old.name not in kept and old.is_file() and not old.is_symlink():
+            old.unlink(missing_ok=True)
 
 
 def _plain_back(pdf: pikepdf.Pdf, front: pikepdf.Page) -> pikepdf.Page:
