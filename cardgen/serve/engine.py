@@ -120,8 +120,7 @@ class Engine:
                     self._add(name)
             for name in [n for n in self.names if n not in names]:
                 for held in (self.sets, self.stores, self._faces, self._face_problems, self._problems_of, self._rendered,
-                             self._memos,
-                             self._known_cards, self._known_prefix):
+                             self._memos, self._known_cards, self._known_prefix):
                     held.pop(name, None)
             self.names = names
             self.generation += 1
