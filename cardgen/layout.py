@@ -88,7 +88,7 @@ class Resources:
         for candidate in candidates:  # there, but a folder or a pipe: said what it is
             if not_a_file(candidate) != "not found":
                 raise ValueError(f'image "{relative_name(candidate, root)}" {not_a_file(candidate)}')
-        raise ValueError(f'image "{src}" not found in {self.card_set.directory.name}/ or templates/')
+        raise ValueError(f'image "{src}" not found in {relative_name(self.card_set.directory, root)}/ or templates/')
 
     def icon(self, name: str) -> tuple[float, Callable]:
         """(width at 1 pt, parts(x, baseline, size, color)) for an icon of the set: its drawing

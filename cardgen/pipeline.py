@@ -298,7 +298,8 @@ def build_set(name: str, session: Session, out: Path, options: BuildOptions = Bu
         if boxes_due:
             from .components.boxes import build_boxes
 
-            boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options), batch)
+            boxes = build_boxes(card_set, session, Path(out), build_paper(card_set, options), batch,
+                                color_converter(card_set, options))
             result = replace(result, boxes=tuple(boxes))
             steady.check()  # (the boxes read their templates after the set's check)
         if record is not None:

@@ -1,7 +1,8 @@
 """``cardgen new``: lay out a new project from the files in ``cardgen/scaffold/``.
 
 The scaffold is an ordinary project whose names carry placeholders (``__SET__`` in paths and
-text, ``__TITLE__``, ``__SIZE__``, ``__PAPER__`` in text); a new project is a copy with them
+text, ``__TITLE__``, ``__TITLE_YAML__`` (the title escaped for a double-quoted YAML value),
+``__SIZE__``, ``__PAPER__`` in text); a new project is a copy with them
 filled in. It builds as it is, so every part a designer changes first is there to change: a CSV
 and a YAML card file, a layout with a frame, a title, a picture and rules text with an icon, a
 back, a rules file and a deck list.
@@ -62,8 +63,14 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
         raise UsageError(f"{path} already exists and is not an empty folder: choose a new one")
     _not_inside_a_project_folder(path)
     set_name = set_name_for(path)
+    if title is not None:
+        _title_on_one_line(title)
     title = title or " ".join(word.capitalize() for word in set_name.split("-"))
-    values = {"__SET__": set_name, "__TITLE__": title.replace('"', "'"), "__SIZE__": size, "__PAPER__": paper}
+    title = title.replace('"', "'")
+    # set.yaml's title is between double quotes, where a backslash starts an escape: `--title 'A\B'`
+    # wrote "A\B", which YAML refuses, and "Line\nx" read as two lines
+    values = {"__SET__": set_name, "__TITLE__": title, "__TITLE_YAML__": title.replace("\\", "\\\\"),
+              "__SIZE__": size, "__PAPER__": paper}
     sources = sorted(p for p in SCAFFOLD.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     written: list[Path] = []
     existed = path.exists()
@@ -77,6 +84,18 @@ def new_project(path: Path, size: str = "poker", paper: str = "letter", title: s
             shutil.rmtree(path, ignore_errors=True)
         raise CardgenError(Problem(f"cannot write the new project: {os_reason(exc)}", Source(str(path)))) from None
     return NewProject(path, set_name, tuple(written))
+
+
+def _title_on_one_line(title: str) -> None:
+    """A newline or another control character in ``--title`` would break set.yaml's lines (its
+    first, a comment, and the title's) or print as a blank box."""
+    import unicodedata
+
+    controls = [c for c in dict.fromkeys(title) if unicodedata.category(c) == "Cc"]
+    if controls:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in controls)
+        raise UsageError(f"the title {title!r} holds a control character ({shown}): give it on one line, "
+                         "without tabs")
 
 
 def _not_inside_a_project_folder(path: Path) -> None:
@@ -94,6 +113,17 @@ def _not_inside_a_project_folder(path: Path) -> None:
                          "card files (copy a set's folder, and give set.yaml its new name)")
 
 
+def _filled(text: str, values: dict[str, str]) -> str:
+    """``text`` with each placeholder replaced by its value; a comment after a placeholder on its
+    line stays in its column (at least a space after the value), so that set.yaml's comments
+    line up whatever the set's name, size and paper."""
+    for placeholder, value in values.items():
+        text = re.sub(rf"{re.escape(placeholder)}( +)(?=#)",
+                      lambda gap: value + " " * max(1, len(placeholder) + len(gap.group(1)) - len(value)), text)
+        text = text.replace(placeholder, value)
+    return text
+
+
 def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str], written: list[Path]) -> None:
     for source in sources:
         relative = source.relative_to(SCAFFOLD).as_posix().replace("__SET__", set_name)
@@ -101,9 +131,7 @@ def _write(sources: list[Path], path: Path, set_name: str, values: dict[str, str
         data = source.read_bytes()
         if source.suffix.lower() in (".yaml", ".csv", ".j2", ".md", "") or source.name == "gitignore":
             text = data.decode("utf-8")
-            for placeholder, value in values.items():
-                text = text.replace(placeholder, value)
-            data = text.encode("utf-8")
+            data = _filled(text, values).encode("utf-8")
         target = path / relative
         with staged(target) as (temporary,):
             temporary.write_bytes(data)

@@ -140,3 +140,110 @@ def test_the_rules_example_shows_every_key_of_every_kind_of_rule():
     for kind, keys in KIND_KEYS.items():
         for key in keys:
             assert f"{key}:" in shown[kind], f"rule: {kind} takes {key}:"
+
+
+@pytest.mark.parametrize("title, keys", [
+    ("Preflight", "cardgen.load.setfile:PREFLIGHT_KEYS"),
+    ("Tuck boxes", "cardgen.load.setfile:BOX_KEYS"),
+    ("Sheets", "cardgen.load.setfile:SHEET_KEYS"),
+    ("Sheets", "cardgen.sheets.labels.yamlsheet:KEYS"),
+    ("Sheets", "cardgen.sheets.labels.yamlsheet:GRID_KEYS"),
+    ("Sheets", "cardgen.sheets.labels.yamlsheet:SLOT_KEYS"),
+    ("Colour", "cardgen.color.settings:COLOR_KEYS"),
+    ("Print shops: DriveThruCards PDF/X-1a", "cardgen.color.settings:INTENT_KEYS"),
+    ("Sources and readings", "cardgen.validate.rulesfile:OPTION_KEYS"),
+])
+def test_every_key_of_a_settings_mapping_is_named_in_its_section(title, keys):
+    """Each key the loader takes in a mapping of set.yaml, a sheet file or a rules file's options
+    is named in the README's section on it (as `key` or `key:`): `output-intent:` took `condition`,
+    `info` and `registry`, which no page named."""
+    import importlib
+
+    module, name = keys.split(":")
+    text = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", README, re.S | re.M).group(1)
+    for key in sorted(getattr(importlib.import_module(module), name)):
+        assert re.search(rf"`{re.escape(key)}`|(?<![\w-]){re.escape(key)}:(?!\w)", text), f"{title}: {key}"
+
+
+def test_every_option_a_command_line_of_the_readme_gives_is_one_of_that_command():
+    """Each `cardgen ...` the README shows (inline or in a shell block) names a command that
+    exists and only options that command (or cardgen itself, before the command) takes: an
+    option moved to another command, or renamed, fails here as well as in the user's shell."""
+    shown = re.findall(r"`(cardgen [^`]*)`", README)
+    for block in re.findall(r"^```sh\n(.*?)^```", README, re.S | re.M):
+        shown += re.findall(r"^(cardgen [^\n#]*)", block, re.M)
+    commands = dict(leaf_commands(main))
+    own = {option for param in main.params for option in param.opts}
+    checked = 0
+    for line in shown:
+        words = line.replace("\\|", "|").split()[1:]
+        while words and words[0].startswith("-"):  # cardgen --root DIR build ...
+            assert words[0].strip("[]") in own | {"--help"}, line
+            words = words[2:] if words[0] == "--root" else words[1:]
+        if not words:
+            continue
+        name = words[0] if words[0] in commands else " ".join(words[:2])
+        assert name in commands, f"{line!r}: no command {name!r}"
+        takes = own | {"--help"} | {option for param in commands[name].params
+                                    for option in param.opts + getattr(param, "secondary_opts", [])}
+        for option in re.findall(r"(?<![\w-])--[a-z][\w-]*", line):
+            assert option in takes, f"{line!r}: cardgen {name} takes no {option}"
+        checked += 1
+    assert checked > 40
+
+
+def test_every_file_of_the_repository_the_readme_names_is_there():
+    """A path the README gives in `code` under cardgen/, tests/, bench/, templates/, fonts/,
+    data/ or .ci/ is a file or folder of the repository, but for the projects its examples make
+    (data/harbor, data/mygame, data/x ...) and patterns (<set>, NAME, *)."""
+    repo = Path(__file__).resolve().parent.parent
+    examples = ("data/harbor", "data/mygame", "templates/mygame", "data/x/", "templates/x/", "data/x.")
+    named = set(re.findall(r"`((?:cardgen|tests|bench|templates|fonts|data|\.ci)/[^`\s:#]*)", README))
+    checked = [path for path in sorted(named)
+               if not path.startswith(examples) and not re.search(r"[<*]|NAME|SET|\.\.\.", path)]
+    missing = [path for path in checked if not (repo / path).exists()]
+    assert not missing
+    assert len(checked) > 30
+
+
+def test_every_section_the_readme_points_to_is_one_of_its_headings():
+    """"see X", "(see X and Y for ...)" and `"X" below` name sections by their headings (or the
+    start of one): "(see Print shops and colour)" named a section the README does not have."""
+    headings = re.findall(r"^#+ (.*)$", README, re.M)
+    named = []
+    for reference in re.findall(r"\b[Ss]ee ([A-Z][^).;,]*)", " ".join(README.split())):
+        reference = re.split(r" for | below| above", reference)[0]
+        named += [part.strip() for part in reference.split(" and ")]
+    named += re.findall(r'"([^"]+)" (?:below|above)', " ".join(README.split()))
+    assert len(named) > 20
+    for name in named:
+        assert any(heading.startswith(name) or heading.startswith(f"`{name}`") for heading in headings), name
+    for anchor in re.findall(r"\]\(#([^)]*)\)", README):
+        slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+        assert anchor in slugs, anchor
+
+
+def test_every_section_a_message_of_cardgen_points_to_is_one_of_the_readme_s():
+    """A message saying "see README, X" names a heading of the README (or the start of one)."""
+    headings = re.findall(r"^#+ (.*)$", README, re.M)
+    package = Path(__file__).resolve().parent.parent / "cardgen"
+    named = [name for path in package.rglob("*.py")
+             for name in re.findall(r"see README, ([A-Z][^\"')]*)", path.read_text(encoding="utf-8"))]
+    assert named
+    for name in named:
+        assert any(heading.startswith(name) for heading in headings), name
+
+
+def test_the_presets_no_shop_makes_are_the_ones_the_readme_names():
+    """The export row says which size presets match no product of any shop: a new project of
+    one of them cannot be exported (an error, nothing sent). Counted from products.yaml."""
+    from types import SimpleNamespace
+
+    from cardgen.export.products import _table, product_of
+    from cardgen.sheets.sizes import CARD_SIZES
+
+    row = " ".join(command_rows()["export SET --shop tgc\\|mpc\\|drivethru [--tts] [--out DIR] [--jobs N]"].split())
+    named = re.search(r"of the presets, (.*?) match no product of any shop", row).group(1)
+    unmade = {name for name, size in CARD_SIZES.items()
+              if not any(product_of(SimpleNamespace(size=size), shop) for shop in _table()["shops"])}
+    assert set(re.findall(r"`([\w-]+)`", named)) == unmade

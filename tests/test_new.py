@@ -3,6 +3,8 @@ is (run as a user would, inside the folder), for every card size and paper."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -238,3 +240,86 @@ def test_a_new_project_inside_a_projects_data_folder_is_refused(tmp_path, monkey
         "whole project; a new set of this one is a folder data/<set>/ with its own set.yaml and card files (copy a "
         "set's folder, and give set.yaml its new name)"))
     assert not (tmp_path / "game/data/second").exists()
+
+
+def test_the_next_step_it_prints_runs_in_a_shell_for_a_folder_name_with_spaces(tmp_path):
+    """`cardgen new "My Game"` ends with the command to run next; pasted into a shell it builds
+    the new project (it printed `cd My Game && ...`, which cd refuses)."""
+    made = cardgen_in(tmp_path, "new", "My Game")
+    assert made.returncode == 0, made.stderr
+    next_line = made.stdout.splitlines()[-1]
+    assert next_line == "next: cd 'My Game' && cardgen build   (then open output/my-game.pdf)"
+    command = next_line.removeprefix("next: ").split("   (")[0]
+    bin_folder = Path(sys.executable).parent
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "My Game/output/my-game.pdf").is_file()
+
+
+@pytest.mark.parametrize("folder, size, paper", [("mygame", "poker", "letter"), ("g", "mini-euro", "a4"),
+                                                  ("a-rather-long-game-name", "tarot", "a4")])
+def test_the_comments_of_set_yaml_stay_in_their_columns(tmp_path, folder, size, paper):
+    """The new set.yaml's comments line up as the scaffold's do, whatever the name, size and paper
+    put before them (`size: poker                  # card size` stood 3 columns left of the rest)."""
+    from cardgen.scaffolding import SCAFFOLD
+
+    made = CliRunner().invoke(main, ["new", str(tmp_path / folder), "--size", size, "--paper", paper])
+    assert made.exit_code == 0, made.output
+    scaffold = (SCAFFOLD / "data/__SET__/set.yaml").read_text(encoding="utf-8").splitlines()
+    written = (tmp_path / folder / f"data/{folder}/set.yaml").read_text(encoding="utf-8").splitlines()
+    assert len(scaffold) == len(written)
+    for before, after in zip(scaffold, written):
+        if " # " in before and not before.startswith("#"):
+            key = before.split(" #")[0].rstrip()
+            column = before.index(" # ") if len(after.split(" #")[0].rstrip()) < before.index(" # ") else None
+            if column is not None:
+                assert after.index(" # ") == column, (before, after)
+            assert after.split(" #")[0].rstrip() == key.replace("__SET__", folder).replace("__SIZE__", size).replace(
+                "__PAPER__", paper)
+    # the section the first line names is one of the README's
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    named = re.search(r'README \("([^"]+)"\)', written[0]).group(1)
+    assert f"\n## {named}\n" in readme
+
+
+def test_the_new_project_s_own_readme_runs_as_written(tmp_path):
+    """The README `cardgen new` writes into the project: its commands run in the project as
+    written, each exits 0, and every file its table and comments name is there afterwards."""
+    made = cardgen_in(tmp_path, "new", "mygame")
+    assert made.returncode == 0, made.stderr
+    project = tmp_path / "mygame"
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", readme, re.S).group(1)
+    bin_folder = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+    for line in block.splitlines():
+        command = line.split("#")[0].strip()
+        done = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, text=True, env=env)
+        assert done.returncode == 0, (command, done.stderr)
+    for name in re.findall(r"`((?:data|templates|output)/[^`\s]+)`", readme + block):
+        assert (project / name).exists(), name
+    assert (project / "output/proofs/mygame/index.html").is_file()
+    deck = re.search(r"`(cardgen check mygame --deck [^`]+)`", readme).group(1)
+    done = subprocess.run(["bash", "-c", deck], cwd=project, capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stdout) == (0, "ok: no errors, 0 warnings\n"), done.stderr
+
+
+@pytest.mark.parametrize("title", ["A\\B", "Line\\nx", "Games\\Board\\", 'The \\"Big\\" Game'])
+def test_a_title_with_backslashes_is_the_set_s_title_as_typed(tmp_path, title):
+    """set.yaml keeps the title between double quotes, where a backslash starts an escape:
+    `--title 'A\\B'` made a project whose set.yaml YAML refused, and "Line\\nx" a title of two lines."""
+    made = CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--title", title])
+    assert made.exit_code == 0, made.output
+    assert cardgen.load_set("game", tmp_path / "game").title == title.replace('"', "'")
+    assert (tmp_path / "game/README.md").read_text(encoding="utf-8").splitlines()[0] == "# " + title.replace('"', "'")
+
+
+@pytest.mark.parametrize("title, held", [("Two\nlines", "U+000A"), ("Tab\there", "U+0009")])
+def test_a_title_with_a_control_character_is_refused(tmp_path, title, held):
+    """A newline in --title broke set.yaml's first line, a comment, into a line of YAML."""
+    made = CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--title", title])
+    assert made.exit_code == 2
+    assert made.output.splitlines()[-1] == (
+        f"Error: the title {title!r} holds a control character ({held}): give it on one line, without tabs")
+    assert not (tmp_path / "game").exists()

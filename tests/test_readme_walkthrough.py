@@ -313,3 +313,72 @@ def test_the_card_markup_example_draws_a_card(tmp_path, monkeypatch):
     assert done.exit_code == 0, done.output
     text = " ".join(" ".join(page_texts(project / "output/mygame.pdf")).split())
     assert "Gather Gain 2 ." in text and "Old Tomas" in text
+
+
+def test_the_rules_section_s_failure_line_is_the_one_check_prints(tmp_path, monkeypatch):
+    """Rules: the failure line the README quotes, file and line included, is the one `cardgen
+    check` prints when a copy of the shipped prisoners set has a third Jailbreak (the README said
+    line 7, the Jailbreak row is at line 12)."""
+    quoted = re.search(r"Each failure is one line, all at once:\s+`([^`]*)\.\.\.`",
+                       section("Rules: `data/<set>/rules.yaml`")).group(1)
+    for folder in ("data/prisoners", "templates/cosmic"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    rulings = tmp_path / "data/prisoners/rulings.yaml"
+    text = rulings.read_text(encoding="utf-8")
+    row = "- name: Jailbreak\n  short: Jailbreak\n  count: 2\n"
+    assert row in text
+    rulings.write_text(text.replace(row, row.replace("count: 2", "count: 3")), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    done = cardgen_here("check", "prisoners", "--no-cache")
+    assert done.exit_code == 1
+    assert any(line.startswith(quoted) for line in done.stderr.splitlines()), (quoted, done.stderr)
+
+
+def test_the_first_build_prints_what_the_readme_says(tmp_path, monkeypatch):
+    """The README's first command builds every shipped set: the warnings line and the summary it
+    quotes are the ones `cardgen build` prints (but for the time)."""
+    intro = " ".join(README.split("\n## ", 1)[0].split())  # the quotes wrap across lines
+    warned = re.search(r"such as ``([^`]*`[^`]*`[^`]*)``", intro).group(1)
+    summary = re.search(r"a summary such as `(built [^`]* in )[\d.]+ s`", intro).group(1)
+    for folder in ("data", "templates"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
+    done = cardgen_here("build", "--no-cache")
+    assert done.exit_code == 0, done.output
+    assert warned in done.stderr.splitlines()
+    assert done.stdout.splitlines()[-1].startswith(summary), (summary, done.stdout)
+
+
+def test_prisoners_sheets_grouped_and_mixed_are_as_many_as_the_readme_says(tmp_path, monkeypatch):
+    """Home printing: the figures of "Backs grouped by deck" are the shipped prisoners set's."""
+    text = " ".join(section("Home printing").split())
+    found = re.search(r"Prisoners' (\d+) poker fronts \((\d+) Capture Challenges with the Destiny back, (\d+) "
+                      r"Rulings with the Cosmic back, (\d+) Clarifications with none\) take (\d+) sheets grouped, "
+                      r"(\d+) mixed", text)
+    fronts, captures, rulings, clarifications, grouped, mixed = map(int, found.groups())
+    for folder in ("data/prisoners", "templates/cosmic"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
+    pages = {}
+    for name, args in (("grouped", []), ("mixed", ["--mix-backs"])):
+        done = cardgen_here("build", "prisoners", "--no-cache", "--jobs", "1", "--out", name, *args)
+        assert done.exit_code == 0, done.output
+        faces = [face for face in load_manifest(tmp_path / name / "prisoners.json")["faces"]
+                 if face["side"] == "front" and (face["w_mm"], face["h_mm"]) == (63.5, 88.9)]
+        kinds = [face["type"] for face in faces]
+        assert (len(faces), kinds.count("capture"), kinds.count("ruling"), kinds.count("clarification")) == (
+            fronts, captures, rulings, clarifications)
+        pages[name] = len({face["page"] for face in faces})
+    assert pages == {"grouped": grouped, "mixed": mixed}
+
+
+def test_every_file_a_new_project_holds_has_its_row_in_the_readme(tmp_path, monkeypatch):
+    """Your own game: the table of what the project holds covers every file `cardgen new` makes
+    (a row names the file or a folder holding it), as well as naming only files it makes."""
+    project = new_project(tmp_path, monkeypatch)
+    rows = re.findall(r"^\| `([^`]+)` \|", section("Your own game"), re.M)
+    made = [path.relative_to(project).as_posix() for path in project.rglob("*") if path.is_file()]
+    made += [path.relative_to(project).as_posix() + "/" for path in project.rglob("*")
+             if path.is_dir() and not any(path.iterdir())]
+    for name in made:
+        assert any(name == row or (row.endswith("/") and name.startswith(row)) for row in rows), name

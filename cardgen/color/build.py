@@ -27,3 +27,10 @@ class BuildConversion:
         from .pdf import PdfConverter  # pikepdf: only for a file with images
 
         PdfConverter(self.converter, streams=False).convert_file(Path(path))
+
+    def convert_drawn(self, path: Path) -> None:
+        """A whole file drawn without ``content_filter`` (a tuck box): its operators, gradients
+        and images converted."""
+        from .pdf import PdfConverter
+
+        PdfConverter(self.converter).convert_file(Path(path))

@@ -1,6 +1,7 @@
 """``cardgen new PATH``: a new project that builds at once (see scaffolding.py)."""
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -29,4 +30,6 @@ def new(ctx, path, size, paper, title):
         click.echo(f"  {file.as_posix()}")
     click.echo("  fonts/   (empty: your own fonts, optional)")
     here = path.resolve() == Path.cwd().resolve()
-    click.echo(f"next: {'' if here else f'cd {path} && '}cardgen build   (then open output/{made.set_name}.pdf)")
+    # quoted as a shell needs it: `cd My Game` would go nowhere (or somewhere else)
+    click.echo(f"next: {'' if here else f'cd {shlex.quote(str(path))} && '}cardgen build   "
+               f"(then open output/{made.set_name}.pdf)")

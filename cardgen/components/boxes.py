@@ -23,7 +23,7 @@ from ..sheets.sizes import fmt, paper_size
 from ..units import PT_PER_MM
 from ..write.atomic import Batch, staged
 from ..write.face import FaceDrawing, draw_face
-from ..write.info import document_info
+from ..write.info import apply as apply_info, document_info
 from .tuckbox import TuckBox
 
 BLEED = 3.0  # mm of art beyond the cut outline
@@ -81,18 +81,20 @@ def check_boxes(card_set: CardSet, paper="letter") -> None:
         _page(box, paper, spec)
 
 
-def build_boxes(card_set: CardSet, session, out: Path, paper="letter", batch: Batch | None = None) -> list[Path]:
+def build_boxes(card_set: CardSet, session, out: Path, paper="letter", batch: Batch | None = None,
+                conversion=None) -> list[Path]:
     """Write every tuck box of the set; each file whole or not at all (with ``batch``: all put
-    in place with the rest of the batch)."""
+    in place with the rest of the batch). ``conversion``: a CMYK build's (color/build.py), which
+    the boxes go through as the set's PDF does."""
     written = []
     for spec, target in zip(card_set.boxes.values(), box_paths(card_set, out)):
-        write_box(card_set, session, spec, target, paper, batch)
+        write_box(card_set, session, spec, target, paper, batch, conversion)
         written.append(target)
     return written
 
 
 def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="letter",
-              batch: Batch | None = None) -> TuckBox:
+              batch: Batch | None = None, conversion=None) -> TuckBox:
     box, held = tuck_box(card_set, spec)
     card_type = CardType(name=f"box {spec.name}", template=spec.template, back=None,
                          size=CardSize(box.w, box.h, "tuck box"), bleed=BLEED, safe=0.0, source=spec.source)
@@ -111,11 +113,12 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
     with staged(target, batch=batch) as (temporary,):
         canvas = Canvas(str(temporary), pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=1,
                         pageCompression=1, initialFontName=font)
+        # the set's own author, subject and date, as its PDF has them (write/info.py): reportlab's
+        # invariant date was 2000-01-01 whatever the set's date: or files said, and its author and
+        # subject "anonymous" and "unspecified" whatever set.yaml's author: and subject: said
+        info = document_info(card_set, f"{card_set.title}: {spec.name} tuck box printed by cardgen")
+        apply_info(canvas, info)
         canvas.setTitle(f"{card_set.title}: {spec.name} tuck box")
-        # the set's own date, as its PDF has it (write/info.py): reportlab's invariant date was
-        # 2000-01-01 whatever the set's date: or files said
-        dated = document_info(card_set).pdf_date
-        canvas._doc.info._dateFormatter = lambda *_: dated
         canvas.setCreator("cardgen")
         canvas.setProducer("cardgen")
         left, bottom = (page_w - box.w) / 2, (page_h - box.h) / 2
@@ -140,7 +143,13 @@ def write_box(card_set: CardSet, session, spec: BoxSpec, target: Path, paper="le
         canvas.drawCentredString(page_w / 2 * PT_PER_MM, (bottom - BLEED - 4) * PT_PER_MM
                                  if bottom - BLEED - 4 > MARGIN else (MARGIN - 2) * PT_PER_MM, NOTE)
         canvas.showPage()
+        # as the set's sheets: print dialogs preselect actual size, one-sided (a box scaled to
+        # fit the printable area, 97% or so, no longer holds its cards)
+        canvas.setViewerPreference("PrintScaling", "None")
+        canvas.setViewerPreference("Duplex", "Simplex")
         canvas.save()
+        if conversion is not None:  # a CMYK build's box was RGB beside the set's CMYK PDF
+            conversion.convert_drawn(temporary)
     return box
 
 

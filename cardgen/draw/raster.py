@@ -85,6 +85,8 @@ def raster_from(path: Path, most: int | None, image) -> Raster:
                          "with no set black and white (save it with 8 or 16 bits a channel)")
     try:
         image, turned_jpeg = _upright(image)
+        image, converted = _in_srgb(image)
+        turned_jpeg = turned_jpeg or (converted and image.format == "JPEG")
         width, height = image.size
         scale = min(1.0, most / max(width, height)) if most else 1.0
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
@@ -147,6 +149,31 @@ def _upright(image):
     from PIL import ImageOps  # for a picture to turn alone: an upright one's build does without it
 
     return ImageOps.exif_transpose(image), image.format in ("JPEG", "MPO")
+
+
+def _in_srgb(image):
+    """An RGB picture tagged with a colour profile other than sRGB (Adobe RGB, Display P3, ...),
+    with its colours converted to sRGB, the space cardgen's PDFs and their CMYK conversion take
+    RGB in; and whether it was. The PDF's DeviceRGB drops the file's profile: an Adobe RGB green
+    printed as the sRGB numbers, duller than the designer saw it."""
+    profile = image.info.get("icc_profile")
+    if not profile or image.mode not in ("RGB", "RGBA"):
+        return image, False
+    from PIL import ImageCms
+
+    try:
+        own = ImageCms.ImageCmsProfile(io.BytesIO(profile))
+        if "srgb" in ImageCms.getProfileDescription(own).lower():
+            return image, False
+        alpha = image.getchannel("A") if image.mode == "RGBA" else None
+        converted = ImageCms.profileToProfile(image.convert("RGB"), own, ImageCms.createProfile("sRGB"),
+                                              renderingIntent=ImageCms.Intent.PERCEPTUAL, outputMode="RGB")
+    except (ImageCms.PyCMSError, OSError, ValueError):  # a profile littleCMS cannot use: the numbers as they are
+        return image, False
+    if alpha is not None:
+        converted.putalpha(alpha)
+    converted.format = image.format  # a JPEG is written again as one
+    return converted, True
 
 
 def _jpeg(path: Path, image, size: tuple[int, int], name: str, as_stored: bool = True) -> Raster:

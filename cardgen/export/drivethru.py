@@ -11,6 +11,7 @@ transparency pre-mixed (color/pdf.py) and finished as PDF/X-1a (color/pdfx.py).
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from ..write.info import document_info
 from .perface import face_pairs, load_checked, per_card_pdf, with_bleed
 from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import Shop
+from .turn import turn_of, turn_page
 from ..scratch import scratch_folder
 
 
@@ -75,11 +77,12 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
             for (key, pairs), temporary, target in zip(products.items(), temporaries, targets):
                 with pikepdf.new() as pdf:
                     for front, back in pairs:
-                        pdf.pages.append(source.pages[front["page"] - 1])
+                        card_type = card_set.types[front["type"]]
+                        _append(pdf, source.pages[front["page"] - 1], turn_of(card_type, shop.name, "front"))
                         if back is not None:
-                            pdf.pages.append(source.pages[back["page"] - 1])
+                            _append(pdf, source.pages[back["page"] - 1], turn_of(card_type, shop.name, "back"))
                         else:
-                            pdf.pages.append(_plain_back(pdf, source.pages[front["page"] - 1]))
+                            pdf.pages.append(_plain_back(pdf, pdf.pages[-1]))
                     converter.convert(pdf)
                     finish_pdfx(pdf, info, settings.intent)
                     save_pdfx(pdf, temporary)
@@ -98,14 +101,27 @@ def _remove_gone(folder: Path, targets: list[Path]) -> None:
             old.unlink(missing_ok=True)
 
 
+def _append(pdf: pikepdf.Pdf, page: pikepdf.Page, turn: str | None) -> None:
+    """``page`` at the end of ``pdf``, turned a quarter when the shop takes its card only turned
+    (turn.py): a landscape card's page among the product's upright ones was refused."""
+    pdf.pages.append(page)
+    if turn is not None:
+        turn_page(pdf, pdf.pages[-1], turn)
+
+
 def _plain_back(pdf: pikepdf.Pdf, front: pikepdf.Page) -> pikepdf.Page:
     """A back page of paper white with the front's boxes (copied as numbers: a box written as an
-    object of the drawn file is foreign to ``pdf``, and pikepdf refused the page)."""
+    object of the drawn file is foreign to ``pdf``, and pikepdf refused the page).
+
+    Its empty content is written already compressed: qpdf, compressing on save, marked an empty
+    stream /FlateDecode with no bytes at all, which is no Flate data (Ghostscript: "error
+    reading a stream", on every plain back)."""
     def box(name):
         return pikepdf.Array(list(front.obj[name]))
 
+    contents = pdf.make_stream(zlib.compress(b""))
+    contents.Filter = pikepdf.Name.FlateDecode
     page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=box("/MediaBox"),
                                            TrimBox=box("/TrimBox"), BleedBox=box("/BleedBox"),
-                                           Resources=pikepdf.Dictionary(),
-                                           Contents=pdf.make_stream(b"")))
+                                           Resources=pikepdf.Dictionary(), Contents=contents))
     return page

@@ -24,6 +24,7 @@ from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_
 from .perface import face_pairs, first_pages, load_checked, page_mm, per_card_pdf, with_bleed
 from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import DPI, Shop
+from .turn import turn_of, turn_png
 from ..scratch import scratch_folder
 
 MARGIN = 0.5  # mm beyond the shop's bleed that the crop cuts away (no half-covered edge pixels)
@@ -60,12 +61,13 @@ def export_pngs(name: str, session: pipeline.Session, shop: Shop, out: Path, job
         pages = first_pages({"hash": entry["key"], "page": entry.get("page")} for entry in entries)
 
         def job(key: str) -> tuple:
-            """(key, page index or None for a plain back, crop box or pixel size)."""
+            """(key, page index or None for a plain back, crop box or pixel size, quarter turn)."""
             entry = first[key]
             card_type = card_set.types[entry["type"]]
-            if entry.get("page") is None:  # a plain back: paper white
-                return key, None, shop.pixels(card_type)
-            return key, pages[key] - 1, centred_box(page_mm(card_type), shop.pixels(card_type), DPI)
+            turn = turn_of(card_type, shop.name, entry["side"])
+            if entry.get("page") is None:  # a plain back: paper white, the way up the shop takes
+                return key, None, _pixels(shop, card_type), None
+            return key, pages[key] - 1, centred_box(page_mm(card_type), shop.pixels(card_type), DPI), turn
 
         def make(files: dict[str, list[str]]):
             work = functools.partial(_shop_chunk, folder, str(pdf))
@@ -92,16 +94,29 @@ def _shop_chunk(folder: ProofFolder, pdf: str, chunk: list[tuple]) -> list[str]:
     """Write the PNG of each face of ``chunk`` (see ``job`` in export_pngs, and the files to
     write); return their keys."""
     made = []
-    for key, page, box, files in chunk:
+    for key, page, box, turn, files in chunk:
         if page is None:
             folder.write_all(files, png_bytes(Image.new("RGB", box, "white"), DPI))
         else:
             raster = open_rasteriser(pdf, DPI)
             width, height = box[2:]
             crop = raster.rows(page, scratch=True).crop(*box, into=raster.scratch(height * (3 * width + 1)))
-            folder.write_all(files, crop.png(DPI))
+            data = crop.png(DPI)
+            folder.write_all(files, data if turn is None else turn_png(data, turn, DPI))
         made.append(key)
     return made
+
+
+def _pixels(shop: Shop, card_type) -> tuple[int, int]:
+    """The shop's pixel size for the type, the way up the shop takes it (turn.py)."""
+    w, h = shop.pixels(card_type)
+    return (h, w) if turn_of(card_type, shop.name, "front") else (w, h)
+
+
+def _key(face: dict, card_type, shop: Shop) -> str:
+    """What a face's file shows: its content, the shop, and how it is turned."""
+    turn = turn_of(card_type, shop.name, face["side"])
+    return f"{face['hash']}:{shop.name}" + (f":turned-{turn}" if turn else "")
 
 
 def _slug(text: str) -> str:
@@ -146,16 +161,16 @@ def _product_files(product_folder: str, pairs: list, card_set, shop: Shop) -> tu
             taken = sum(1 for card, _ in looks if card == front["card"])
             file = f"{product_folder}/{base}{f'-{taken + 1}' if taken else ''}.png"
             looks[(front["card"], front["hash"])] = file
-            entries[file] = {"file": file, "key": f"{front['hash']}:{shop.name}", "card": front["card"],
-                             "type": front["type"], "side": "front", "page": front["page"]}
+            entries[file] = {"file": file, "key": _key(front, card_set.types[front["type"]], shop),
+                             "card": front["card"], "type": front["type"], "side": "front", "page": front["page"]}
         if back is not None:
             back_file = f"{product_folder}/back.png" if shared_back else file[:-4] + "-back.png"
-            entries.setdefault(back_file, {"file": back_file, "key": f"{back['hash']}:{shop.name}",
+            entries.setdefault(back_file, {"file": back_file, "key": _key(back, card_set.types[front["type"]], shop),
                                            "card": back["card"], "type": back["type"], "side": "back",
                                            "page": back["page"]})
         else:
             back_file = f"{product_folder}/back.png" if shared_back else file[:-4] + "-back.png"
-            pixels = shop.pixels(card_set.types[front["type"]])
+            pixels = _pixels(shop, card_set.types[front["type"]])
             entries.setdefault(back_file, {"file": back_file, "key": f"plain:{pixels[0]}x{pixels[1]}:{shop.name}",
                                            "card": front["card"], "type": front["type"], "side": "back",
                                            "page": None})

@@ -62,6 +62,23 @@ def _rgb_space(space) -> bool:
     return _is_rgb(space)
 
 
+def _image_ink(image) -> float:
+    """The total ink (%) of a CMYK image's darkest pixel: a picture supplied in CMYK goes to the
+    file as it is (its inks are the designer's), so only reading it shows 400% of rich black."""
+    import pikepdf
+    from PIL import ImageMath
+
+    if image.get("/ColorSpace") != pikepdf.Name.DeviceCMYK:
+        return 0.0
+    picture = pikepdf.PdfImage(image).as_pil_image()  # the inks as printed (/Decode applied)
+    if picture.mode != "CMYK":
+        return 0.0
+    c, m, y, k = picture.split()
+    total = ImageMath.lambda_eval(lambda bands: bands["c"] + bands["m"] + bands["y"] + bands["k"],
+                                  c=c, m=m, y=y, k=k)
+    return total.getextrema()[1] / 255 * 100
+
+
 def check_files(card_set, limits, out: Path, findings: Findings, cmyk: bool) -> None:
     paths = _files(card_set, limits, out)
     if not paths:
@@ -82,7 +99,7 @@ def check_files(card_set, limits, out: Path, findings: Findings, cmyk: bool) -> 
                          f"cannot read the PDF ({detail}): a damaged or cut-short file? export it again")
             continue
         with pdf:
-            transparency, rgb, ink = set(), False, 0.0
+            transparency, rgb, ink, image_ink = set(), False, 0.0, 0.0
             for obj in _dictionaries(pdf):
                 if not _opaque(obj.get("/ca", 1)) or not _opaque(obj.get("/CA", 1)):
                     transparency.add("opacity")
@@ -92,6 +109,14 @@ def check_files(card_set, limits, out: Path, findings: Findings, cmyk: bool) -> 
                     transparency.add("transparency group")
                 if _rgb_space(obj.get("/ColorSpace")):
                     rgb = True
+                if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == pikepdf.Name.Image and \
+                        (cmyk or limits.pdfx):
+                    try:
+                        image_ink = max(image_ink, _image_ink(obj))
+                    except (pikepdf.PdfError, NotImplementedError, OSError, ValueError) as exc:
+                        findings.add("file", "error", ("unreadable",), None, where,
+                                     f"cannot read the PDF (an image cannot be decoded: {exc}): a damaged or "
+                                     "cut-short file? export it again")
                 if isinstance(obj, pikepdf.Stream) and obj.is_indirect and "/Length1" not in obj and \
                         obj.get("/Subtype") != pikepdf.Name.Image and (cmyk or limits.pdfx):
                     try:
@@ -125,6 +150,10 @@ def check_files(card_set, limits, out: Path, findings: Findings, cmyk: bool) -> 
                 findings.add("ink", "error", ("file",), None, where,
                              f"a colour totals {ink:.0f}% ink, over the {limits.max_ink:g}% the printing condition "
                              "allows")
+            if image_ink > limits.max_ink + 0.5:
+                findings.add("ink", "error", ("image",), None, where,
+                             f"an image's darkest colour totals {image_ink:.0f}% ink, over the {limits.max_ink:g}% "
+                             "the printing condition allows (a picture given in CMYK is sent with its own inks)")
 
 
 def _shown(path: Path, root: Path) -> str:

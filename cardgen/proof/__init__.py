@@ -80,7 +80,7 @@ def _thumb(folder: ProofFolder, key: str, file: str) -> Image.Image:
 
 
 def _proof_chunk(folder: ProofFolder, pdf: str, dpi: float, contact: ContactSheet | None,
-                 index_of: dict[str, int], chunk: list[tuple[str, int, list[str]]]) -> list[tuple]:
+                 index_of: dict[str, list[int]], chunk: list[tuple[str, int, list[str]]]) -> list[tuple]:
     """Rasterise the (key, page, files) of ``chunk`` and write each face's files and its
     thumbnail; return (key, the thumbnail's pixels as ``contact`` pastes them, or None when
     the contact sheet does not show the key) for each."""
@@ -91,7 +91,7 @@ def _proof_chunk(folder: ProofFolder, pdf: str, dpi: float, contact: ContactShee
         thumb = thumbnail(rows.image())
         folder.write_all(files, rows.png(dpi))
         folder.write(str(folder.thumb_path(key).relative_to(folder.folder)), png_bytes(thumb, dpi / 4))
-        made.append((key, contact.fit(index_of[key], thumb).tobytes() if key in index_of else None))
+        made.append((key, contact.fit(index_of[key][0], thumb).tobytes() if key in index_of else None))
     return made
 
 
@@ -102,10 +102,10 @@ def _first_pages(entries: list[dict]) -> dict[str, int]:
 
 
 def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], pages: dict[str, int], dpi: float, jobs: int,
-                 sheet: tuple[ContactSheet, dict[str, int]] | None) -> tuple[int, set[str]]:
+                 sheet: tuple[ContactSheet, dict[str, list[int]]] | None) -> tuple[int, set[str]]:
     """Write the files of ``todo``, rasterising each new content once, from its page of ``pages``
     (in ``jobs`` processes, which write the files), and paste the thumbnails of the new faces
-    that ``sheet`` (a contact sheet and the index of each key on it) shows; return the pages
+    that ``sheet`` (a contact sheet and the indexes of each key on it) shows; return the pages
     rasterised and the keys pasted."""
     contact, index_of = sheet if sheet else (None, {})
     pasted: set[str] = set()
@@ -117,7 +117,8 @@ def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], pages: dict[s
             for made in results:
                 for key, pixels in made:
                     if pixels is not None:
-                        contact.paste_fitted(index_of[key], pixels)
+                        for index in index_of[key]:
+                            contact.paste_fitted(index, pixels)
                         pasted.add(key)
                     yield key
 
@@ -128,14 +129,18 @@ def _write_faces(folder: ProofFolder, pdf: Path, todo: list[dict], pages: dict[s
 
 
 def _contact_sheet(pdf: Path, entries: list[dict], contact: list[tuple[str, str]], dpi: float) \
-        -> tuple[ContactSheet, dict[str, int]]:
+        -> tuple[ContactSheet, dict[str, list[int]]]:
     """The contact sheet laid out for the faces of ``contact``, its thumbnails' sizes read
-    from the PDF's pages, and the index of each key on it."""
+    from the PDF's pages, and the indexes of each key on it: cards whose fronts are alike (the
+    Warp's Capture Challenge cards) share a key, and each has its place on the sheet."""
     pages = _first_pages(entries)
     with Rasteriser(pdf, dpi) as raster:
         sizes = [raster.size(pages[key]) for key, _ in contact]
     thumbs = [tuple(-(-side // THUMB_REDUCTION) for side in size) for size in sizes]  # as Image.reduce rounds
-    return ContactSheet(thumbs), {key: index for index, (key, _) in enumerate(contact)}
+    index_of: dict[str, list[int]] = {}
+    for index, (key, _) in enumerate(contact):
+        index_of.setdefault(key, []).append(index)
+    return ContactSheet(thumbs), index_of
 
 
 def _check_pixels(pdf: Path, entries: list[dict], dpi: float, name: str, root: Path) -> None:
@@ -175,9 +180,11 @@ def proof_set(name: str, session: pipeline.Session, out: Path, overlay: bool = F
         rasterised, pasted = _write_faces(folder, built.pdf, todo, _first_pages(entries), dpi, jobs, sheet)
     if sheet is not None:
         contact_image, index_of = sheet
-        for key, file in contact:  # faces not rasterised this run: their thumbnails are in the folder
+        for key, file in dict(contact).items():  # faces not rasterised this run: their thumbnails are in the folder
             if key not in pasted:
-                contact_image.paste(index_of[key], _thumb(folder, key, file))
+                thumb = _thumb(folder, key, file)
+                for index in index_of[key]:
+                    contact_image.paste(index, thumb)
         folder.write(CONTACT, png_bytes(contact_image.image, dpi / 4))
     html = gallery(gallery_data(load_set(name, session.root), entries, built.warnings, CONTACT))
     for asset_name, data in assets().items():

@@ -226,7 +226,8 @@ def serve(names: Sequence[str] | None, root: Path | str, out: Path | str | None 
         if open_browser:
             import webbrowser
 
-            webbrowser.open(url)
+            if not webbrowser.open(url):  # no browser here (a server without a display): said, not silent
+                echo(f"--open: no web browser could be started here; open {url} in one")
         while not stop.wait(0.2):
             pass
     except KeyboardInterrupt:

@@ -28,6 +28,8 @@ MARK_EDGE_MIN = 1.5  # mm: the shortest mark drawn over the outer bleed
 MARK_EDGE_ROOM = MARK_TRIM_GAP + MARK_EDGE_MIN  # mm between the margin and a grid's cut area
 LINE_WIDTH_PT = 0.25
 HALO_WIDTH_PT = 1.25  # the white line under a mark drawn over art
+OUTLINE_HALO_PT = 1.0  # the white line beside a cut outline, on its outer side (the bleed, cut away)
+HALO_REACH_MM = (LINE_WIDTH_PT / 2 + OUTLINE_HALO_PT) * 25.4 / 72  # how far beyond the outline it reaches
 FOLD_DASH = (1.0, 1.0)  # mm on, mm off
 FOLD_LABEL_PT = 6.0
 FOLD_LABEL_GAP = 0.6  # mm between the fold line and the label's baseline
@@ -44,6 +46,7 @@ class LineMark:
     kind: str = "crop"  # crop | cut | fold | align (where a board's next tile is laid)
     dash: tuple[float, ...] = ()  # mm on, mm off
     halo: bool = False  # drawn over a white line: the mark lies on a face's outer bleed
+    outline: bool = False  # an edge of a shaped face's cut outline: its halo runs outside the shape
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class CircleMark:
     cy: float
     r: float
     kind: str = "cut"
+    halo: bool = False  # a white ring just outside it (see outlines)
 
 
 @dataclass(frozen=True)
@@ -154,16 +158,19 @@ def outlines(slots: list[TemplateSlot], axis: str | None = None) -> list[LineMar
 
     marks: list[LineMark | CircleMark] = []
     for s in slots:
+        # a white line beside the outline, on its outer side, where the slot's room (the bleed,
+        # or half the gap to a neighbour) takes it: never on a touching neighbour's face
+        halo = min(s.room) >= HALO_REACH_MM - 1e-9
         if s.shape == "circle":
-            marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2))
+            marks.append(CircleMark(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, halo=halo))
             continue
         points = outline_points(s.shape, s.x, s.y, s.w, s.h)
         if axis == "x" and s.shape.startswith("path:"):
             points = [(2 * s.x + s.w - px, py) for px, py in points]
         elif axis == "y" and s.shape.startswith("path:"):
             points = [(px, 2 * s.y + s.h - py) for px, py in points]
-        marks += [LineMark(x0, y0, x1, y1, "cut") for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1])
-                  if (x0, y0) != (x1, y1)]
+        marks += [LineMark(x0, y0, x1, y1, "cut", halo=halo, outline=True)
+                  for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]) if (x0, y0) != (x1, y1)]
     return marks
 
 
@@ -215,6 +222,9 @@ def draw_marks(canvas, page) -> None:
 _LINES = Latest(64)  # id of a page's marks -> (the marks, their line marks' operators or None, only lines?)
 
 
+_HALO_OFFSET_PT = (LINE_WIDTH_PT + OUTLINE_HALO_PT) / 2  # the outline halo's centre from the cut line
+
+
 def _draw_other_marks(canvas, page) -> None:
     canvas.saveState()
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
@@ -224,6 +234,14 @@ def _draw_other_marks(canvas, page) -> None:
     for mark in page.marks:
         if isinstance(mark, LineMark):
             continue
+        if isinstance(mark, CircleMark) and mark.halo:
+            # a white ring just outside the cut line (on the bleed, cut away), so that the line
+            # shows on dark art: black on navy, it could hardly be seen, let alone cut along
+            canvas.setStrokeColorCMYK(0, 0, 0, 0)
+            canvas.setLineWidth(OUTLINE_HALO_PT)
+            canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r) + _HALO_OFFSET_PT, stroke=1, fill=0)
+            canvas.setStrokeColorCMYK(0, 0, 0, 1)
+            canvas.setLineWidth(LINE_WIDTH_PT)
         if isinstance(mark, CircleMark):
             canvas.circle(mm_to_pt(mark.cx), mm_to_pt(mark.cy), mm_to_pt(mark.r), stroke=1, fill=0)
         elif isinstance(mark, TextMark):
@@ -245,6 +263,33 @@ def _draw_other_marks(canvas, page) -> None:
     canvas.restoreState()
 
 
+def _rings(edges) -> list[list[tuple[float, float]]]:
+    """The closed outlines that cut-outline edges, given one after another, go round (pt)."""
+    rings: list[list[tuple[float, float]]] = []
+    end = None
+    for mark in edges:
+        start = (mm_to_pt(mark.x0), mm_to_pt(mark.y0))
+        if start != end or not rings or len(rings[-1]) > 1 and rings[-1][0] == end:
+            rings.append([start])
+        end = (mm_to_pt(mark.x1), mm_to_pt(mark.y1))
+        rings[-1].append(end)
+    return rings
+
+
+def _outside_halo(ring: list[tuple[float, float]]) -> str:
+    """A white band along a cut outline, clipped to the outline's outside (even-odd: a box
+    round it, less the shape), so that it never reaches the piece, inward corners included:
+    each edge's line moved outward crossed its neighbour's at an inward corner and printed white
+    up to 0.2 mm onto the piece. The black outline is drawn over its inner half afterwards."""
+    xs, ys = [x for x, _ in ring], [y for _, y in ring]
+    room = 2 * _HALO_OFFSET_PT + 1
+    left, bottom = min(xs) - room, min(ys) - room
+    box = f"{left:.3f} {bottom:.3f} {max(xs) + room - left:.3f} {max(ys) + room - bottom:.3f} re"
+    shape = " ".join(f"{x:.3f} {y:.3f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(ring)) + " h"
+    width = LINE_WIDTH_PT + 2 * OUTLINE_HALO_PT  # centred on the cut line: its outer half is the band
+    return f"q {box} {shape} W* n 0 0 0 0 K {width:g} w 1 j {shape} S Q"
+
+
 @lru_cache(maxsize=64)
 def _line_marks(marks: tuple) -> str:
     """Line marks as one string of operators (every page of a sheet has the same): white halos
@@ -255,9 +300,11 @@ def _line_marks(marks: tuple) -> str:
     def path(mark) -> str:
         return f"{mm_to_pt(mark.x0):.3f} {mm_to_pt(mark.y0):.3f} m {mm_to_pt(mark.x1):.3f} {mm_to_pt(mark.y1):.3f} l S"
 
-    halos = [path(mark) for mark in marks if mark.halo]
+    halos = [path(mark) for mark in marks if mark.halo and not mark.outline]
     if halos:
         ops += ["0 0 0 0 K", f"{HALO_WIDTH_PT} w", *halos]
+    for ring in _rings(mark for mark in marks if mark.halo and mark.outline):
+        ops.append(_outside_halo(ring))
     ops += ["0 0 0 1 K 0 0 0 1 k", f"{LINE_WIDTH_PT} w"]
     dash = ()
     for mark in marks:

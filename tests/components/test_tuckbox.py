@@ -195,3 +195,62 @@ def test_a_box_has_the_sets_date(tmp_path, monkeypatch, dated):
     assert want in result.pdf.read_bytes()
     box = result.boxes[0].read_bytes()
     assert box.count(want) == 2 and b"D:2000" not in box  # CreationDate and ModDate
+
+
+@pytest.mark.parametrize("how", ["option", "set.yaml"])
+def test_a_cmyk_builds_box_is_cmyk_as_its_set_is(tmp_path, how):
+    """``--color cmyk`` (or ``color: cmyk``) converted the set's PDF and left its tuck box RGB:
+    its ground, its gradient and its white-under-black cut lines went to the printer as RGB."""
+    import re
+
+    import pikepdf
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    layout = root / "templates/demo/box.xml.j2"
+    layout.write_text(layout.read_text().replace(
+        "</card>", '<rect x="2" y="2" w="20" h="5" fill="linear-gradient(90, #c8102e, #27408b)"/></card>'))
+    if how == "set.yaml":
+        set_yaml = root / "data/demo/set.yaml"
+        set_yaml.write_text(set_yaml.read_text() + "color: cmyk\n")
+    options = cardgen.BuildOptions(cache=False, color="cmyk" if how == "option" else None)
+    result = cardgen.build(["demo"], root, tmp_path / "out", options).sets[0]
+    with pikepdf.open(result.boxes[0]) as pdf:
+        (page,) = pdf.pages
+        text = page.obj.Contents.read_bytes().decode("latin-1")
+        text = re.sub(r"\((?:\\.|[^\\)])*\)", "", text)  # strings are text, not operators
+        assert not re.search(r"(?<![\w/])(rg|RG)(?![\w])", text)
+        assert re.search(r"(?<![\w/])k(?![\w])", text) and re.search(r"(?<![\w/])K(?![\w])", text)
+        spaces = [obj.ColorSpace for obj in pdf.objects
+                  if isinstance(obj, pikepdf.Dictionary) and "/ShadingType" in obj]
+        assert spaces == [pikepdf.Name.DeviceCMYK]
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_a_box_has_the_sets_author_and_subject(tmp_path, given):
+    """The box's PDF said Author "anonymous" and Subject "unspecified" (reportlab's own) whatever
+    set.yaml's author: and subject: said; the set's PDF had them."""
+    import pikepdf
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    if given:
+        set_yaml = root / "data/demo/set.yaml"
+        set_yaml.write_text(set_yaml.read_text() + "author: Ada Designer\nsubject: Playtest 3\n")
+    result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    with pikepdf.open(result.pdf) as pdf:
+        author = str(pdf.docinfo.Author)
+    with pikepdf.open(result.boxes[0]) as box:
+        assert str(box.docinfo.Author) == author == ("Ada Designer" if given else "Demo Deck")
+        assert str(box.docinfo.Subject) == ("Playtest 3" if given else "Demo Deck: actions tuck box printed by cardgen")
+        assert str(box.docinfo.Title) == "Demo Deck: actions tuck box"
+
+
+def test_a_box_prints_at_actual_size_one_sided(tmp_path):
+    """The set's sheets told print dialogs to print at actual size (/PrintScaling /None); the box,
+    whose size is the point, did not: scaled to fit the printable area it holds no card."""
+    import pikepdf
+
+    root = make_box_project(tmp_path, "boxes:\n  actions:\n    template: demo/box.xml.j2\n    cards: {type: action}\n")
+    result = cardgen.build(["demo"], root, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    with pikepdf.open(result.boxes[0]) as box:
+        preferences = box.Root.ViewerPreferences
+        assert preferences.PrintScaling == pikepdf.Name("/None") and preferences.Duplex == pikepdf.Name.Simplex

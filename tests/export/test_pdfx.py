@@ -221,6 +221,14 @@ def test_a_type_without_a_back_gets_a_plain_back_page_with_the_fronts_boxes(proj
             assert [list(map(float, back.obj[box])) for box in ("/MediaBox", "/TrimBox", "/BleedBox")] == \
                 [list(map(float, front.obj[box])) for box in ("/MediaBox", "/TrimBox", "/BleedBox")]
             assert back.obj.Contents.read_bytes() == b""
+    # every Flate stream is one: an empty stream marked /FlateDecode (Length 0) made Ghostscript
+    # say "error reading a stream" on each plain back, and a RIP may refuse the page
+    import zlib
+
+    with pikepdf.open(path) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Stream) and obj.get("/Filter") == pikepdf.Name.FlateDecode:
+                zlib.decompress(obj.read_raw_bytes())
 
 
 def test_backs_whose_names_make_one_file_name_get_a_file_each(project):

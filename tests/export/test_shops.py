@@ -194,3 +194,58 @@ def test_a_failing_rule_stops_the_export(project, cli):
     assert result.exit_code == 1
     assert "Quick Draw copies" in result.output
     assert not (project / "output/tgc").exists()
+
+
+def add_landscape_cards(project):
+    """A landscape poker card (88.9 x 63.5 mm) with its own back: a red square at the front's
+    top-left corner inside the trim, a blue one at the back's."""
+    for name, colour in (("wide", "#ff0000"), ("wideback", "#0000ff")):
+        (project / f"templates/demo/{name}.xml.j2").write_text(
+            '<card><rect x="{{ -bleed }}" y="{{ -bleed }}" w="{{ w + 2 * bleed }}" h="{{ h + 2 * bleed }}" '
+            f'fill="#ffffff"/><rect x="0" y="0" w="12" h="12" fill="{colour}"/></card>')
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace(
+        "backs:\n", "  wide:\n    template: demo/wide.xml.j2\n    back: wideback\n    size: {w: 88.9, h: 63.5}\n"
+                    "backs:\n  wideback: {template: demo/wideback.xml.j2}\n").replace(
+        "  - {file: more.csv, type: action}\n", "  - {file: more.csv, type: action}\n  - {file: wide.csv, type: wide}\n"))
+    (project / "data/demo/wide.csv").write_text("name\nWide One\n")
+
+
+def red(pixel) -> bool:
+    return pixel[0] > 180 and pixel[1] < 90 and pixel[2] < 90
+
+
+def blue(pixel) -> bool:
+    return pixel[2] > 120 and pixel[0] < 90
+
+
+@pytest.mark.parametrize("shop, size, bleed", [("tgc", (825, 1125), 37.5), ("mpc", (822, 1122), 36),
+                                               ("drivethru", (825, 1125), 37.5)])
+def test_a_landscape_card_is_sent_turned_as_the_shop_takes_it(project, shop, size, bleed):
+    """A landscape poker card went to the shop landscape, a 1125 x 825 px PNG (a 3.75 x 2.75 in
+    page) beside the product's 825 x 1125 px (2.75 x 3.75 in) template size. Now its front is
+    turned clockwise and its back counter-clockwise: the back stays behind its front when the
+    shop turns the upright card over left to right."""
+    add_landscape_cards(project)
+    export("demo", project, shop=shop)
+    inside = bleed + 6 * PX_PER_MM  # the middle of the 12 mm square, from the trim's corner
+    if shop == "drivethru":
+        import pypdfium2 as pdfium
+
+        document = pdfium.PdfDocument(str(project / "output/drivethru/demo/poker-wideback.pdf"))
+        front, back = (document[i].render(scale=300 / 72).to_pil().convert("RGB").crop((0, 0) + size)
+                       for i in (0, 1))  # (pdfium counts a partial pixel whole: 826 px)
+        from pypdf import PdfReader
+
+        for page in PdfReader(project / "output/drivethru/demo/poker-wideback.pdf").pages:
+            assert [round(float(v), 3) for v in page.mediabox] == [0, 0, 198, 270]
+            assert [round(float(v), 3) for v in page.trimbox] == [9, 9, 189, 261]
+    else:
+        folder = project / "output" / shop / "demo/poker-wideback"
+        front, back = Image.open(folder / "wide-one.png"), Image.open(folder / "back.png")
+    w, h = size
+    assert front.size == back.size == (w, h)
+    corners = {"top-left": (inside, inside), "top-right": (w - inside, inside),
+               "bottom-left": (inside, h - inside), "bottom-right": (w - inside, h - inside)}
+    assert [name for name, (x, y) in corners.items() if red(front.getpixel((round(x), round(y))))] == ["top-right"]
+    assert [name for name, (x, y) in corners.items() if blue(back.getpixel((round(x), round(y))))] == ["bottom-left"]

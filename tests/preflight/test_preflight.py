@@ -134,6 +134,20 @@ def test_written_pdfx_files_are_read(project, cli):
         "output/drivethru/demo/poker-plain.pdf: error: a PDF/X file needs exactly one OutputIntent: export it again"]
 
 
+def test_a_cmyk_pictures_own_ink_is_read_in_the_written_file(project, cli):
+    """A picture given in CMYK goes to the PDF/X file with its own inks: a 400% rich black in a
+    CMYK JPEG was sent, and preflight, reading only the files' colour operators, passed it."""
+    picture = Image.new("CMYK", (120, 80), (0, 0, 0, 0))
+    picture.paste((255, 255, 255, 255), (0, 0, 60, 80))  # the left half 100% of every ink
+    picture.save(project / "data/demo/rich.jpg", quality=95)
+    edit(project / "templates/demo/action.xml.j2", "{% endblock %}",
+         '<image x="10" y="40" w="10" h="6.6" src="rich.jpg"/>\n{% endblock %}')
+    export("demo", project, shop="drivethru")
+    assert [f for f in lines(project, "drivethru")[0] if "output/" in f] == [
+        "output/drivethru/demo/poker-plain.pdf: error: an image's darkest colour totals 400% ink, over the 300% "
+        "the printing condition allows (a picture given in CMYK is sent with its own inks)"]
+
+
 def test_written_pdfx_files_are_read_whole_and_every_dictionary_in_them(project, cli):
     """A file cut short was opened "recovered" with some of its pages and passed; a page's
     transparency group, written inside the page, is no object of its own and was not looked

@@ -88,7 +88,7 @@ def test_missing_image(project):
     edit(project / "templates/demo/token.xml.j2", "</card>", '<image x="0" y="0" w="5" h="5" src="nothere.png"/>\n</card>')
     only_tokens(project, "M")
     assert problems_of(project) == [
-        'templates/demo/token.xml.j2:4: card "Marker": image "nothere.png" not found in demo/ or templates/']
+        'templates/demo/token.xml.j2:4: card "Marker": image "nothere.png" not found in data/demo/ or templates/']
 
 
 def test_text_outside_the_safe_zone(project):

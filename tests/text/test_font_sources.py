@@ -112,6 +112,12 @@ def test_a_built_package_carries_the_fonts_and_the_scaffold(tmp_path):
     assert {f"cardgen/fonts/{name}" for name in shipped} <= names
     assert {"cardgen/scaffold/data/__SET__/set.yaml", "cardgen/scaffold/gitignore",
             "cardgen/scaffold/data/__SET__/images/coin.svg"} <= names
+    # every file the package reads at run time (the scaffold, the preview's page, the shops'
+    # products, the label sheets, the preflight thresholds), not only the Python
+    data_files = {p.relative_to(REPO).as_posix() for p in (REPO / "cardgen").rglob("*")
+                  if p.is_file() and p.suffix not in (".py", ".pyc", ".marshal") and "__pycache__" not in p.parts}
+    assert data_files - names == set()
+    assert "cardgen/fonts/DejaVu-LICENSE.txt" in names  # the fonts' licence travels with them
     found = subprocess.run([sys.executable, "-c", "from cardgen.text.fontfolders import shipped_folder; "
                             "print(shipped_folder())"], capture_output=True, text=True,
                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(built)})
