@@ -24,7 +24,7 @@ from ..color.pdfx import finish_pdfx, save_pdfx
 from ..errors import Problem
 from ..write.atomic import staged
 from ..write.info import document_info
-from .perface import load_checked, per_card_pdf, with_bleed
+from .perface import face_pairs, load_checked, per_card_pdf, with_bleed
 from ..proof.names import slug
 from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import Shop
@@ -51,14 +51,13 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
         faces = per_card_pdf(card_set, session, drawn)
         products: dict[tuple[str, str], list[tuple[dict, dict | None]]] = {}
         left_out: dict[str, list[str]] = {}
-        backs = {(f["card"], f["copy"]): f for f in faces if f["side"] == "back"}
-        for front in (f for f in faces if f["side"] == "front"):
+        for front, back in face_pairs(faces):
             card_type = card_set.types[front["type"]]
             key = product_key(card_type, shop.name)
             if key is None:
                 left_out.setdefault(front["type"], []).append(front["card"])
                 continue
-            products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
+            products.setdefault(key, []).append((front, back))
         left_warnings = []
         for type_name, cards in left_out.items():
             size = card_set.types[type_name].size
@@ -88,7 +87,18 @@ def export_drivethru(name: str, session: pipeline.Session, shop: Shop, out: Path
                     finish_pdfx(pdf, info, settings.intent)
                     save_pdfx(pdf, temporary)
                     written.append((target, len(pdf.pages)))
+    _remove_gone(folder, targets)
     return written, warnings
+
+
+def _remove_gone(folder: Path, targets: list[Path]) -> None:
+    """Remove the print files of products an earlier export made and this one does not (a back
+    renamed, a card type gone): the folder is what to upload, and a fresh export holds only the
+    files it wrote. Called once the new files are in place, so a failed export leaves the last."""
+    kept = {target.name for target in targets}
+    for old in folder.glob("*.pdf"):
+        if old.name not in kept and old.is_file() and not old.is_symlink():
+            old.unlink(missing_ok=True)
 
 
 def _append(pdf: pikepdf.Pdf, page: pikepdf.Page, turn: str | None) -> None:

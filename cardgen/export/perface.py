@@ -60,3 +60,24 @@ def first_pages(faces) -> dict[str, int]:
 def page_mm(card_type: CardType) -> tuple[float, float]:
     size, bleed = card_type.size, card_type.bleed
     return size.w + 2 * bleed, size.h + 2 * bleed
+
+
+def face_pairs(faces: list[dict]) -> list[tuple[dict, dict | None]]:
+    """Each front of a per-card PDF's manifest faces with its own back (None: its type has
+    none), in order. A per-card PDF draws a card's back right after its front: a back is its
+    front's of the same card name and copy met last. Paired by name and copy alone, a front took
+    the back of another card of its name (two rows may name one card): a back of another type
+    printed behind it, and a shop's PNG was rasterised from another page (a form, drawn a little
+    differently), so that a rerun's file differed from a fresh export's."""
+    pairs: list[list] = []
+    open_fronts: dict[tuple, int] = {}  # (card, copy) -> the index of its last front without a back
+    for face in faces:
+        key = (face["card"], face["copy"])
+        if face["side"] == "front":
+            open_fronts[key] = len(pairs)
+            pairs.append([face, None])
+        else:
+            at = open_fronts.pop(key, None)
+            if at is not None:
+                pairs[at][1] = face
+    return [(front, back) for front, back in pairs]

@@ -21,7 +21,7 @@ from ..proof.names import card_slugs, slug
 from ..proof.raster import centred_box, png_bytes
 from ..proof.store import ProofFolder
 from ..proof.workers import chunks, close_rasterisers, open_rasteriser, ordered_map
-from .perface import first_pages, load_checked, page_mm, per_card_pdf, with_bleed
+from .perface import face_pairs, first_pages, load_checked, page_mm, per_card_pdf, with_bleed
 from .products import at_product_sizes, plain_back_warnings, product_files, product_key, refuse_nothing_sent
 from .shops import DPI, Shop
 from .turn import turn_of, turn_png
@@ -125,15 +125,14 @@ def _slug(text: str) -> str:
 
 def _products(card_set, faces: list[dict], shop: Shop):
     """Fronts (with their back face, or None) by (product, back); warnings for the rest."""
-    backs = {(f["card"], f["copy"]): f for f in faces if f["side"] == "back"}
     products: dict[tuple[str, str], list] = {}
     left_out: dict[str, int] = {}
-    for front in (f for f in faces if f["side"] == "front"):
+    for front, back in face_pairs(faces):
         key = product_key(card_set.types[front["type"]], shop.name)
         if key is None:
             left_out[front["type"]] = left_out.get(front["type"], 0) + 1
             continue
-        products.setdefault(key, []).append((front, backs.get((front["card"], front["copy"]))))
+        products.setdefault(key, []).append((front, back))
     warnings, left_warnings = [], []
     sent = dict.fromkeys(front["type"] for pairs in products.values() for front, _ in pairs)
     warnings.extend(plain_back_warnings(card_set, sent, shop.title))

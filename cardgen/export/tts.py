@@ -21,7 +21,7 @@ from ..model import CardType
 from ..proof.raster import centred_box, png_bytes
 from ..proof.workers import close_rasterisers, open_rasteriser, ordered_map
 from ..units import MM_PER_INCH
-from .perface import first_pages, load_checked, page_mm, per_card_pdf
+from .perface import face_pairs, first_pages, load_checked, page_mm, per_card_pdf
 from ..scratch import scratch_folder
 from ..write.atomic import Batch, made_folder, staged, together
 
@@ -47,11 +47,9 @@ def sheet_count(faces: int) -> int:
 
 def _groups(faces: list[dict], card_set) -> list[tuple[CardType, dict | None, list[dict]]]:
     """Fronts by (card size, back content), in order of first appearance, with a back face."""
-    backs = {(f["card"], f["copy"]): f for f in faces if f["side"] == "back"}
     groups: dict[tuple, tuple[CardType, dict | None, list[dict]]] = {}
-    for front in (f for f in faces if f["side"] == "front"):
+    for front, back in face_pairs(faces):
         card_type = card_set.types[front["type"]]
-        back = backs.get((front["card"], front["copy"]))
         size = card_type.size
         key = (size.w, size.h, size.shape, back["hash"] if back else None)
         groups.setdefault(key, (card_type, back, []))[2].append(front)

@@ -22,7 +22,7 @@ from .. import pipeline
 from .contact import THUMB_REDUCTION, ContactSheet, thumbnail
 from ..load.setfile import load_set
 from .gallery import assets, gallery, gallery_data
-from .names import card_slugs, face_file
+from .names import card_rows, card_slugs, face_file
 from .raster import DPI, Rasteriser, png_bytes
 from .store import ProofFolder, content_key
 from .workers import chunks, close_rasterisers, default_jobs, open_rasteriser, ordered_map
@@ -50,10 +50,11 @@ class ProofResult:
 
 
 def _entries(faces: list[dict], overlay: bool, dpi: float) -> list[dict]:
-    slugs = card_slugs(f["card"] for f in faces)
-    return [{"file": face_file(slugs[f["card"]], f["copy"], f["side"]), "key": content_key(f["hash"], overlay, dpi),
+    rows = card_rows(faces)
+    slugs = card_slugs(rows)
+    return [{"file": face_file(slugs[row], f["copy"], f["side"]), "key": content_key(f["hash"], overlay, dpi),
              "card": f["card"], "type": f["type"], "copy": f["copy"], "side": f["side"], "page": f["page"]}
-            for f in faces]
+            for f, row in zip(faces, rows)]
 
 
 def _contact_keys(entries: list[dict]) -> list[tuple[str, str]]:

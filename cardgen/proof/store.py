@@ -47,14 +47,18 @@ class ProofFolder:
         remove_stale(self.folder, below=True)  # what a run stopped half-way left (its workers write too)
         self._folders = {self.folder}  # folders known to be there
         self.contact = ""  # the signature of the contact sheet's faces
+        self.others: set[str] = set()  # files an index of other code lists: made again or removed, never kept
         self.previous = self._read_index()  # file -> key, for files that are still there
 
     def _read_index(self) -> dict[str, str]:
         try:
             document = json.loads((self.folder / self.index).read_text(encoding="utf-8"))
-            if document.get("made by") != made_by():
-                return {}  # made by other code: everything is rasterised again
             held = {str(f["file"]): str(f["key"]) for f in document["faces"]}
+            if document.get("made by") != made_by():
+                # made by other code: everything is rasterised again, and the files of faces that
+                # are gone since are removed all the same (they stayed beside the new ones)
+                self.others = {file for file in held if _within(file) and (self.folder / file).is_file()}
+                return {}
             self.contact = str(document.get("contact", ""))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return {}  # no index or a broken one: everything is rasterised again
@@ -116,7 +120,7 @@ class ProofFolder:
         """Write the new index; remove the files of the old one that are no longer faces, and
         thumbnails no face uses. Return the removed face files."""
         wanted = {e["file"] for e in entries}
-        removed = sorted(f for f in self.previous if f not in wanted)
+        removed = sorted(f for f in set(self.previous) | self.others if f not in wanted)
         for file in removed:
             (self.folder / file).unlink(missing_ok=True)
         thumbs = self.folder / THUMBS
@@ -131,6 +135,12 @@ class ProofFolder:
     def _save(self, entries: list[dict], contact: str) -> None:
         document = {"made by": made_by(), "contact": contact, "faces": entries}
         _write_atomic(self.folder / self.index, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode())
+
+
+def _within(file: str) -> bool:
+    """Whether an index's file name names a file of the folder (never one outside it)."""
+    parts = Path(file).parts
+    return bool(parts) and not Path(file).is_absolute() and ".." not in parts
 
 
 def _write_atomic(path: Path, data: bytes, made: bool = False) -> None:

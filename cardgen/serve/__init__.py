@@ -131,9 +131,10 @@ def _preview(engine: Engine, saves: Saves, pdfs: PdfQueue, stop: threading.Event
         for name in list(engine.names):
             started = time.perf_counter()
             rows_only = bool(saved) and all(_card_rows(path, engine.root, name) for path in saved)
-            if engine.refresh(name, rows_only, stop):
-                pdfs.want(name)
+            changed = engine.refresh(name, rows_only, stop)
             state = engine.sets[name]
+            if changed or (not state.failed and any(_read_by_pdf(path, engine.root, name) for path in saved)):
+                pdfs.want(name)
             for line in _errors(state):
                 complain(line)
             if state.failed:
@@ -158,6 +159,14 @@ def _card_rows(path: Path, root: Path, name: str) -> bool:
     except ValueError:
         return False
     return relative.suffix.lower() in CARD_ROWS and relative.name != "set.yaml"
+
+
+def _read_by_pdf(path: Path, root: Path, name: str) -> bool:
+    """Whether a saved file can change the set's PDF though no face or problem changed: any
+    file of the set's folder (set.yaml's paper, margins, marks and document information; the
+    PDF's date, its newest file's time) or of fonts/ (the font of the marks). A template
+    changes the PDF only through the faces it draws."""
+    return any(Path(path).is_relative_to(folder) for folder in (root / "data" / name, root / "fonts"))
 
 
 def _pdfs(engine: Engine, pdfs: PdfQueue, builder: Builder, stop: threading.Event, delay: float,

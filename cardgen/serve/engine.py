@@ -21,6 +21,7 @@ from ..errors import CardgenError, Problem, os_message
 from ..load.setfile import load_set
 from ..model import Face
 from ..rendered import render_set
+from ..same_values import same
 from ..page.data import card_json, card_keys, problem_hits, problem_json, types_json
 from .pdfbuild import Builder
 from .faces import RenderMemo, draw_faces, grid_dpi
@@ -35,6 +36,12 @@ MAX_LISTED = 60  # output files listed per set
 def _shown(card: dict | None) -> tuple | None:
     """What marks a card changed: its faces, copies and problems."""
     return None if card is None else (card["faces"], card["count"], card["problems"])
+
+
+def _named_by(face: Face) -> tuple:
+    """What a face's problems say of where it is: its card, that card's lines, its copy and side."""
+    card = face.card
+    return card.name, card.source, tuple(card.field_sources.items()), face.copy, face.side
 
 
 class Stopped(Exception):
@@ -80,10 +87,12 @@ class Engine:
         self.stores: dict[str, FaceStore] = {}
         self._faces: dict[str, dict[str, Face]] = {}  # hash -> a face of it
         self._face_problems: dict[str, dict[str, list[Problem]]] = {}
+        self._problems_of: dict[str, dict[str, tuple]] = {}  # hash -> the card (and place) its problems name
         self._rendered: dict[str, Any] = {}
         self._memos: dict[str, RenderMemo] = {}
         self._known_cards: dict[str, dict[str, Any]] = {}  # key -> (values, faces, json)
         self._known_prefix: dict[str, str] = {}
+        self._full_owed: set[str] = set()  # sets whose last full refresh failed or stopped: the next is full too
         for name in self.names:
             self._add(name)
         self._json: str | None = None  # the whole state as JSON, made when first asked for
@@ -92,7 +101,7 @@ class Engine:
     def _add(self, name: str) -> None:
         self.sets[name] = SetState(name)
         self.stores[name] = FaceStore(self.preview / name)
-        self._faces[name], self._face_problems[name] = {}, {}
+        self._faces[name], self._face_problems[name], self._problems_of[name] = {}, {}, {}
         self._memos[name] = RenderMemo()
         self._known_cards[name], self._known_prefix[name] = {}, ""
 
@@ -110,8 +119,8 @@ class Engine:
                 if name not in self.sets:
                     self._add(name)
             for name in [n for n in self.names if n not in names]:
-                for held in (self.sets, self.stores, self._faces, self._face_problems, self._rendered, self._memos,
-                             self._known_cards, self._known_prefix):
+                for held in (self.sets, self.stores, self._faces, self._face_problems, self._problems_of, self._rendered,
+                             self._memos, self._known_cards, self._known_prefix):
                     held.pop(name, None)
             self.names = names
             self.generation += 1
@@ -195,10 +204,16 @@ class Engine:
         ends a long refresh between two batches of faces (Stopped)."""
         state = self.sets[name]
         cards_before = {c["key"]: c for c in state.cards}
+        # a save of more than card rows (an image, set.yaml) whose refresh failed is still owed a
+        # full one: the save that then mends a card file alone kept the faces drawn before both
+        if not rows_only:
+            self._full_owed.add(name)
+        rows_only = rows_only and name not in self._full_owed
         with self.lock:
             try:
                 before = (state.cards, state.problems)
                 self._refresh(name, state, rows_only, stop)
+                self._full_owed.discard(name)
                 state.failed = []
                 changed = (before != (state.cards, state.problems) or not state.pdf.get("ok")
                            or not (self.out / f"{name}.pdf").is_file())  # removed with the output folder
@@ -240,7 +255,8 @@ class Engine:
         kept: dict[str, Any] = {}
         for key, card in zip(keys, cards):
             old = known_cards.get(key)
-            if old is not None and old[0] == (card.fields, card.field_sources, card.count, card.type, card.source):
+            # by kind as well as value: 1, 1.0 and True are equal to ==, but print as they are
+            if old is not None and same(old[0], (card.fields, card.field_sources, card.count, card.type, card.source)):
                 kept[key] = old
         fresh: dict[int, list[tuple[str, Face]]] = {}
         for front, back in rendered.pairs(card for key, card in zip(keys, cards) if key not in kept):
@@ -266,7 +282,12 @@ class Engine:
         known = self._face_problems[name]
         store = self.stores[name]
         store.look_again()
-        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))]
+        # a face's problems (text that does not fit) are a function of its content, but they name
+        # its card and the lines of its values: a face met again on a card moved or renamed is
+        # drawn again for its problems' words (rows inserted above it named the old line)
+        named = self._problems_of[name]
+        new = [face for h, face in faces.items() if h not in known or not store.has(h, grid_dpi(face.card_type))
+               or (known[h] and named.get(h) != _named_by(face))]
         found: dict[str, list[Problem]] = {}
         self._faces[name] = {**self._faces[name], **faces}  # the images of old and new cards, while both show
         for start in range(0, len(new), BATCH):
@@ -278,6 +299,7 @@ class Engine:
                 self._publish_drawn(name, state, faces_by_card, previous)
         face_problems = {h: (found[h] if h in found else known.get(h, [])) for h in faces}
         self._face_problems[name] = face_problems
+        self._problems_of[name] = {h: _named_by(face) for h, face in faces.items() if face_problems[h]}
         self._faces[name] = faces
         self._rendered[name] = rendered
         store.keep(faces)

@@ -3,6 +3,11 @@
 Named by content, an image never changes once written, so the browser may keep it for good
 and a restart rasterises only faces it has never seen. Files are written whole (a temporary
 file renamed into place), so a stopped server leaves no half-written image.
+
+The content hash says what a face holds, not what drew it: ``made-by.txt`` names the code that
+drew the folder's images (cardgen's, pdfium's and Pillow's, as proof.json does for proofs), and
+images another drew (an upgrade, an edited cardgen, a folder from before the record was kept)
+are removed when the folder is first listed, and drawn again, as a fresh server draws them.
 """
 from __future__ import annotations
 
@@ -12,6 +17,13 @@ from pathlib import Path
 from typing import Iterable
 
 IMAGE = re.compile(r"[0-9a-f]{16,128}-\d{2,4}\.png")
+MADE_BY = "made-by.txt"
+
+
+def _made_by() -> str:
+    from ..proof import store  # (looked up when asked: the tests stand another code in for it)
+
+    return store.made_by()
 
 
 class FaceStore:
@@ -35,7 +47,39 @@ class FaceStore:
                 self._held = {p.name for p in self.folder.iterdir()} if folder else set()
             except OSError:
                 self._held = set()
-            self._listed = folder
+            if self._held and not self._drawn_here():
+                self._forget_images()
+            self._listed = self._folder()
+
+    def _drawn_here(self) -> bool:
+        """Whether the folder's images were drawn by this code."""
+        try:
+            return (self.folder / MADE_BY).read_text(encoding="utf-8") == _made_by()
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    def _forget_images(self) -> None:
+        """Remove the images another code drew (the record first: an image left behind by a
+        stop half-way is removed the next time), and record this code."""
+        (self.folder / MADE_BY).unlink(missing_ok=True)
+        for name in list(self._held):
+            if IMAGE.fullmatch(name):
+                (self.folder / name).unlink(missing_ok=True)
+                self._held.discard(name)
+        try:
+            self._record()
+        except OSError:  # (the folder removed meanwhile) the next image written records it
+            pass
+
+    def _record(self) -> None:
+        target = self.folder / MADE_BY
+        temporary = target.with_name(f".{MADE_BY}.tmp")
+        try:
+            temporary.write_text(_made_by(), encoding="utf-8")
+            os.replace(temporary, target)
+        finally:
+            temporary.unlink(missing_ok=True)
+        self._held.add(MADE_BY)
 
     def _folder(self) -> tuple | None:
         try:
@@ -57,6 +101,8 @@ class FaceStore:
     def write(self, face_hash: str, dpi: float, data: bytes) -> None:
         names = self._names()
         self.folder.mkdir(parents=True, exist_ok=True)
+        if MADE_BY not in names:  # the folder's first image: the code that draws it is recorded first
+            self._record()
         target = self.path(face_hash, dpi)
         temporary = target.with_name(f".{target.name}.tmp")
         try:

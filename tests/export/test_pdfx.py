@@ -252,6 +252,21 @@ def test_backs_whose_names_make_one_file_name_get_a_file_each(project):
     assert files(project) == [folder / "poker-plain-2.pdf", folder / "poker-plain.pdf"]
 
 
+def test_a_rerun_removes_the_file_of_a_product_gone(project, tmp_path):
+    """A back renamed makes another product file: the old one stayed in the folder that is
+    uploaded, where a fresh export has only the new one."""
+    export("demo", project, shop="drivethru")
+    folder = project / "output/drivethru/demo"
+    assert files(project) == [folder / "poker-plain.pdf"]
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace("back: plain", "back: classic").replace(
+        "  plain: {template", "  classic: {template"))
+    export("demo", project, shop="drivethru")
+    fresh = export("demo", project, out=tmp_path / "fresh", shop="drivethru")
+    assert files(project) == [folder / "poker-classic.pdf"]
+    assert sorted(p.name for p in (tmp_path / "fresh/demo").iterdir()) == ["poker-classic.pdf"], fresh
+
+
 def test_rebuilds_are_byte_identical(exported):
     project, _ = exported
     first = files(project)[0].read_bytes()

@@ -137,6 +137,44 @@ def test_a_rerun_rasterises_only_what_changed_and_drops_removed_cards(project):
     assert names == ["attack-12-more.png", "back.png", "escape-artist.png", "quick-draw.png"]
 
 
+def test_a_rerun_after_an_upgrade_drops_the_files_of_cards_removed(project):
+    # export.json of other code was dropped whole: its faces were made again, but the files of
+    # a card removed since stayed in the product's folder, beside an upload list without them
+    import json
+
+    export("demo", project, shop="tgc")
+    index = project / "output/tgc/demo/export.json"
+    document = json.loads(index.read_text())
+    document["made by"] = "cardgen 0.0.1 (an older one)"
+    index.write_text(json.dumps(document))
+    csv = project / "data/demo/more.csv"
+    csv.write_text("name,count,text\nAttack <12> & more,1,Hit\n")
+    export("demo", project, shop="tgc")
+    names = [p.name for p in pngs(project / "output/tgc/demo/poker-plain")]
+    assert names == ["attack-12-more.png", "back.png", "escape-artist.png", "quick-draw.png"]
+
+
+def test_a_card_of_another_cards_name_keeps_its_own_back(project):
+    """Fronts were paired with backs by card name and copy: of two cards named "Quick Draw" of
+    two types with two backs, the action took the other type's back, in its PNG and upload list."""
+    import csv as csv_module
+
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text().replace(
+        "  token:\n", "  ploy:\n    template: demo/action.xml.j2\n    back: bold\n  token:\n").replace(
+        "  plain: {template: demo/back.xml.j2}\n",
+        "  plain: {template: demo/back.xml.j2}\n  bold: {template: demo/action.xml.j2}\n").replace(
+        "{file: more.csv, type: action}", "{file: more.csv, type: ploy}"))
+    more = project / "data/demo/more.csv"
+    more.write_text(more.read_text() + "Quick Draw,1,Another card of the name.\n")
+    export("demo", project, shop="tgc")
+    plain = project / "output/tgc/demo/poker-plain"
+    rows = list(csv_module.DictReader((plain / "upload.csv").open()))
+    assert [(row["card"], row["back"]) for row in rows] == [("Quick Draw", "back.png"), ("Escape Artist", "back.png")]
+    bold = project / "output/tgc/demo/poker-bold"
+    assert (bold / "quick-draw-back.png").read_bytes() != (plain / "back.png").read_bytes()
+
+
 def test_command_line(project, cli, tmp_path):
     result = cli(project, "export", "demo", "--shop", "mpc", "--out", str(tmp_path / "mpc"))
     assert result.exit_code == 0, result.output

@@ -181,6 +181,37 @@ def test_faces_rasterised_by_other_code_are_rasterised_again(project):
     assert (again.folder / "escape-artist-1-front.png").read_bytes() == fresh
     assert run(project).rasterised == 0  # made by this code: kept
 
+def test_a_card_removed_before_an_upgrade_leaves_no_file_behind(project, tmp_path):
+    """The index of other code was dropped whole, with what it said of the files it made: the
+    rerun after an upgrade made every face again but left the files of a card removed since."""
+    first = run(project)
+    assert list(first.folder.glob("attack-*"))
+    index = first.folder / "proof.json"
+    document = json.loads(index.read_text())
+    document["made by"] = "cardgen 0.0.1 (an older one)"
+    index.write_text(json.dumps(document))
+    csv = project / "data/demo/more.csv"
+    csv.write_text(csv.read_text().replace("Attack <12> & more,1,Attack <12> & more\n", ""))
+    again = run(project)
+    fresh = run(project, tmp_path / "fresh")
+    assert not list(again.folder.glob("attack-*")) and again.removed == 2
+    assert sorted(p.name for p in again.folder.iterdir()) == sorted(p.name for p in fresh.folder.iterdir())
+
+
+def test_two_cards_of_one_name_get_files_of_their_own(project):
+    """Both rows' faces were written to one file (long-winded-1-front.png), the last rasterised
+    winning, so one face had no proof, proof.json named the file twice, and each rerun
+    rasterised it again (and could differ from a fresh proof)."""
+    csv = project / "data/demo/more.csv"
+    csv.write_text(csv.read_text() + "Long Winded,1,Short this time.\n")
+    first = run(project)
+    files = [f["file"] for f in faces_of(first)]
+    assert len(files) == len(set(files)) == first.faces
+    fronts = [first.folder / "long-winded-1-front.png", first.folder / "long-winded-2-1-front.png"]
+    assert fronts[0].read_bytes() != fronts[1].read_bytes()
+    assert run(project).rasterised == 0
+
+
 def test_copies_of_a_changed_card_are_one_rasterisation_and_a_removed_card_goes(project):
     run(project)
     csv = project / "data/demo/more.csv"

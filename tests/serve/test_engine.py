@@ -71,6 +71,23 @@ def test_the_problem_stays_while_the_face_is_unchanged(overflowing):
     assert state["changed"] == ["Attack <13> & more"]
 
 
+@pytest.mark.parametrize("rows_only", [True, False])
+def test_a_problem_of_a_face_met_again_names_the_line_its_card_is_on_now(overflowing, rows_only):
+    # the face is unchanged, so it is not drawn again; its problem named line 4, where it was
+    engine = Engine(overflowing, ["demo"], overflowing / "output")
+    engine.refresh("demo")
+    cards = overflowing / "data/demo/cards.yaml"
+    cards.write_text("- name: Newcomer\n  type: action\n  text: Fresh.\n" + cards.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    engine.refresh("demo", rows_only=rows_only)
+    fresh = Engine(overflowing, ["demo"], overflowing / "output")
+    fresh.refresh("demo")
+    errors = [p["text"] for p in state_of(engine)["problems"] if p["severity"] == "error"]
+    assert len(errors) == 1 and errors[0].startswith(BUILD_FAILURE.replace("cards.yaml:4:", "cards.yaml:7:"))
+    assert state_of(engine)["problems"] == state_of(fresh)["problems"]
+    assert state_of(engine)["cards"] == state_of(fresh)["cards"]
+
+
 def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
     root = make_project(tmp_path, "preview")
     quick = Engine(root, ["demo"], root / "output")
@@ -85,6 +102,46 @@ def test_a_refresh_after_saving_card_rows_shows_what_a_full_one_does(tmp_path):
     assert state_of(quick)["cards"] == state_of(full)["cards"]
     assert state_of(quick)["problems"] == state_of(full)["problems"]
     assert state_of(quick)["changed"] == ["Newcomer", "Escape Artist"]
+
+
+@pytest.mark.parametrize("written", ["1.0", "true"])
+def test_a_value_saved_as_another_kind_of_the_same_number_is_drawn_again(tmp_path, written):
+    # 1, 1.0 and True are equal to Python's ==, but a card prints them as 1, 1.0 and True: the
+    # refresh after a save of card rows kept the face of 1
+    root = make_project(tmp_path, "preview")
+    cards = root / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("  label: M", "  label: 1"), encoding="utf-8")
+    quick = Engine(root, ["demo"], root / "output")
+    quick.refresh("demo")
+    cards.write_text(cards.read_text(encoding="utf-8").replace("  label: 1", f"  label: {written}"), encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    full = Engine(root, ["demo"], root / "output")
+    full.refresh("demo")
+    assert state_of(quick)["cards"] == state_of(full)["cards"]
+    assert state_of(quick)["changed"] == ["Marker"]
+
+
+def test_an_image_saved_while_a_card_file_is_broken_shows_once_the_card_file_is_mended(tmp_path):
+    # the refresh after the image's save failed on the card file; the save that mended the card
+    # file alone was taken as one of card rows only, and kept the faces drawn with the old image
+    root = make_project(tmp_path, "preview")
+    cards, star = root / "data/demo/cards.yaml", root / "data/demo/icons/star.svg"
+    good = cards.read_text(encoding="utf-8")
+    quick = Engine(root, ["demo"], root / "output")
+    quick.refresh("demo")
+    cards.write_text(good.replace("count: 2", "count: lots"), encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    assert state_of(quick)["failed"]
+    assert star.read_text(encoding="utf-8").count("#e0a800") == 1
+    star.write_text(star.read_text(encoding="utf-8").replace("#e0a800", "#00a0e0"), encoding="utf-8")
+    quick.refresh("demo")  # fails: the card file is still broken
+    cards.write_text(good, encoding="utf-8")
+    quick.refresh("demo", rows_only=True)
+    full = Engine(root, ["demo"], root / "output")
+    full.refresh("demo")
+    assert state_of(quick)["failed"] == []
+    assert state_of(quick)["cards"] == state_of(full)["cards"]
+    assert state_of(quick)["changed"] == ["Escape Artist"]  # the card that shows the icon
 
 
 def test_many_new_faces_come_in_batches_and_never_name_a_missing_image(tmp_path, monkeypatch):
@@ -197,3 +254,33 @@ def test_sets_that_cannot_be_read_again_keep_those_shown_and_say_why(tmp_path):
         (root / "data" / name).rename(tmp_path / name)
     assert sets_now(["demo", "extra"], root) == (
         [], ["demo", "extra"], [f"no sets found: {root / 'data'} has no <set>/set.yaml"])
+
+
+def test_preview_images_another_code_drew_are_drawn_again(tmp_path, monkeypatch):
+    # images are kept by the face's content hash, which says nothing of the code that drew them:
+    # after an upgrade (another cardgen, pdfium or Pillow) a restarted server served the print
+    # images (300 dpi, drawn when first asked for) that the old code drew
+    from cardgen.proof import store as proof_store
+
+    root = make_project(tmp_path, "preview")
+    monkeypatch.setattr(proof_store, "made_by", lambda: "0.1.0 other-code")
+    before = Engine(root, ["demo"], root / "output")
+    before.refresh("demo")
+    hashes = [face["hash"] for card in state_of(before)["cards"] for face in card["faces"]]
+    for face_hash in hashes:
+        before.print_image("demo", face_hash).write_bytes(b"\x89PNG\r\n\x1a\n drawn by other code")
+    monkeypatch.undo()
+    restarted = Engine(root, ["demo"], root / "output")
+    restarted.refresh("demo")
+    fresh = Engine(root, ["demo"], tmp_path / "fresh")
+    fresh.refresh("demo")
+    assert state_of(restarted)["cards"] == state_of(fresh)["cards"]
+    for face_hash in hashes:
+        assert restarted.print_image("demo", face_hash).read_bytes() == fresh.print_image("demo", face_hash).read_bytes()
+    drawn = {path: path.stat().st_mtime_ns for path in (root / "output/.preview/demo").glob("*-300.png")}
+    assert len(drawn) == len(set(hashes))
+    again = Engine(root, ["demo"], root / "output")  # drawn by this code: kept
+    again.refresh("demo")
+    assert [again.print_image("demo", face_hash) for face_hash in hashes] == [
+        restarted.print_image("demo", face_hash) for face_hash in hashes]
+    assert {path: path.stat().st_mtime_ns for path in drawn} == drawn

@@ -221,3 +221,23 @@ def test_serving_every_set_shows_a_set_folder_added_and_drops_one_removed(tmp_pa
             page.close()
         thread.join(timeout=60)
     assert not thread.is_alive()
+
+
+def test_a_save_that_changes_no_face_still_builds_the_pdf_a_build_would(tmp_path):
+    """The PDF was built again only when a card or a problem changed: a paper size set in
+    set.yaml, or a card file saved again (the PDF's date is its set's newest file's), left the
+    old PDF served where `cardgen build` writes another."""
+    server = Server(make_project(tmp_path, "preview", fonts=False))
+    try:
+        server.wait_for_pdf()
+        letter = server.get("output/demo.pdf")
+        set_yaml = server.root / "data/demo/set.yaml"
+        set_yaml.write_text(set_yaml.read_text(encoding="utf-8") + "sheet:\n  paper: a4\n", encoding="utf-8")
+        built = tmp_path / "built"
+        subprocess.run([sys.executable, "-m", "cardgen", "--root", str(server.root), "build", "demo", "--out",
+                        str(built), "--no-cache"], check=True, capture_output=True)
+        a4 = (built / "demo.pdf").read_bytes()
+        assert a4 != letter
+        wait_until(lambda: server.get("output/demo.pdf") == a4, "the PDF was not built again on A4", timeout=60)
+    finally:
+        assert server.stop() == 0
