@@ -97,8 +97,21 @@ def _remove_gone(folder: Path, targets: list[Path]) -> None:
     files it wrote. Called once the new files are in place, so a failed export leaves the last."""
     kept = {target.name for target in targets}
     for old in folder.glob("*.pdf"):
-        if old.name not in kept and old.is_file() and not old.is_symlink():
+        if old.name not in kept and old.is_file() and not old.is_symlink() and _print_file_of_ours(old):
             old.unlink(missing_ok=True)
+
+
+def _print_file_of_ours(path: Path) -> bool:
+    """Whether ``path`` is a print file this export wrote (cardgen its Creator and Producer, a
+    PDF/X version given): any other PDF in the folder, one the designer put there to upload
+    beside the cards (rules, a box), is theirs and is never removed."""
+    try:
+        with pikepdf.open(path) as pdf:
+            info = pdf.docinfo
+            return (str(info.get("/Creator", "")) == str(info.get("/Producer", "")) == "cardgen"
+                    and "/GTS_PDFXVersion" in info)
+    except Exception:  # unreadable, damaged, not a PDF: not ours to remove
+        return False
 
 
 def _append(pdf: pikepdf.Pdf, page: pikepdf.Page, turn: str | None) -> None:

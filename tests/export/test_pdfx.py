@@ -267,6 +267,24 @@ def test_a_rerun_removes_the_file_of_a_product_gone(project, tmp_path):
     assert sorted(p.name for p in (tmp_path / "fresh/demo").iterdir()) == ["poker-classic.pdf"], fresh
 
 
+
+def test_a_rerun_keeps_the_pdfs_the_designer_put_beside_the_print_files(project, tmp_path):
+    """The folder is what is uploaded, and a designer adds their own files to it (the rules, a
+    box made elsewhere): a rerun removes only the print files an earlier export wrote."""
+    import pikepdf
+
+    export("demo", project, shop="drivethru")
+    folder = project / "output/drivethru/demo"
+    rules = folder / "rules.pdf"
+    with pikepdf.new() as pdf:
+        pdf.add_blank_page()
+        pdf.save(rules)
+    (folder / "notes.pdf").write_bytes(b"not a PDF at all")
+    written = rules.read_bytes()
+    export("demo", project, shop="drivethru")
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.pdf", "poker-plain.pdf", "rules.pdf"]
+    assert rules.read_bytes() == written
+
 def test_rebuilds_are_byte_identical(exported):
     project, _ = exported
     first = files(project)[0].read_bytes()
