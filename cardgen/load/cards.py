@@ -233,7 +233,8 @@ def _count(value: Any, source: Source, card: str) -> int:
     return number
 
 
-_RANGE = re.compile(r"\s*(-?\d{1,9})\s*\.\.\s*(-?\d{1,9})\s*")
+# ASCII digits only: int() takes "١..٣" as 1..3, and the card would say numbers its row does not
+_RANGE = re.compile(r"\s*(-?[0-9]{1,30})\s*\.\.\s*(-?[0-9]{1,30})\s*")
 
 
 def _numbered(each: Any, source: Source, card: str) -> list[dict] | None:

@@ -157,7 +157,12 @@ def test_each_a_range_of_numbers_makes_a_card_per_number(project, cli):
     assert "40" in " ".join(page_texts(project / "output/demo.pdf"))
     for each, message in (("5..1", "each: \"5..1\" counts down: write the smaller number first"),
                           ("1..20000", "each: 1..20000 makes 20,000 cards; limit: copies of one card, "
-                                       "CARDGEN_MAX_COPIES_PER_CARD=10000 (set that environment variable higher to raise it)")):
+                                       "CARDGEN_MAX_COPIES_PER_CARD=10000 (set that environment variable higher to raise it)"),
+                          ("1..99999999999999999999", "each: 1..99999999999999999999 makes 99,999,999,999,999,999,999 "
+                                                     "cards; limit: copies of one card, CARDGEN_MAX_COPIES_PER_CARD=10000 "
+                                                     "(set that environment variable higher to raise it)"),
+                          ("\u0661..\u0663", "each: \"\u0661..\u0663\" must name a list of {name: ...} items in the set's "
+                                           "variables, or a range of numbers such as 1..10")):
         (project / "data/demo/cards.yaml").write_text(f"- {{name: Rank, type: token, each: '{each}', label: R}}\n")
         with pytest.raises(CardgenError) as excinfo:
             load_set("demo", project).cards.check()
