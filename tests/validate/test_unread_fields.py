@@ -35,3 +35,44 @@ def test_a_misspelt_default_is_a_warning_at_its_set_yaml_line(project, cli):
         'data/demo/set.yaml:17: warning: default "lable" is read by no layout (did you mean "label", which '
         'templates/demo/token.xml.j2 reads?)',
         "ok: no errors, 1 warning"]
+
+
+def _with_field_texts(project):
+    """Escape Artist gets a field "texts" (spelt nearly like "text", which the action layout reads)."""
+    cards = project / "data/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("  flavor: Nobody saw him leave.",
+                                               "  flavor: Nobody saw him leave.\n  texts: alt"))
+
+
+def test_a_field_a_rules_file_reads_is_no_misspelling(project, cli):
+    _with_field_texts(project)
+    (project / "data/demo/rules.yaml").write_text(
+        "rules:\n  - rule: values\n    field: texts\n    allowed: [alt]\n    unknown: ignore\n"
+        "  - rule: count\n    where: {texts: alt}\n    max: 1\n")
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "rules: [rules.yaml]\n")
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["ok: no errors, 0 warnings"]
+
+
+@pytest.mark.parametrize("read", ['{{ card.get("texts", "") }}', '{% if "texts" in card %}{{ card["texts"] }}{{ card.texts }}{% endif %}',
+                                  '{% if "texts" in card %}x{% endif %}',
+                                  '{% for k in ["texts"] %}{{ card.get(k, "") }}{% endfor %}',
+                                  '{% for k, v in card.items() if k == "texts" %}{{ v }}{% endfor %}'])
+def test_a_field_a_layout_reads_through_card_is_no_misspelling(project, cli, read):
+    _with_field_texts(project)
+    layout = project / "templates/demo/action.xml.j2"
+    layout.write_text(layout.read_text().replace("{{ flavor }}", "{{ flavor }}" + read))
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["ok: no errors, 0 warnings"]
+
+
+def test_a_layout_reading_other_keys_through_card_still_warns(project, cli):
+    _with_field_texts(project)
+    layout = project / "templates/demo/action.xml.j2"
+    layout.write_text(layout.read_text().replace("{{ flavor }}", '{{ flavor }}{{ card.get("note", "") }}'))
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0, result.output
+    assert 'field "texts" is read by no layout of type "action" (did you mean "text"' in result.output
