@@ -102,8 +102,8 @@ def _names_read(card_set: CardSet, type_name: str, templates) -> tuple[frozenset
 
 class _ReadElsewhere:
     """Names read other than as a layout's own variable: through ``card`` (``card.get("art2")``,
-    ``card["art2"]``, ``"art2" in card``) or by a rules file (``field:``, ``fields:``,
-    ``where:``, ``per:``, ``from:``). Such a field is no typo, and a warning at it could not be
+    ``card["art2"]``, ``"art2" in card``), by a rules file (``field:``, ``fields:``, ``where:``,
+    ``per:``, ``from:``) or by a tuck box's ``cards:``. Such a field is no typo, and a warning at it could not be
     silenced. Worked out only when a lookalike is met (most builds have none)."""
 
     def __init__(self, card_set: CardSet, templates):
@@ -113,7 +113,8 @@ class _ReadElsewhere:
 
     def reads(self, field_name: str, type_name: str) -> bool:
         if self._by_rules is None:
-            self._by_rules = _read_by_rules(self._card_set)
+            boxes = self._card_set.boxes.values()
+            self._by_rules = _read_by_rules(self._card_set) | {key for box in boxes for key in box.where}
         if field_name in self._by_rules:
             return True
         card_type = self._card_set.types.get(type_name)

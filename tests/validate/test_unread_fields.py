@@ -76,3 +76,15 @@ def test_a_layout_reading_other_keys_through_card_still_warns(project, cli):
     result = cli(project, "check", "demo")
     assert result.exit_code == 0, result.output
     assert 'field "texts" is read by no layout of type "action" (did you mean "text"' in result.output
+
+
+def test_a_field_a_tuck_box_selects_by_is_no_misspelling(project, cli):
+    _with_field_texts(project)
+    (project / "templates/demo/box.xml.j2").write_text(
+        '<card><rect x="0" y="0" w="{{ w }}" h="{{ h }}" fill="#eeeeee"/></card>')
+    set_yaml = project / "data/demo/set.yaml"
+    set_yaml.write_text(set_yaml.read_text() + "boxes:\n  alt:\n    template: demo/box.xml.j2\n"
+                        "    cards: {texts: alt}\n")
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["ok: no errors, 0 warnings"]
