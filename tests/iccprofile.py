@@ -30,10 +30,10 @@ def cmyk_printer_profile() -> bytes:
     return _profile(b"prtr", b"CMYK", b"Lab ", tags)
 
 
-def adobe_rgb_profile() -> bytes:
+def adobe_rgb_profile(description: bytes = b"cardgen test wide RGB") -> bytes:
     """An RGB display profile with Adobe RGB (1998)'s primaries (D50-adapted colorants) and its
     2.2 gamma (ICC v2 matrix/TRC): a wider gamut than sRGB."""
-    description = b"cardgen test wide RGB\0"
+    description += b"\0"
     gamma = b"curv" + bytes(4) + struct.pack(">IH", 1, 563) + bytes(2)  # 563 / 256 = 2.2
 
     def xyz(x, y, z):

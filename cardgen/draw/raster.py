@@ -163,7 +163,7 @@ def _in_srgb(image):
 
     try:
         own = ImageCms.ImageCmsProfile(io.BytesIO(profile))
-        if "srgb" in ImageCms.getProfileDescription(own).lower():
+        if _is_srgb(bytes(profile), own):
             return image, False
         alpha = image.getchannel("A") if image.mode == "RGBA" else None
         converted = ImageCms.profileToProfile(image.convert("RGB"), own, ImageCms.createProfile("sRGB"),
@@ -174,6 +174,27 @@ def _in_srgb(image):
         converted.putalpha(alpha)
     converted.format = image.format  # a JPEG is written again as one
     return converted, True
+
+
+_SRGB_LIKE: dict[bytes, bool] = {}
+
+
+def _is_srgb(profile: bytes, own) -> bool:
+    """Whether a profile maps colours as sRGB does (within one step of 255), judged by its numbers:
+    its description is free text ("Wide gamut RGB, not sRGB", "sRGB linear"). Remembered per
+    profile: most tagged pictures carry one of a few sRGB profiles."""
+    if profile not in _SRGB_LIKE:
+        from PIL import Image, ImageChops, ImageCms
+
+        steps = (0, 51, 102, 153, 204, 255)
+        probe = Image.new("RGB", (len(steps) ** 3, 1))
+        probe.putdata([(r, g, b) for r in steps for g in steps for b in steps])
+        seen = ImageCms.profileToProfile(probe, own, ImageCms.createProfile("sRGB"), outputMode="RGB",
+                                         renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        if len(_SRGB_LIKE) >= 64:
+            _SRGB_LIKE.clear()
+        _SRGB_LIKE[profile] = max(high for _, high in ImageChops.difference(probe, seen).getextrema()) <= 1
+    return _SRGB_LIKE[profile]
 
 
 def _jpeg(path: Path, image, size: tuple[int, int], name: str, as_stored: bool = True) -> Raster:

@@ -41,3 +41,16 @@ def test_a_wide_gamut_picture_is_embedded_in_srgb_and_an_srgb_one_as_it_is(proje
         assert r <= 12 and abs(g - 161) <= 4 and abs(b - 85) <= 4, (r, g, b)
     (kept,) = [raw for image, raw, _ in images if image.getpixel((30, 20))[0] > 150]
     assert kept == (project / "data/demo/plain.jpg").read_bytes()  # sRGB: embedded as it is
+
+
+def test_a_wide_gamut_profile_whose_name_says_srgb_is_converted(project, tmp_path):
+    # a profile's description is free text ("Wide gamut, not sRGB", "sRGB-linear"): its numbers decide
+    Image.new("RGB", (60, 40), (60, 160, 90)).save(project / "data/demo/wide.png",
+                                                   icc_profile=adobe_rgb_profile(b"Wide gamut RGB, not sRGB"))
+    action = project / "templates/demo/action.xml.j2"
+    action.write_text(action.read_text().replace(
+        "{% endblock %}", '<image x="5" y="40" w="15" h="10" src="wide.png"/>\n{% endblock %}'))
+    result = cardgen.build(["demo"], project, tmp_path / "out", cardgen.BuildOptions(cache=False)).sets[0]
+    (image,) = [image for image, _, _ in embedded_images(result.pdf).values()]
+    r, g, b = image.getpixel((30, 20))
+    assert r <= 12 and abs(g - 161) <= 4 and abs(b - 85) <= 4, (r, g, b)
