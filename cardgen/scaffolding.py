@@ -96,6 +96,8 @@ def _title_on_one_line(title: str) -> None:
         shown = ", ".join(f"U+{ord(c):04X}" for c in controls)
         raise UsageError(f"the title {title!r} holds a control character ({shown}): give it on one line, "
                          "without tabs")
+    if title and not title.strip():  # printed on every back and the proof's page: an empty frame
+        raise UsageError("the title is blank: give the game's title, or leave --title out for the folder's name")
 
 
 def _not_inside_a_project_folder(path: Path) -> None:

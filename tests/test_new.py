@@ -323,3 +323,13 @@ def test_a_title_with_a_control_character_is_refused(tmp_path, title, held):
     assert made.output.splitlines()[-1] == (
         f"Error: the title {title!r} holds a control character ({held}): give it on one line, without tabs")
     assert not (tmp_path / "game").exists()
+
+
+@pytest.mark.parametrize("title", [" ", "\u3000", "\u00a0 "])
+def test_a_blank_title_is_refused(tmp_path, title):
+    """--title " " made a project whose every back printed an empty title, without a word."""
+    made = CliRunner().invoke(main, ["new", str(tmp_path / "game"), "--title", title])
+    assert made.exit_code == 2
+    assert made.output.splitlines()[-1] == (
+        "Error: the title is blank: give the game's title, or leave --title out for the folder's name")
+    assert not (tmp_path / "game").exists()
