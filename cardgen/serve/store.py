@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import stat
 from pathlib import Path
 from typing import Iterable
 
@@ -53,15 +55,25 @@ class FaceStore:
 
     def _drawn_here(self) -> bool:
         """Whether the folder's images were drawn by this code."""
-        try:
-            return (self.folder / MADE_BY).read_text(encoding="utf-8") == _made_by()
-        except (OSError, UnicodeDecodeError):
+        expected = _made_by().encode("utf-8")
+        try:  # a record that is no plain file (a link out of the project, a FIFO, /dev/zero) is not read
+            handle = os.open(self.folder / MADE_BY, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        except OSError:
             return False
+        try:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                return False
+            with os.fdopen(handle, "rb", closefd=False) as record:
+                return record.read(len(expected) + 1) == expected
+        except OSError:
+            return False
+        finally:
+            os.close(handle)
 
     def _forget_images(self) -> None:
         """Remove the images another code drew (the record first: an image left behind by a
         stop half-way is removed the next time), and record this code."""
-        (self.folder / MADE_BY).unlink(missing_ok=True)
+        _remove(self.folder / MADE_BY)
         for name in list(self._held):
             if IMAGE.fullmatch(name):
                 (self.folder / name).unlink(missing_ok=True)
@@ -72,6 +84,7 @@ class FaceStore:
             pass
 
     def _record(self) -> None:
+        _remove(self.folder / MADE_BY)  # (os.replace cannot put a file where a folder is)
         target = self.folder / MADE_BY
         temporary = target.with_name(f".{MADE_BY}.tmp")
         try:
@@ -123,3 +136,13 @@ class FaceStore:
                 (self.folder / name).unlink(missing_ok=True)
                 names.discard(name)
         self._listed = self._folder()
+
+
+def _remove(path: Path) -> None:
+    """Remove the record, whatever stands in its place: a file, a link (not what it points at) or
+    a folder made by hand in cardgen's own output/.preview/<set>/."""
+    try:
+        path.unlink(missing_ok=True)
+    except (IsADirectoryError, PermissionError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)

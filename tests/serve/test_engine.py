@@ -284,3 +284,37 @@ def test_preview_images_another_code_drew_are_drawn_again(tmp_path, monkeypatch)
     assert [again.print_image("demo", face_hash) for face_hash in hashes] == [
         restarted.print_image("demo", face_hash) for face_hash in hashes]
     assert {path: path.stat().st_mtime_ns for path in drawn} == drawn
+
+
+@pytest.mark.parametrize("record", ["folder", "link"])
+def test_a_made_by_record_that_is_no_plain_file_is_replaced(tmp_path, record):
+    # output/.preview/<set>/made-by.txt made a folder stopped the restarted server with an
+    # IsADirectoryError; a link to a file outside the project was read (a link to /dev/zero or a
+    # FIFO would have hung it), and its words taken for the record
+    from cardgen.proof import store as proof_store
+
+    root = make_project(tmp_path, "preview")
+    before = Engine(root, ["demo"], root / "output")
+    before.refresh("demo")
+    hashes = [face["hash"] for card in state_of(before)["cards"] for face in card["faces"]]
+    for face_hash in hashes:
+        before.print_image("demo", face_hash).write_bytes(b"\x89PNG\r\n\x1a\n drawn by other code")
+    made_by = root / "output/.preview/demo/made-by.txt"
+    made_by.unlink()
+    if record == "folder":
+        made_by.mkdir()
+        (made_by / "note.txt").write_text("x")
+    else:
+        outside = tmp_path / "outside.txt"
+        outside.write_text(proof_store.made_by(), encoding="utf-8")
+        made_by.symlink_to(outside)
+    restarted = Engine(root, ["demo"], root / "output")
+    restarted.refresh("demo")
+    fresh = Engine(root, ["demo"], tmp_path / "fresh")
+    fresh.refresh("demo")
+    for face_hash in hashes:
+        assert restarted.print_image("demo", face_hash).read_bytes() == fresh.print_image("demo", face_hash).read_bytes()
+    assert made_by.is_file() and not made_by.is_symlink()
+    assert made_by.read_text(encoding="utf-8") == proof_store.made_by()
+    if record == "link":
+        assert outside.read_text(encoding="utf-8") == proof_store.made_by()
