@@ -56,7 +56,7 @@ class FaceStore:
     def _drawn_here(self) -> bool:
         """Whether the folder's images were drawn by this code."""
         expected = _made_by().encode("utf-8")
-        try:  # a record that is no plain file (a link out of the project, a FIFO, /dev/zero) is not read
+        try:  # a record that is no plain file (a link out of the project, a FIFO, the zero device) is not read
             handle = os.open(self.folder / MADE_BY, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
         except OSError:
             return False

@@ -289,7 +289,7 @@ def test_preview_images_another_code_drew_are_drawn_again(tmp_path, monkeypatch)
 @pytest.mark.parametrize("record", ["folder", "link"])
 def test_a_made_by_record_that_is_no_plain_file_is_replaced(tmp_path, record):
     # output/.preview/<set>/made-by.txt made a folder stopped the restarted server with an
-    # IsADirectoryError; a link to a file outside the project was read (a link to /dev/zero or a
+    # IsADirectoryError; a link to a file outside the project was read (a link to the zero device or a
     # FIFO would have hung it), and its words taken for the record
     from cardgen.proof import store as proof_store
 
