@@ -26,6 +26,7 @@ from .colors import contrast, mix
 from .extending import refuse_blocks_no_parent_has
 from .syntaxerrors import template_file, where_to_edit
 from .fragments import FragmentCache
+from .referenced import walk_templates
 from .printable import (TEXT_FILTERS, formatted_values, joined, joined_items, joining_checked, listing, printable,
                         refusing_none)
 
@@ -243,26 +244,18 @@ class Templates:
         that identical inputs can share one rendering; None when that cannot be known."""
         if name not in self._used:
             used: set[str] = set()
-            pending, seen = [name], set()
+            memo = self._memo if self._memo_process == os.getpid() else None
+
+            def visit(source: str) -> tuple[str | None, ...]:
+                names, referenced_templates = _names_in(self.env, source, memo)
+                used.update(names)
+                return referenced_templates
+
             try:
-                while pending:
-                    current = pending.pop()
-                    if current in seen:
-                        continue
-                    seen.add(current)
-                    source = self.env.loader.get_source(self.env, current)[0]
-                    names, referenced_templates = _names_in(
-                        self.env, source, self._memo if self._memo_process == os.getpid() else None)
-                    used |= names
-                    for referenced in referenced_templates:
-                        if referenced is None:  # a computed template name: anything may be read
-                            self._used[name] = None
-                            return None
-                        pending.append(referenced)
+                # a computed template name: anything may be read
+                self._used[name] = frozenset(used) if walk_templates(self.env, name, visit) else None
             except (TemplateNotFound, TemplateSyntaxError):
                 self._used[name] = None  # render() reports it
-                return None
-            self._used[name] = frozenset(used)
         return self._used[name]
 
     def render(self, name: str, context: Mapping[str, Any], card: str | None, declared_at: Source | None) -> str:

@@ -151,58 +151,70 @@ def _read_by_rules(card_set: CardSet) -> frozenset[str]:
     return frozenset(names)
 
 
+class _AnyField(Exception):
+    """The layout may read any field through ``card``."""
+
+
 def _read_through_card(templates, name: str) -> frozenset[str] | None:
     """The names a layout (with what it extends or includes) may read through ``card``: its
     attribute names on ``card`` and every text constant (keys given to ``card.get``, ``card[...]``
     or ``in card``); empty when the layout does not read ``card``; None when it may read any field
     (a computed key, ``card.items()``, ``card`` handed to a macro or filter)."""
-    from jinja2 import meta, nodes
+    from jinja2 import meta
+
+    from ..render.referenced import walk_templates
 
     env = templates.env
     names: set[str] = set()
-    reads_card = False
-    pending, seen = [name], set()
+    reads_card = []
+
+    def visit(source: str):
+        tree = env.parse(source)
+        _card_reads(tree, names, reads_card)
+        return meta.find_referenced_templates(tree)
+
     try:
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            tree = env.parse(env.loader.get_source(env, current)[0])
-            for referenced in meta.find_referenced_templates(tree):
-                if referenced is None:
-                    return None
-                pending.append(referenced)
-            names.update(node.value for node in tree.find_all(nodes.Const) if isinstance(node.value, str))
-            keyed = set()  # ids of the `card` names read by a constant key
-            for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Call, nodes.Compare)):
-                if isinstance(node, nodes.Call):
-                    target = node.node
-                    if _is_card(target.node if isinstance(target, nodes.Getattr) else None) and target.attr == "get":
-                        if not node.args or not isinstance(node.args[0], nodes.Const):
-                            return None
-                        keyed.add(id(target.node))
-                elif isinstance(node, nodes.Compare):
-                    keyed.update(id(op.expr) for op in node.ops if op.op in ("in", "notin") and _is_card(op.expr))
-                elif _is_card(node.node):
-                    if isinstance(node, nodes.Getattr):
-                        if node.attr in ("items", "values", "keys"):
-                            return None
-                        names.add(node.attr)
-                        if node.attr != "get":
-                            keyed.add(id(node.node))
-                    elif isinstance(node.arg, nodes.Const):
-                        keyed.add(id(node.node))
-                    else:
-                        return None
-            for node in tree.find_all(nodes.Name):
-                if node.name == "card" and node.ctx == "load":
-                    reads_card = True
-                    if id(node) not in keyed and not _get_called(tree, node):
-                        return None  # handed whole to a filter, a macro or a loop
+        if not walk_templates(env, name, visit):
+            return None
+    except _AnyField:
+        return None
     except Exception:  # noqa: BLE001 - a layout that cannot be read is the render's to report
         return None
     return frozenset(names) if reads_card else frozenset()
+
+
+def _card_reads(tree, names: set[str], reads_card: list) -> None:
+    """Add to ``names`` what one template's tree may read through ``card`` (see above); note in
+    ``reads_card`` that it reads ``card`` at all; raise _AnyField when it may read any field."""
+    from jinja2 import nodes
+
+    names.update(node.value for node in tree.find_all(nodes.Const) if isinstance(node.value, str))
+    keyed = set()  # ids of the `card` names read by a constant key
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Call, nodes.Compare)):
+        if isinstance(node, nodes.Call):
+            target = node.node
+            if _is_card(target.node if isinstance(target, nodes.Getattr) else None) and target.attr == "get":
+                if not node.args or not isinstance(node.args[0], nodes.Const):
+                    raise _AnyField
+                keyed.add(id(target.node))
+        elif isinstance(node, nodes.Compare):
+            keyed.update(id(op.expr) for op in node.ops if op.op in ("in", "notin") and _is_card(op.expr))
+        elif _is_card(node.node):
+            if isinstance(node, nodes.Getattr):
+                if node.attr in ("items", "values", "keys"):
+                    raise _AnyField
+                names.add(node.attr)
+                if node.attr != "get":
+                    keyed.add(id(node.node))
+            elif isinstance(node.arg, nodes.Const):
+                keyed.add(id(node.node))
+            else:
+                raise _AnyField
+    for node in tree.find_all(nodes.Name):
+        if node.name == "card" and node.ctx == "load":
+            reads_card.append(True)
+            if id(node) not in keyed and not _get_called(tree, node):
+                raise _AnyField  # handed whole to a filter, a macro or a loop
 
 
 def _is_card(node) -> bool:
