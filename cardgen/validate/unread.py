@@ -166,26 +166,25 @@ def _read_through_card(templates, name: str) -> frozenset[str] | None:
 
     env = templates.env
     names: set[str] = set()
-    reads_card = []
+    reads_card = False
 
     def visit(source: str):
+        nonlocal reads_card
         tree = env.parse(source)
-        _card_reads(tree, names, reads_card)
+        reads_card |= _card_reads(tree, names)
         return meta.find_referenced_templates(tree)
 
     try:
         if not walk_templates(env, name, visit):
             return None
-    except _AnyField:
-        return None
-    except Exception:  # noqa: BLE001 - a layout that cannot be read is the render's to report
+    except Exception:  # noqa: BLE001 - _AnyField; or a layout that cannot be read, the render's to report
         return None
     return frozenset(names) if reads_card else frozenset()
 
 
-def _card_reads(tree, names: set[str], reads_card: list) -> None:
-    """Add to ``names`` what one template's tree may read through ``card`` (see above); note in
-    ``reads_card`` that it reads ``card`` at all; raise _AnyField when it may read any field."""
+def _card_reads(tree, names: set[str]) -> bool:
+    """Add to ``names`` what one template's tree may read through ``card`` (see above); whether
+    it reads ``card`` at all; raise _AnyField when it may read any field."""
     from jinja2 import nodes
 
     names.update(node.value for node in tree.find_all(nodes.Const) if isinstance(node.value, str))
@@ -210,11 +209,13 @@ def _card_reads(tree, names: set[str], reads_card: list) -> None:
                 keyed.add(id(node.node))
             else:
                 raise _AnyField
+    reads_card = False
     for node in tree.find_all(nodes.Name):
         if node.name == "card" and node.ctx == "load":
-            reads_card.append(True)
+            reads_card = True
             if id(node) not in keyed and not _get_called(tree, node):
                 raise _AnyField  # handed whole to a filter, a macro or a loop
+    return reads_card
 
 
 def _is_card(node) -> bool:
