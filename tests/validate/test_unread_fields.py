@@ -7,12 +7,17 @@ import pytest
 pytestmark = pytest.mark.shipped_fonts
 
 
+def checked(project, cli) -> str:
+    """What ``cardgen check demo`` prints; it passes (warnings are no errors)."""
+    result = cli(project, "check", "demo")
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
 def test_a_misspelt_yaml_field_is_a_warning_at_its_line(project, cli):
     cards = project / "data/demo/cards.yaml"
     cards.write_text(cards.read_text().replace("  flavor: Nobody saw him leave.", "  flavr: Nobody saw him leave."))
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == [
+    assert checked(project, cli).splitlines() == [
         'data/demo/cards.yaml:11: warning: card "Escape Artist": field "flavr" is read by no layout of type '
         '"action" (did you mean "flavor", which templates/demo/action.xml.j2 reads?)',
         "ok: no errors, 1 warning"]
@@ -21,17 +26,13 @@ def test_a_misspelt_yaml_field_is_a_warning_at_its_line(project, cli):
 def test_fields_no_layout_reads_unlike_any_it_reads_are_fine(project, cli):
     cards = project / "data/demo/cards.yaml"
     cards.write_text(cards.read_text() + "  designer_note: playtest this\n")
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert "read by no layout" not in result.output
+    assert "read by no layout" not in checked(project, cli)
 
 
 def test_a_misspelt_default_is_a_warning_at_its_set_yaml_line(project, cli):
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text().replace("    safe: 1\n", "    safe: 1\n    defaults: {lable: \"?\"}\n", 1))
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == [
+    assert checked(project, cli).splitlines() == [
         'data/demo/set.yaml:17: warning: default "lable" is read by no layout (did you mean "label", which '
         'templates/demo/token.xml.j2 reads?)',
         "ok: no errors, 1 warning"]
@@ -51,9 +52,7 @@ def test_a_field_a_rules_file_reads_is_no_misspelling(project, cli):
         "  - rule: count\n    where: {texts: alt}\n    max: 1\n")
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text() + "rules: [rules.yaml]\n")
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["ok: no errors, 0 warnings"]
+    assert checked(project, cli).splitlines() == ["ok: no errors, 0 warnings"]
 
 
 @pytest.mark.parametrize("read", ['{{ card.get("texts", "") }}', '{% if "texts" in card %}{{ card["texts"] }}{{ card.texts }}{% endif %}',
@@ -64,18 +63,14 @@ def test_a_field_a_layout_reads_through_card_is_no_misspelling(project, cli, rea
     _with_field_texts(project)
     layout = project / "templates/demo/action.xml.j2"
     layout.write_text(layout.read_text().replace("{{ flavor }}", "{{ flavor }}" + read))
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["ok: no errors, 0 warnings"]
+    assert checked(project, cli).splitlines() == ["ok: no errors, 0 warnings"]
 
 
 def test_a_layout_reading_other_keys_through_card_still_warns(project, cli):
     _with_field_texts(project)
     layout = project / "templates/demo/action.xml.j2"
     layout.write_text(layout.read_text().replace("{{ flavor }}", '{{ flavor }}{{ card.get("note", "") }}'))
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert 'field "texts" is read by no layout of type "action" (did you mean "text"' in result.output
+    assert 'field "texts" is read by no layout of type "action" (did you mean "text"' in checked(project, cli)
 
 
 def test_a_field_a_tuck_box_selects_by_is_no_misspelling(project, cli):
@@ -85,6 +80,4 @@ def test_a_field_a_tuck_box_selects_by_is_no_misspelling(project, cli):
     set_yaml = project / "data/demo/set.yaml"
     set_yaml.write_text(set_yaml.read_text() + "boxes:\n  alt:\n    template: demo/box.xml.j2\n"
                         "    cards: {texts: alt}\n")
-    result = cli(project, "check", "demo")
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["ok: no errors, 0 warnings"]
+    assert checked(project, cli).splitlines() == ["ok: no errors, 0 warnings"]
